@@ -1,0 +1,76 @@
+import fastifyCookie from "@fastify/cookie";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { PasswordHasher } from "./auth/password.ts";
+import type { Database } from "./db/database.ts";
+import { AppError } from "./errors.ts";
+import type { DomainEvents, RouteContext } from "./http/context.ts";
+import { installErrorHandler } from "./http/errors.ts";
+import { clientRoutes } from "./http/routes/clients.ts";
+import { farmRoutes } from "./http/routes/farms.ts";
+import { mcuRoutes } from "./http/routes/mcus.ts";
+import { notificationRoutes } from "./http/routes/notifications.ts";
+import { peripheralRoutes } from "./http/routes/peripherals.ts";
+import { profileRoutes } from "./http/routes/profiles.ts";
+import { createSessions, type SessionConfig } from "./http/session.ts";
+import { serveApp } from "./http/spa.ts";
+
+export interface AppConfig {
+  /** Origins allowed to change state besides the server's own (PUBLIC_ORIGIN, the Vite dev server …). */
+  allowedOrigins: string[];
+  session: SessionConfig;
+  /** The built app (Vite's dist/); undefined serves the API only. */
+  staticDir?: string;
+  logger?: FastifyServerOptions["logger"];
+  trustProxy?: boolean;
+}
+
+export interface AppDeps {
+  db: Database;
+  hasher: PasswordHasher;
+  config: AppConfig;
+  now?: () => Date;
+  events?: DomainEvents;
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Builds the HTTP server from its dependencies; the caller owns the database and closes it. */
+export async function buildApp({ db, hasher, config, now = () => new Date(), events = {} }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logger ?? false,
+    bodyLimit: 64 * 1024,
+    trustProxy: config.trustProxy ?? false,
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    routerOptions: { maxParamLength: 200 },
+  });
+  installErrorHandler(app);
+  // JSON is the only body the API takes; a form or text body is answered with 415.
+  app.removeContentTypeParser(["text/plain"]);
+  await app.register(fastifyCookie);
+
+  const allowed = new Set(config.allowedOrigins);
+  app.addHook("onRequest", async (req) => {
+    if (!STATE_CHANGING.has(req.method)) return;
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowed.has(origin) && origin !== `${req.protocol}://${req.host}`) {
+      throw new AppError("BAD_ORIGIN", "Requests from this origin are not allowed");
+    }
+    if (req.method !== "DELETE" && !/^application\/json\b/i.test(req.headers["content-type"] ?? "")) {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");
+    }
+  });
+  app.addHook("onSend", async (_req, reply) => {
+    reply.header("X-Content-Type-Options", "nosniff");
+    reply.header("Referrer-Policy", "same-origin");
+    reply.header("X-Frame-Options", "DENY");
+  });
+
+  const sessions = createSessions(db, config.session, now);
+  const ctx: RouteContext = { db, hasher, sessions, now, events };
+  for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
+    routes(app, ctx);
+  }
+  await serveApp(app, config.staticDir);
+  return app;
+}

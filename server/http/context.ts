@@ -1,0 +1,20 @@
+import type { Database } from "../db/database.ts";
+import type { PasswordHasher } from "../auth/password.ts";
+import type { Sessions } from "./session.ts";
+
+/** Notified after a change the device side must act on (issue: device gateway). */
+export interface DomainEvents {
+  /** A profile was linked, unlinked or edited: the MCU's config must be republished. */
+  profileChanged?(clientId: number, mcuIds: number[]): void;
+  /** A session ended (sign-out, password change): its sockets must close. */
+  sessionEnded?(idHash: string): void;
+}
+
+/** What every route module receives. */
+export interface RouteContext {
+  db: Database;
+  hasher: PasswordHasher;
+  sessions: Sessions;
+  now: () => Date;
+  events: DomainEvents;
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from "fastify";
+import { loginRequest, registerRequest, updateClientRequest, type LoginResponse, type MessageResponse, type RegisterResponse } from "../../../src/contract/api.ts";
+import type { Client } from "../../../src/contract/entities.ts";
+import { clientsRepo } from "../../db/clients-repo.ts";
+import { sessionsRepo } from "../../db/sessions-repo.ts";
+import { AppError } from "../../errors.ts";
+import type { RouteContext } from "../context.ts";
+import { ownClientId } from "../tenancy.ts";
+import { parse } from "../validate.ts";
+
+export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const clients = clientsRepo(ctx.db);
+
+  app.post("/api/clients", async (req, reply): Promise<RegisterResponse> => {
+    const body = parse(registerRequest, req.body);
+    const passwordHash = await ctx.hasher.hash(body.password);
+    const client = await clients.create({
+      username: body.username,
+      email: body.email,
+      passwordHash,
+      mobile: body.mobile,
+      country: body.country,
+      address: body.address,
+    });
+    reply.status(201);
+    return { message: "Registration successful", client };
+  });
+
+  app.post("/api/clients/login", async (req, reply): Promise<LoginResponse> => {
+    const body = parse(loginRequest, req.body);
+    const found = await clients.findForLogin(body.username);
+    // verify() hashes even when nobody matched, so the answer time does not reveal accounts.
+    const ok = await ctx.hasher.verify(body.password, found?.passwordHash);
+    if (!found || !ok) throw new AppError("INVALID_CREDENTIALS", "Invalid credentials");
+    await ctx.sessions.start(req, reply, found.client.client_id);
+    return { message: "Login successful", client: found.client };
+  });
+
+  app.post("/api/clients/logout", async (req, reply): Promise<MessageResponse> => {
+    const idHash = await ctx.sessions.end(req, reply);
+    if (idHash) ctx.events.sessionEnded?.(idHash);
+    return { message: "Signed out" };
+  });
+
+  app.get("/api/clients/me", async (req): Promise<Client> => {
+    const { clientId } = await ctx.sessions.require(req);
+    const client = await clients.get(clientId);
+    if (!client) throw new AppError("UNAUTHENTICATED", "Your session has ended. Please sign in again.");
+    return client;
+  });
+
+  app.put<{ Params: { client_id: string } }>("/api/clients/:client_id", async (req): Promise<Client> => {
+    const session = await ctx.sessions.require(req);
+    const clientId = ownClientId(req.params.client_id, session.clientId);
+    const body = parse(updateClientRequest, req.body);
+    if (body.client_id !== undefined && body.client_id !== clientId) {
+      throw new AppError("FORBIDDEN", "You can only change your own account");
+    }
+    const now = ctx.now();
+    if (body.password !== undefined) {
+      await clients.setPasswordHash(clientId, await ctx.hasher.hash(body.password), now);
+      // A new password signs out every other device; this one stays signed in.
+      await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash);
+    }
+    const client = await clients.update(
+      clientId,
+      { username: body.username, email: body.email, mobile: body.mobile, country: body.country, address: body.address, fcm_token: body.fcm_token },
+      now,
+    );
+    if (!client) throw new AppError("NOT_FOUND", "Client not found");
+    return client;
+  });
+}

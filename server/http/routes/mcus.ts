@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import { createMcuRequest, updateMcuRequest, type MessageResponse } from "../../../src/contract/api.ts";
+import type { Mcu } from "../../../src/contract/entities.ts";
+import type { Sql } from "../../db/database.ts";
+import { mcusRepo } from "../../db/mcus-repo.ts";
+import { notFound } from "../../errors.ts";
+import type { RouteContext } from "../context.ts";
+import { ownClientId } from "../tenancy.ts";
+import { idParam, parse } from "../validate.ts";
+
+async function requireFarm(sql: Sql, clientId: number, farmId: number): Promise<void> {
+  const rows = await sql.query("select 1 from farms where client_id = $1 and farm_id = $2", [clientId, farmId]);
+  if (rows.length === 0) throw notFound("Farm");
+}
+
+export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const mcus = mcusRepo(ctx.db);
+
+  app.get<{ Params: { clientId: string } }>("/api/mcus/by-client/:clientId", async (req): Promise<Mcu[]> => {
+    const session = await ctx.sessions.require(req);
+    return mcus.list(ownClientId(req.params.clientId, session.clientId));
+  });
+
+  app.post("/api/mcus", async (req, reply): Promise<Mcu> => {
+    const { clientId } = await ctx.sessions.require(req);
+    const body = parse(createMcuRequest, req.body);
+    const mcu = await ctx.db.transaction(async (tx) => {
+      await requireFarm(tx, clientId, body.farm_id);
+      return mcusRepo(tx).create(clientId, body, ctx.now());
+    });
+    reply.status(201);
+    return mcu;
+  });
+
+  app.put<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req): Promise<Mcu> => {
+    const { clientId } = await ctx.sessions.require(req);
+    const mcuId = idParam(req.params.mcu_id, "MCU");
+    const body = parse(updateMcuRequest, req.body);
+    const mcu = await ctx.db.transaction(async (tx) => {
+      if (!(await mcusRepo(tx).exists(clientId, mcuId))) throw notFound("MCU");
+      await requireFarm(tx, clientId, body.farm_id);
+      return mcusRepo(tx).update(clientId, mcuId, body, ctx.now());
+    });
+    if (!mcu) throw notFound("MCU");
+    return mcu;
+  });
+
+  app.delete<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req): Promise<MessageResponse> => {
+    const { clientId } = await ctx.sessions.require(req);
+    const mcuId = idParam(req.params.mcu_id, "MCU");
+    if (!(await ctx.db.transaction((tx) => mcusRepo(tx).delete(clientId, mcuId)))) throw notFound("MCU");
+    return { message: "MCU deleted successfully" };
+  });
+}

@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import type { ApiErrorBody } from "../../src/contract/errors.ts";
+
+/** Paths that belong to the server, never to the app's router. */
+const SERVER_PATHS = /^\/(api|notifications|socket\.io)(\/|$)/;
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self' ws: wss:",
+  "worker-src 'self' blob:",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join("; ");
+
+/**
+ * Serves the built app from `staticDir`. Every GET outside the server's own paths that is not
+ * a file answers index.html, so the app's router handles /dashboard, /mcu, an unknown path …
+ */
+export async function serveApp(app: FastifyInstance, staticDir: string | undefined): Promise<void> {
+  const index = staticDir && join(staticDir, "index.html");
+  const built = Boolean(index && existsSync(index));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: staticDir!,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Vite puts a content hash in every file name under assets/: cache those for a year.
+        res.header("Cache-Control", /[/\\]assets[/\\]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split("?")[0]!;
+    if (SERVER_PATHS.test(path) || (req.method !== "GET" && req.method !== "HEAD")) {
+      const body: ApiErrorBody = { code: "NOT_FOUND", message: `No such endpoint: ${req.method} ${path}` };
+      return reply.status(404).send(body);
+    }
+    if (!built) {
+      return reply.status(503).type("text/plain").send("The app is not built yet. Run `npm run build`, then reload.");
+    }
+    reply.header("Cache-Control", "no-cache").header("Content-Security-Policy", CSP);
+    return reply.sendFile("index.html");
+  });
+}

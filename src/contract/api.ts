@@ -1,0 +1,280 @@
+import { type, type Type } from "arktype";
+import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client } from "./entities.ts";
+import { emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
+import { LIMITS } from "./limits.ts";
+
+/**
+ * Request bodies of SPEC §7, validated by the server. `missing` gives the message for an
+ * absent field where SPEC §5 names one; other absent fields read "<field> is required".
+ * Unknown fields are refused ("+": "reject").
+ */
+export interface RequestSchema<T extends Type = Type> {
+  schema: T;
+  missing: Record<string, string>;
+}
+
+function request<const T extends Type>(schema: T, missing: Record<string, string> = {}): RequestSchema<T> {
+  return { schema, missing };
+}
+
+const registerMissing = {
+  username: "Username is required",
+  email: "Email is required",
+  password: "Password is required",
+  confirmPassword: "Please confirm your password",
+  mobile: "Mobile number is required",
+  country: "Please select your country",
+  address: "Address is required",
+};
+
+const countryField = type("string").narrow(
+  (s, ctx) => /^[A-Z]{2}$/.test(s) || ctx.reject({ message: "Please select your country" }),
+);
+
+const mobileField = requiredText("Mobile number", "Mobile number is required", LIMITS.mobile).narrow(
+  (s, ctx) => MOBILE_PATTERN.test(s) || ctx.reject({ message: "Invalid mobile number" }),
+);
+
+function passwordField(min: number, max: number) {
+  return type("string").narrow((s, ctx) =>
+    s.length === 0
+      ? ctx.reject({ message: "Password is required" })
+      : s.length < min
+        ? ctx.reject({ message: `Password must be at least ${min} characters` })
+        : s.length <= max || ctx.reject({ message: `Password must be at most ${max} characters` }),
+  );
+}
+
+/** POST /api/clients */
+export const registerRequest = request(
+  type({
+    username: requiredText("Username", "Username is required", LIMITS.username.max).narrow(
+      (s, ctx) => s.length >= LIMITS.username.min || ctx.reject({ message: "Username must be at least 3 characters" }),
+    ),
+    email: emailField("Email is required"),
+    password: passwordField(LIMITS.passwordRegister.min, LIMITS.passwordRegister.max),
+    confirmPassword: type("string").narrow((s, ctx) => s.length > 0 || ctx.reject({ message: "Please confirm your password" })),
+    mobile: mobileField,
+    country: countryField,
+    address: requiredText("Address", "Address is required", LIMITS.address),
+    "+": "reject",
+  }).narrow(
+    (body, ctx) => body.password === body.confirmPassword || ctx.reject({ path: ["confirmPassword"], message: "Passwords do not match" }),
+  ),
+  registerMissing,
+);
+
+/** POST /api/clients/login: `username` carries the form's emailOrUsername. */
+export const loginRequest = request(
+  type({
+    username: requiredText("Email or username", "Email or username is required", LIMITS.loginName),
+    password: passwordField(LIMITS.passwordLogin.min, LIMITS.passwordLogin.max),
+    "+": "reject",
+  }),
+  { username: "Email or username is required", password: "Password is required" },
+);
+
+/**
+ * PUT /api/clients/{client_id}: the whole stored client with fcm_token updated, the Settings
+ * profile form, or the Settings password form. Every field is optional; timestamps the app echoes
+ * back are accepted and ignored.
+ */
+export const updateClientRequest = request(
+  type({
+    "client_id?": idField("client_id"),
+    "username?": requiredText("First name", "First name is required", LIMITS.username.max),
+    "email?": emailField("Email is required"),
+    "mobile?": optionalText("Phone number", LIMITS.mobile).narrow(
+      (s, ctx) => s === "" || MOBILE_PATTERN.test(s) || ctx.reject({ message: "Invalid mobile number" }),
+    ),
+    "country?": countryField,
+    "address?": optionalText("Address", LIMITS.address),
+    "fcm_token?": type("string | null").narrow(
+      (s, ctx) => s === null || s.length <= LIMITS.fcmToken || ctx.reject({ message: "fcm_token is too long" }),
+    ),
+    "password?": type("string").narrow((s, ctx) =>
+      s.length === 0
+        ? ctx.reject({ message: "New password is required" })
+        : s.length < LIMITS.passwordRegister.min
+          ? ctx.reject({ message: "Password must be at least 8 characters" })
+          : s.length <= LIMITS.passwordRegister.max || ctx.reject({ message: "Password must be at most 256 characters" }),
+    ),
+    "confirm_password?": "string",
+    "createdAt?": "string",
+    "updatedAt?": "string",
+    "+": "reject",
+  }).narrow((body, ctx) => {
+    if (body.password === undefined) {
+      return body.confirm_password === undefined || ctx.reject({ path: ["password"], message: "New password is required" });
+    }
+    if (!body.confirm_password) return ctx.reject({ path: ["confirm_password"], message: "Please confirm your password" });
+    return body.password === body.confirm_password || ctx.reject({ path: ["confirm_password"], message: "Passwords do not match" });
+  }),
+);
+
+/** POST /api/farms */
+export const createFarmRequest = request(
+  type({
+    name: requiredText("Farm name", "Farm name is required", LIMITS.name),
+    location: requiredText("Location", "Location is required", LIMITS.location),
+    client_id: idField("client_id"),
+    "+": "reject",
+  }),
+  { name: "Farm name is required", location: "Location is required" },
+);
+
+/** PUT /api/farms/{id} */
+export const updateFarmRequest = request(
+  type({
+    name: requiredText("Farm name", "Farm name is required", LIMITS.name),
+    location: requiredText("Location", "Location is required", LIMITS.location),
+    "+": "reject",
+  }),
+  { name: "Farm name is required", location: "Location is required" },
+);
+
+const mcuMissing = { name: "MCU name is required", mac: "MAC address is required", farm_id: "Please select a farm" };
+
+/** POST /api/mcus: a new MCU is always created with status active (SPEC §4). */
+export const createMcuRequest = request(
+  type({
+    name: requiredText("MCU name", "MCU name is required", LIMITS.name),
+    mac: macField(),
+    farm_id: idField("Farm", "Please select a farm"),
+    "status?": "'active'",
+    "+": "reject",
+  }),
+  mcuMissing,
+);
+
+/** PUT /api/mcus/{mcu_id} */
+export const updateMcuRequest = request(
+  type({
+    name: requiredText("MCU name", "MCU name is required", LIMITS.name),
+    mac: macField(),
+    farm_id: idField("Farm", "Please select a farm"),
+    "+": "reject",
+  }),
+  mcuMissing,
+);
+
+/** POST /api/controllers and PUT /api/controllers/{unit_id} */
+export const controllerRequest = request(
+  type({
+    name: requiredText("Name", "Name is required", LIMITS.name),
+    mac: macField(),
+    type: type("string").narrow(
+      (s, ctx) => (CONTROLLER_TYPES as readonly string[]).includes(s) || ctx.reject({ message: `Type must be one of ${CONTROLLER_TYPES.join(", ")}` }),
+    ),
+    mcu_id: idField("MCU", "Please select an MCU"),
+    "+": "reject",
+  }),
+  { name: "Name is required", mcu_id: "Please select an MCU", type: "Type required" },
+);
+
+/** POST /api/sensors and PUT /api/sensors/{sensor_id}; an empty name is shown as Unnamed. */
+export const sensorRequest = request(
+  type({
+    "name?": optionalText("Name", LIMITS.name),
+    mac: macField(),
+    type: type("string").narrow((s, ctx) =>
+      s === ""
+        ? ctx.reject({ message: "Type required" })
+        : (SENSOR_TYPES as readonly string[]).includes(s) || ctx.reject({ message: `Type must be one of ${SENSOR_TYPES.join(", ")}` }),
+    ),
+    mcu_id: idField("MCU", "MCU required"),
+    "+": "reject",
+  }),
+  { mcu_id: "MCU required", type: "Type required" },
+);
+
+/** Plausible ranges for the automation settings; the units are those of SPEC §9. */
+export const profileConfigInput = type({
+  irrigation: type({
+    on_cycle_hours: numberIn("Irrigation on cycle (hours)", 0, 168),
+    off_cycle_liters: numberIn("Irrigation off cycle (liters)", 0, 100_000),
+    soil_moisture_on: numberIn("Soil moisture on (%)", 0, 100),
+    soil_moisture_off: numberIn("Soil moisture off (%)", 0, 100),
+    "+": "reject",
+  }),
+  ventilation: type({ co2_threshold: numberIn("CO2 threshold (ppm)", 0, 50_000), "+": "reject" }),
+  ac: type({
+    "based_on?": type.enumerated(...AC_BASES),
+    target_temp: numberIn("AC target temperature (°C)", -20, 60),
+    "+": "reject",
+  }).pipe((ac) => ({ based_on: ac.based_on ?? "soil_temp", target_temp: ac.target_temp })),
+  humidifier: type({
+    humidity_on_below: numberIn("Humidifier on below (%)", 0, 100),
+    humidity_off_above: numberIn("Humidifier off above (%)", 0, 100),
+    "+": "reject",
+  }),
+  "+": "reject",
+});
+
+/** POST /api/setting-profiles and PUT /api/setting-profiles/{profile_id} */
+export const profileRequest = request(
+  type({
+    name: requiredText("Name", "Name is required", LIMITS.name),
+    client_id: idField("client_id"),
+    config: profileConfigInput,
+    "+": "reject",
+  }),
+  { name: "Name is required" },
+);
+
+/** POST /api/setting-profiles/link: one profile per MCU; linking again replaces the link. */
+export const linkRequest = request(
+  type({ mcu_id: idField("MCU"), profile_id: idField("Profile"), "+": "reject" }),
+);
+
+export type RegisterRequest = typeof registerRequest.schema.inferIn;
+export type LoginRequest = typeof loginRequest.schema.inferIn;
+export type UpdateClientRequest = typeof updateClientRequest.schema.inferIn;
+export type CreateFarmRequest = typeof createFarmRequest.schema.inferIn;
+export type UpdateFarmRequest = typeof updateFarmRequest.schema.inferIn;
+export type CreateMcuRequest = typeof createMcuRequest.schema.inferIn;
+export type UpdateMcuRequest = typeof updateMcuRequest.schema.inferIn;
+export type ControllerRequest = typeof controllerRequest.schema.inferIn;
+export type SensorRequest = typeof sensorRequest.schema.inferIn;
+export type ProfileRequest = typeof profileRequest.schema.inferIn;
+export type LinkRequest = typeof linkRequest.schema.inferIn;
+
+/** Answers that carry only a message (deletes, logout). */
+export interface MessageResponse {
+  message: string;
+}
+export interface RegisterResponse {
+  message: string;
+  client: Client;
+}
+export interface LoginResponse {
+  message: string;
+  client: Client;
+}
+
+/** Every path of SPEC §7 plus the session endpoints, in one place for the app and the server. */
+export const API_PATHS = {
+  register: "/api/clients",
+  login: "/api/clients/login",
+  logout: "/api/clients/logout",
+  me: "/api/clients/me",
+  client: (clientId: number) => `/api/clients/${clientId}`,
+  notifications: (clientId: number) => `/notifications/${clientId}`,
+  mcusByClient: (clientId: number) => `/api/mcus/by-client/${clientId}`,
+  mcus: "/api/mcus",
+  mcu: (mcuId: number) => `/api/mcus/${mcuId}`,
+  farmsOfClient: (clientId: number) => `/api/farms/myfarms/get?client_id=${clientId}`,
+  farms: "/api/farms",
+  farm: (farmId: number) => `/api/farms/${farmId}`,
+  controllerScan: (mac: string) => `/api/controllers/scan-mac/${encodeURIComponent(mac)}`,
+  controllers: "/api/controllers",
+  controller: (unitId: number) => `/api/controllers/${unitId}`,
+  sensorScan: (mac: string) => `/api/sensors/scan-mac/${encodeURIComponent(mac)}`,
+  sensors: "/api/sensors",
+  sensor: (sensorId: number) => `/api/sensors/${sensorId}`,
+  profilesOfClient: (clientId: number) => `/api/setting-profiles/${clientId}`,
+  profiles: "/api/setting-profiles",
+  profile: (profileId: number) => `/api/setting-profiles/${profileId}`,
+  link: "/api/setting-profiles/link",
+  unlink: (linkId: number) => `/api/setting-profiles/link/${linkId}`,
+} as const;

@@ -1,0 +1,154 @@
+import { type } from "arktype";
+
+/**
+ * Entities of SPEC §3 as the API answers them. The worker validates answers against these;
+ * the server builds its answers with these types.
+ */
+
+export const FARM_STATUSES = ["active", "warning", "offline"] as const;
+export const MCU_STATUSES = ["active", "online", "offline", "maintenance"] as const;
+export const CONTROLLER_TYPES = ["Humidifier", "Irrigation", "Ac", "Ventilation"] as const;
+export const SENSOR_TYPES = ["CO2", "Humidity", "Soil_temp", "Moisture"] as const;
+export const AC_BASES = ["soil_temp", "room_temp"] as const;
+/** Notification types with their own icon (SPEC §3); any other type gets the default icon. */
+export const NOTIFICATION_TYPES = ["wash", "payment", "ads", "coupon", "subscribe"] as const;
+
+export type FarmStatus = (typeof FARM_STATUSES)[number];
+export type McuStatus = (typeof MCU_STATUSES)[number];
+export type ControllerType = (typeof CONTROLLER_TYPES)[number];
+export type SensorType = (typeof SENSOR_TYPES)[number];
+
+const isoDate = type("string");
+
+export const client = type({
+  client_id: "number.integer",
+  username: "string",
+  email: "string",
+  mobile: "string",
+  country: "string",
+  address: "string",
+  fcm_token: "string | null",
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Client = typeof client.infer;
+
+export const notification = type({
+  notification_id: "number.integer",
+  type: "string",
+  title: "string",
+  body: "string",
+  read_status: "boolean",
+  createdAt: isoDate,
+});
+export type Notification = typeof notification.infer;
+
+/** Environmental and device readings of one MCU (SPEC §3 "Live reading per device"). */
+export const liveReading = type({
+  "DHT?": { temperature: "number", humidity: "number", count: "number.integer >= 0" },
+  "SOIL_TEMP?": { soil_temperature: "number", count: "number.integer >= 0" },
+  "CO2?": { co2: "number", count: "number.integer >= 0" },
+  "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
+  "AC?": { status: "boolean", auto: "boolean" },
+  "Ventilation?": { status: "boolean", auto: "boolean" },
+  "Humidifier?": { status: "boolean", auto: "boolean" },
+  /** 0-100 %, reported by the MCU. */
+  "batteryLevel?": "0 <= number <= 100",
+  /** ISO time stamped by the server when the reading arrived. */
+  "lastUpdated?": "string",
+});
+export type LiveReading = typeof liveReading.infer;
+
+export const profileConfig = type({
+  irrigation: {
+    on_cycle_hours: "number",
+    off_cycle_liters: "number",
+    soil_moisture_on: "number",
+    soil_moisture_off: "number",
+  },
+  ventilation: { co2_threshold: "number" },
+  ac: { based_on: type.enumerated(...AC_BASES), target_temp: "number" },
+  humidifier: { humidity_on_below: "number", humidity_off_above: "number" },
+});
+export type ProfileConfig = typeof profileConfig.infer;
+
+export const settingProfile = type({
+  profile_id: "number.integer",
+  name: "string",
+  client_id: "number.integer",
+  config: profileConfig,
+  mcu_links: type({ id: "number.integer", mcu_id: "number.integer" }).array(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type SettingProfile = typeof settingProfile.infer;
+
+export const controller = type({
+  unit_id: "number.integer",
+  name: "string",
+  mac: "string",
+  type: type.enumerated(...CONTROLLER_TYPES),
+  mcu_id: "number.integer | null",
+  mcu_name: "string | null",
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Controller = typeof controller.infer;
+
+export const sensor = type({
+  sensor_id: "number.integer",
+  name: "string",
+  mac: "string",
+  type: type.enumerated(...SENSOR_TYPES),
+  mcu_id: "number.integer | null",
+  mcu_name: "string | null",
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Sensor = typeof sensor.infer;
+
+export const profileLink = type({
+  id: "number.integer",
+  mcu_id: "number.integer",
+  profile_id: "number.integer",
+  profile: { profile_id: "number.integer", name: "string", config: profileConfig },
+});
+export type ProfileLink = typeof profileLink.infer;
+
+export const mcu = type({
+  mcu_id: "number.integer",
+  name: "string",
+  mac: "string",
+  farm_id: "number.integer",
+  farm: { name: "string" },
+  client_id: "number.integer",
+  status: type.enumerated(...MCU_STATUSES),
+  /** SPEC §3: text holding JSON in some answers, an object in others; the worker accepts both. */
+  readings: type(liveReading, "|", "string | null"),
+  /** ISO time of the last message from the device, or null if it never reported. */
+  lastSeen: "string | null",
+  controllers: controller.array(),
+  sensors: sensor.array(),
+  profile_links: profileLink.array(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Mcu = typeof mcu.infer;
+
+export const farmMcu = type({ id: "number.integer", mcu_id: "number.integer", name: "string" });
+
+export const farm = type({
+  farm_id: "number.integer",
+  name: "string",
+  location: "string",
+  status: type.enumerated(...FARM_STATUSES),
+  mcuCount: "number.integer >= 0",
+  client_id: "number.integer",
+  mcus: farmMcu.array(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Farm = typeof farm.infer;
+
+/** An inventory device found by a scan that nobody has claimed yet: only what the label tells. */
+export const unclaimedDevice = type({ mac: "string", type: "string", name: "string", mcu_id: "null" });

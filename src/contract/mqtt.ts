@@ -1,0 +1,43 @@
+import { type } from "arktype";
+import { COMMAND_TARGETS } from "./realtime.ts";
+
+/** The device contract of ARCHITECTURE.md: topics under `devices/{MAC}/`, MAC upper case with colons. */
+export const TOPICS = {
+  telemetry: (mac: string) => `devices/${mac}/telemetry`,
+  status: (mac: string) => `devices/${mac}/status`,
+  command: (mac: string) => `devices/${mac}/command`,
+  commandAck: (mac: string) => `devices/${mac}/command/ack`,
+  config: (mac: string) => `devices/${mac}/config`,
+} as const;
+
+/** device → server telemetry; `lastUpdated` is stamped by the server, never trusted from a device. */
+export const telemetryMessage = type({
+  "DHT?": { temperature: "number", humidity: "number", count: "number.integer >= 0" },
+  "SOIL_TEMP?": { soil_temperature: "number", count: "number.integer >= 0" },
+  "CO2?": { co2: "number", count: "number.integer >= 0" },
+  "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
+  "AC?": { status: "boolean", auto: "boolean" },
+  "Ventilation?": { status: "boolean", auto: "boolean" },
+  "Humidifier?": { status: "boolean", auto: "boolean" },
+  "batteryLevel?": "0 <= number <= 100",
+  "+": "delete",
+});
+export type TelemetryMessage = typeof telemetryMessage.infer;
+
+/** device → server, retained; the last-will sets `offline`. */
+export const statusMessage = type("'online' | 'offline'");
+
+/** server → device, QoS 1. */
+export const commandMessage = type({
+  id: "string",
+  type: "'auto' | 'status'",
+  target: type.enumerated(...COMMAND_TARGETS),
+  onOff: "boolean",
+  /** epoch milliseconds after which the device must ignore the command */
+  expiresAt: "number",
+});
+export type CommandMessage = typeof commandMessage.infer;
+
+/** device → server acknowledgement of a command. */
+export const commandAckMessage = type({ id: "string", ok: "boolean", "error?": "string" });
+export type CommandAckMessage = typeof commandAckMessage.infer;

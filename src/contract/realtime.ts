@@ -1,0 +1,55 @@
+import { type } from "arktype";
+import { liveReading, MCU_STATUSES } from "./entities.ts";
+
+/** Socket.IO events of SPEC §7 and ARCHITECTURE.md "Realtime contract". `deviceId` is the MCU MAC. */
+
+/** Device labels used on the dashboard tiles and in commands. */
+export const COMMAND_TARGETS = ["Irrigation", "AC", "Ventilation", "Humidifier"] as const;
+export type CommandTarget = (typeof COMMAND_TARGETS)[number];
+
+/** client → server `sendCommand`. */
+export const sendCommandPayload = type({
+  deviceId: "string",
+  type: "'auto' | 'status'",
+  value: { type: "'auto' | 'status'", onOff: "boolean", target: type.enumerated(...COMMAND_TARGETS) },
+});
+export type SendCommandPayload = typeof sendCommandPayload.infer;
+
+/** client → server `refresh`, sent after linking a profile. */
+export const refreshPayload = type({ deviceId: "string", mac: "string" });
+export type RefreshPayload = typeof refreshPayload.infer;
+
+/** server → client acknowledgement of `sendCommand` and `refresh`. */
+export type CommandAck = { ok: true } | { ok: false; message: string };
+
+export const deviceSnapshot = type({
+  deviceId: "string",
+  mcu_id: "number.integer",
+  status: type.enumerated(...MCU_STATUSES),
+  readings: type(liveReading, "|", "null"),
+  lastSeen: "string | null",
+});
+export type DeviceSnapshot = typeof deviceSnapshot.infer;
+
+/** server → client `authenticated`: every MCU of the client with its status and latest readings. */
+export const authenticatedPayload = type({ devices: deviceSnapshot.array() });
+export type AuthenticatedPayload = typeof authenticatedPayload.infer;
+
+/** server → client `realtimeData`: the payload replaces the stored readings of that MCU. */
+export const realtimeDataPayload = type({ deviceId: "string", payload: liveReading });
+export type RealtimeDataPayload = typeof realtimeDataPayload.infer;
+
+/** server → client `deviceStatusUpdate`: status is `online` or anything else (offline). */
+export const deviceStatusPayload = type({ deviceId: "string", status: "string" });
+export type DeviceStatusPayload = typeof deviceStatusPayload.infer;
+
+export const SOCKET_EVENTS = {
+  authenticateUser: "authenticateUser",
+  authenticated: "authenticated",
+  unauthorized: "unauthorized",
+  realtimeData: "realtimeData",
+  deviceStatusUpdate: "deviceStatusUpdate",
+  sendCommand: "sendCommand",
+  refresh: "refresh",
+  notification: "notification",
+} as const;
