@@ -1,7 +1,12 @@
 import { defineConfig } from "vitest/config";
 
+/** CI asks for a JSON report too (VITEST_JSON), from which .ci/run prints its summary line. */
+const json = process.env.VITEST_JSON;
+
 export default defineConfig({
   test: {
+    reporters: json ? ["default", "json"] : ["default"],
+    outputFile: json ? { json } : undefined,
     projects: [
       {
         test: {

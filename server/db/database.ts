@@ -54,12 +54,20 @@ export async function openPostgres(connectionString: string, options: { schema?:
   const pool = new pg.Pool({ connectionString, max, options: schema ? `-c search_path=${schema}` : undefined });
   // An idle client that loses its connection must not crash the process.
   pool.on("error", (err) => console.error("PostgreSQL pool error:", err.message));
-  const wrap = (q: pg.Pool | pg.PoolClient): Sql => ({
-    async query<T>(text: string, params?: readonly unknown[]) {
-      const result = await q.query(text, params as unknown[] | undefined);
-      return result.rows as T[];
-    },
-  });
+  const wrap = (q: pg.Pool | pg.PoolClient): Sql => {
+    // One connection runs one query at a time: queries issued together inside a transaction
+    // (Promise.all in a repository) are chained rather than handed to pg concurrently.
+    let tail: Promise<unknown> = Promise.resolve();
+    return {
+      query<T>(text: string, params?: readonly unknown[]) {
+        const run = async () => (await q.query(text, params as unknown[] | undefined)).rows as T[];
+        if (q instanceof pg.Pool) return run();
+        const result = tail.then(run, run);
+        tail = result.catch(() => undefined);
+        return result;
+      },
+    };
+  };
   return {
     kind: "postgres",
     ...wrap(pool),
