@@ -1,3 +1,4 @@
+import "@unocss/reset/tailwind.css";
 import "virtual:uno.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright";
+import { launchChromium } from "./support/browser.ts";
+import { startServer, type ServerProcess } from "./support/server-process.ts";
+
+/** What a new user does: start the server on a fresh data folder and open the app. */
+describe("the started server", () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "mf-e2e-"));
+    server = await startServer({ DATA_DIR: dataDir });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves the built app at / and at client routes", async () => {
+    const page = await browser.newPage();
+    for (const path of ["/", "/dashboard", "/mcu", "/no-such-page"]) {
+      const res = await page.goto(server.url + path);
+      expect(res?.status(), path).toBe(200);
+      await expect.poll(() => page.title()).toBe("Mushroom Farm");
+      expect(await page.locator("h1").first().textContent()).toBe("Mushroom Farm");
+    }
+    await page.screenshot({ path: "test-results/server-start.png" });
+    await page.close();
+  });
+
+  it("keeps data across a graceful restart on the same DATA_DIR", async () => {
+    const reg = {
+      username: "restart_user",
+      email: "restart@example.com",
+      password: "mycelium-42",
+      confirmPassword: "mycelium-42",
+      mobile: "+1 555 0100",
+      country: "US",
+      address: "1 Spore St",
+    };
+    const json = { "content-type": "application/json" };
+    expect((await fetch(`${server.url}/api/clients`, { method: "POST", headers: json, body: JSON.stringify(reg) })).status).toBe(201);
+
+    expect(await server.stop()).toBe(0); // SIGTERM: closes cleanly, exit code 0
+    server = await startServer({ DATA_DIR: dataDir });
+
+    const login = await fetch(`${server.url}/api/clients/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ username: reg.email, password: reg.password }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { client: { username: string } }).client.username).toBe("restart_user");
+  });
+
+  it("refuses a state change from a foreign origin", async () => {
+    const res = await fetch(`${server.url}/api/clients/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: JSON.stringify({ username: "restart_user", password: "mycelium-42" }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toBe("Requests from this origin are not allowed");
+  });
+});
