@@ -1,3 +1,4 @@
+import { AppError } from "../errors.ts";
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
@@ -11,6 +12,8 @@ export interface PasswordHasherOptions {
   log2N?: number;
   /** How many hashes may run at once: each holds 128·N·r bytes, so this caps memory and CPU. */
   concurrency?: number;
+  /** How many hashes may wait for a slot; beyond that the request is refused as busy (429). */
+  maxWaiting?: number;
 }
 
 export interface PasswordHasher {
@@ -24,11 +27,14 @@ const R = 8;
 const P = 1;
 
 /** scrypt hashes stored as `scrypt$log2N$r$p$salt$key` (base64url), so the cost can rise later. */
-export function createPasswordHasher({ log2N = 17, concurrency = 2 }: PasswordHasherOptions = {}): PasswordHasher {
+export function createPasswordHasher({ log2N = 17, concurrency = 2, maxWaiting = 64 }: PasswordHasherOptions = {}): PasswordHasher {
   let running = 0;
   const waiting: (() => void)[] = [];
   async function limited<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (running >= concurrency) {
+      if (waiting.length >= maxWaiting) throw new AppError("RATE_LIMITED", "The server is busy. Please try again in a moment.");
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
     running++;
     try {
       return await work();

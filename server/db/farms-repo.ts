@@ -29,6 +29,10 @@ function toFarm(row: FarmRow, mcus: { mcu_id: number; name: string }[]): Farm {
   };
 }
 
+function stillHasMcus(count: number): AppError {
+  return new AppError("CONFLICT", `This farm still has ${count} MCU${count === 1 ? "" : "s"}. Move or delete ${count === 1 ? "it" : "them"} first.`);
+}
+
 /** Farms of one client; every query is scoped by client_id. */
 export function farmsRepo(sql: Sql) {
   async function mcusOf(clientId: number, farmId?: number) {
@@ -71,16 +75,19 @@ export function farmsRepo(sql: Sql) {
 
     /** Refuses to delete a farm that still has MCUs, so no MCU is lost with it. */
     async delete(clientId: number, farmId: number): Promise<boolean> {
-      const [{ count } = { count: 0 }] = await sql.query<{ count: number }>(
-        "select count(*)::int as count from mcus where client_id = $1 and farm_id = $2",
+      const [farm] = await sql.query<{ mcus: number }>(
+        "select (select count(*)::int from mcus m where m.farm_id = f.farm_id) as mcus from farms f where client_id = $1 and farm_id = $2",
         [clientId, farmId],
       );
-      const [farm] = await sql.query("select 1 from farms where client_id = $1 and farm_id = $2", [clientId, farmId]);
       if (!farm) return false;
-      if (count > 0) {
-        throw new AppError("CONFLICT", `This farm still has ${count} MCU${count === 1 ? "" : "s"}. Move or delete ${count === 1 ? "it" : "them"} first.`);
+      if (farm.mcus > 0) throw stillHasMcus(farm.mcus);
+      try {
+        await sql.query("delete from farms where client_id = $1 and farm_id = $2", [clientId, farmId]);
+      } catch (err) {
+        // An MCU was added to the farm since the count: the foreign key keeps it.
+        if ((err as { code?: string }).code === "23503") throw stillHasMcus(1);
+        throw err;
       }
-      await sql.query("delete from farms where client_id = $1 and farm_id = $2", [clientId, farmId]);
       return true;
     },
   };

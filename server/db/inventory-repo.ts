@@ -1,4 +1,4 @@
-import { AppError } from "../errors.ts";
+import { AppError, isUniqueViolation } from "../errors.ts";
 import type { Sql } from "./database.ts";
 
 export type DeviceKind = "mcu" | "controller" | "sensor";
@@ -41,10 +41,16 @@ export function inventoryRepo(sql: Sql) {
         [mac],
       );
       if (!row) {
-        await sql.query(
-          "insert into device_inventory (mac, kind, type, claimed_by, claimed_at) values ($1, $2, $3, $4, $5)",
-          [mac, kind, type, clientId, now],
-        );
+        try {
+          await sql.query(
+            "insert into device_inventory (mac, kind, type, claimed_by, claimed_at) values ($1, $2, $3, $4, $5)",
+            [mac, kind, type, clientId, now],
+          );
+        } catch (err) {
+          // Someone registered the same new MAC in the same instant.
+          if (isUniqueViolation(err)) throw new AppError("CONFLICT", `MAC address ${mac} is already registered`);
+          throw err;
+        }
         return;
       }
       if (row.claimed_by !== null) throw new AppError("CONFLICT", `MAC address ${mac} is already registered`);

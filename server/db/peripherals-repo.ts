@@ -1,4 +1,5 @@
 import type { Controller, ControllerType, Sensor, SensorType } from "../../src/contract/entities.ts";
+import { AppError } from "../errors.ts";
 import type { Sql } from "./database.ts";
 import { inventoryRepo } from "./inventory-repo.ts";
 import { iso } from "./rows.ts";
@@ -83,17 +84,23 @@ export function peripheralsRepo<K extends "controller" | "sensor">(sql: Sql, t: 
       return (await get(clientId, row!.id))!;
     },
 
-    /** Call inside a transaction. A new MAC is claimed and the old one released. */
+    /** Call inside a transaction. MAC and type are the device's identity (SPEC §4): they stay. */
     async update(clientId: number, id: number, input: PeripheralInput<TypeOf<K>>, now: Date): Promise<EntityOf<K> | undefined> {
-      const [current] = await sql.query<{ mac: string }>(`select mac from ${t.table} where client_id = $1 and ${t.id} = $2 for update`, [clientId, id]);
-      if (!current) return undefined;
-      const inventory = inventoryRepo(sql);
-      if (current.mac !== input.mac) await inventory.claim(input.mac, t.kind, input.type, clientId, now);
-      await sql.query(
-        `update ${t.table} set mcu_id = $3, name = $4, mac = $5, type = $6, updated_at = $7 where client_id = $1 and ${t.id} = $2`,
-        [clientId, id, input.mcu_id, input.name, input.mac, input.type, now],
+      const [current] = await sql.query<{ mac: string; type: string }>(
+        `select mac, type from ${t.table} where client_id = $1 and ${t.id} = $2 for update`,
+        [clientId, id],
       );
-      if (current.mac !== input.mac) await inventory.release(current.mac);
+      if (!current) return undefined;
+      if (current.mac !== input.mac || current.type !== input.type) {
+        throw new AppError("VALIDATION", "The MAC address and type of a device cannot be changed. Delete it and add it again.");
+      }
+      await sql.query(`update ${t.table} set mcu_id = $3, name = $4, updated_at = $5 where client_id = $1 and ${t.id} = $2`, [
+        clientId,
+        id,
+        input.mcu_id,
+        input.name,
+        now,
+      ]);
       return get(clientId, id);
     },
 

@@ -216,6 +216,17 @@ describe("HTTP API (SPEC §7)", () => {
       expect(gone.json().message).toBe(`No controller found for MAC: ${mac}`);
     });
 
+    it("keeps a device's MAC and type: an update that changes them is refused", async () => {
+      const mac = uniqueMac();
+      const created = (await c.post("/api/controllers", { name: "Vent", mac, type: "Ventilation", mcu_id: mcuId })).json();
+      for (const change of [{ type: "Ac" }, { mac: uniqueMac() }]) {
+        const res = await c.put(`/api/controllers/${created.unit_id}`, { name: "Vent", mac, type: "Ventilation", mcu_id: mcuId, ...change });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toBe("The MAC address and type of a device cannot be changed. Delete it and add it again.");
+      }
+      expect((await c.get(`/api/controllers/scan-mac/${mac}`)).json()).toEqual(created);
+    });
+
     it("scans an unclaimed inventory controller as a create form prefill", async () => {
       const mac = uniqueMac();
       await inventoryRepo(server.db).provision(mac, "controller", "Irrigation", "hash");

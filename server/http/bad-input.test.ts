@@ -565,6 +565,8 @@ const badCases: BadCase[] = [
   { name: "an unknown field named role", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), role: "admin" }) }) },
   { name: "a 100 000-character string in a text field", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "x".repeat(100_000) }) }) },
   { name: "a 60 000-character string under the body limit", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "y".repeat(60_000) }) }) },
+  // PostgreSQL text cannot hold U+0000: the server must refuse it, not fail on the insert.
+  { name: "a NUL character in a text field", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "Grow\u0000Room" }) }) },
   { name: "malformed JSON", build: () => ({ payload: '{"name":' }) },
   { name: "trailing garbage after JSON", build: (ep) => ({ payload: `${JSON.stringify(ep.valid())} x` }) },
   { name: "an empty body", build: () => ({ payload: "" }) },

@@ -14,6 +14,11 @@ function fromFastify(err: FastifyError): AppError | undefined {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new AppError("PAYLOAD_TOO_LARGE", "The request body is too large");
   }
+  // PostgreSQL's data exceptions (class 22: a value it cannot store or compare) mean bad input
+  // that validation let through; the user gets a 400, the log keeps the detail.
+  if (/^22[0-9A-Z]{3}$/.test((err as { code?: string }).code ?? "")) {
+    return new AppError("BAD_REQUEST", "The request contains a value that cannot be stored");
+  }
   // JSON.parse errors (including __proto__ / constructor poisoning) arrive as 400s without a code.
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return new AppError("BAD_REQUEST", err.statusCode === 400 ? "The request body is not valid JSON" : "The request was refused");

@@ -383,6 +383,8 @@ describe("client isolation: MACs another client has registered", () => {
   interface MacCase extends Case {
     /** A's list where the device lives, and the id field / value it must keep. */
     owner: () => { list: Kind; idField: string; id: number };
+    /** A controller's or sensor's MAC never changes, so taking another's is refused before any lookup. */
+    identityChange?: true;
   }
   const aMcu = () => ({ list: "mcus" as const, idField: "mcu_id", id: A.mcu.mcu_id });
   const aController = () => ({ list: "controllers" as const, idField: "unit_id", id: A.controller.unit_id });
@@ -410,7 +412,8 @@ describe("client isolation: MACs another client has registered", () => {
       owner: aController,
     },
     {
-      name: "refuses client B changing its own controller's MAC to client A's controller MAC with 409",
+      name: "refuses client B changing its own controller's MAC to client A's controller MAC with 400",
+      identityChange: true,
       request: () => ({
         method: "PUT",
         url: `/api/controllers/${B.controller.unit_id}`,
@@ -424,7 +427,8 @@ describe("client isolation: MACs another client has registered", () => {
       owner: aSensor,
     },
     {
-      name: "refuses client B changing its own sensor's MAC to client A's sensor MAC with 409",
+      name: "refuses client B changing its own sensor's MAC to client A's sensor MAC with 400",
+      identityChange: true,
       request: () => ({ method: "PUT", url: `/api/sensors/${B.sensor.sensor_id}`, body: sensorBody("B sensor", A.sensor.mac, B.mcu.mcu_id) }),
       owner: aSensor,
     },
@@ -442,11 +446,16 @@ describe("client isolation: MACs another client has registered", () => {
 
   const listUrl = (kind: Kind) => (kind === "mcus" ? `/api/mcus/by-client/${A.c.clientId}` : `/api/${kind}`);
 
-  it.each(cases)("$name", async ({ request, owner }) => {
-    const body = await expectRefused(request(), 409, "CONFLICT");
-    // A clear message: it names the problem, not a generic failure.
-    expect(body.message).toMatch(/MAC/);
-    expect(body.message).toMatch(/already (registered|in use|used)/i);
+  it.each(cases)("$name", async ({ request, owner, identityChange }) => {
+    if (identityChange) {
+      const body = await expectRefused(request(), 400, "VALIDATION");
+      expect(body.message).toBe("The MAC address and type of a device cannot be changed. Delete it and add it again.");
+    } else {
+      const body = await expectRefused(request(), 409, "CONFLICT");
+      // A clear message: it names the problem, not a generic failure.
+      expect(body.message).toMatch(/MAC/);
+      expect(body.message).toMatch(/already (registered|in use|used)/i);
+    }
     // A's device is untouched, still A's and with the same fields.
     const o = owner();
     const list = (await ok(await A.c.get(listUrl(o.list)), `A ${o.list}`)) as Record<string, unknown>[];

@@ -20,6 +20,13 @@ export function parse<S extends RequestSchema>(rs: S, data: unknown): S["schema"
     else if (/ must be removed$/.test(e.message)) message = `Unknown field: ${path}`;
     return { path, message };
   });
+  // Report in form order: the fields SPEC §5 names first (as `missing` lists them), then the body's own order.
+  const order = [...Object.keys(rs.missing), ...Object.keys(data)];
+  const rank = (path: string) => {
+    const i = order.indexOf(path.split(".")[0]!);
+    return i === -1 ? order.length : i;
+  };
+  errors.sort((a, b) => rank(a.path) - rank(b.path));
   throw new AppError("VALIDATION", errors[0]!.message, errors);
 }
 

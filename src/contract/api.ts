@@ -90,7 +90,8 @@ export const updateClientRequest = request(
     "country?": countryField,
     "address?": optionalText("Address", LIMITS.address),
     "fcm_token?": type("string | null").narrow(
-      (s, ctx) => s === null || s.length <= LIMITS.fcmToken || ctx.reject({ message: "fcm_token is too long" }),
+      (s, ctx) =>
+        s === null || (s.length <= LIMITS.fcmToken && /^[\x21-\x7e]*$/.test(s)) || ctx.reject({ message: "fcm_token is not a valid push token" }),
     ),
     "password?": type("string").narrow((s, ctx) =>
       s.length === 0

@@ -6,6 +6,9 @@ import { MAC_PATTERN, normalizeMac } from "./mac.ts";
  * SPEC §5 where SPEC gives one, so the server answers with the text the app shows.
  */
 
+/** NUL cannot be stored in PostgreSQL text, and no form has a reason to send one. */
+const NUL = /\u0000/;
+
 /** A required, trimmed string of at most `max` characters. Empty or blank gives `requiredMessage`. */
 export function requiredText(label: string, requiredMessage: string, max: number) {
   return type("string")
@@ -13,7 +16,9 @@ export function requiredText(label: string, requiredMessage: string, max: number
     .narrow((s, ctx) =>
       s.length === 0
         ? ctx.reject({ message: requiredMessage })
-        : s.length <= max || ctx.reject({ message: `${label} must be at most ${max} characters` }),
+        : s.length > max
+          ? ctx.reject({ message: `${label} must be at most ${max} characters` })
+          : !NUL.test(s) || ctx.reject({ message: `${label} contains a character that is not allowed` }),
     );
 }
 
@@ -21,7 +26,11 @@ export function requiredText(label: string, requiredMessage: string, max: number
 export function optionalText(label: string, max: number) {
   return type("string")
     .pipe((s) => s.trim())
-    .narrow((s, ctx) => s.length <= max || ctx.reject({ message: `${label} must be at most ${max} characters` }));
+    .narrow((s, ctx) =>
+      s.length > max
+        ? ctx.reject({ message: `${label} must be at most ${max} characters` })
+        : !NUL.test(s) || ctx.reject({ message: `${label} contains a character that is not allowed` }),
+    );
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
