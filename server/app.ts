@@ -11,7 +11,7 @@ import { mcuRoutes } from "./http/routes/mcus.ts";
 import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
 import { profileRoutes } from "./http/routes/profiles.ts";
-import { createSessions, type SessionConfig } from "./http/session.ts";
+import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
 import { serveApp } from "./http/spa.ts";
 
 export interface AppConfig {
@@ -30,12 +30,14 @@ export interface AppDeps {
   config: AppConfig;
   now?: () => Date;
   events?: DomainEvents;
+  /** Shared with the realtime server, which authenticates sockets by the same sessions. */
+  sessions?: Sessions;
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Builds the HTTP server from its dependencies; the caller owns the database and closes it. */
-export async function buildApp({ db, hasher, config, now = () => new Date(), events = {} }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ db, hasher, config, now = () => new Date(), events = {}, sessions = createSessions(db, config.session, now) }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: 64 * 1024,
@@ -66,7 +68,6 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     reply.header("X-Frame-Options", "DENY");
   });
 
-  const sessions = createSessions(db, config.session, now);
   const ctx: RouteContext = { db, hasher, sessions, now, events };
   for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
     routes(app, ctx);

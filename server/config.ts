@@ -10,6 +10,13 @@ export interface ServerConfig {
   scryptLog2N: number;
   staticDir: string;
   logLevel: string;
+  mqtt:
+    | { mode: "embedded"; host: string; port: number }
+    | { mode: "external"; url: string; username: string; password: string; shareGroup: string };
+  /** Seed and run the demo fleet (embedded broker only). */
+  demo: boolean;
+  demoHz: number;
+  demoSpeed: number;
 }
 
 function intOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -17,6 +24,14 @@ function intOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: numb
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max} (was "${raw}")`);
+  return n;
+}
+
+function numberOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${name} must be a number from ${min} to ${max} (was "${raw}")`);
   return n;
 }
 
@@ -37,5 +52,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     scryptLog2N: intOf(env, "SCRYPT_LOG2N", 17, 10, 20),
     staticDir: resolve(env.STATIC_DIR || "./dist"),
     logLevel: env.LOG_LEVEL || "info",
+    mqtt: env.MQTT_URL
+      ? {
+          mode: "external",
+          url: env.MQTT_URL,
+          username: env.MQTT_USERNAME || "gateway",
+          password: env.MQTT_PASSWORD || "",
+          shareGroup: env.MQTT_SHARE_GROUP || "mushroom-farm",
+        }
+      : { mode: "embedded", host: env.MQTT_HOST || env.HOST || "0.0.0.0", port: intOf(env, "MQTT_PORT", 1883, 0, 65535) },
+    demo: env.DEMO !== "0" && !env.MQTT_URL,
+    demoHz: numberOf(env, "DEMO_HZ", 0.5, 0.01, 10),
+    demoSpeed: numberOf(env, "DEMO_SPEED", 10, 1, 3600),
   };
 }

@@ -1,11 +1,13 @@
 import { mkdir } from "node:fs/promises";
-import { buildApp } from "./app.ts";
 import { createPasswordHasher } from "./auth/password.ts";
 import { readConfig } from "./config.ts";
 import { openPglite, openPostgres, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionsRepo } from "./db/sessions-repo.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
+import { DEMO_LOGIN, ensureDemo } from "./simulator/demo.ts";
+import { startFleet, type Fleet } from "./simulator/fleet.ts";
+import { startSystem } from "./system.ts";
 
 const config = readConfig();
 
@@ -19,37 +21,50 @@ if (config.databaseUrl) {
 const applied = await migrate(db);
 
 const secure = config.publicOrigins.some((o) => o.startsWith("https://"));
-const app = await buildApp({
+const hasher = createPasswordHasher({ log2N: config.scryptLog2N });
+const system = await startSystem({
   db,
-  hasher: createPasswordHasher({ log2N: config.scryptLog2N }),
-  config: {
+  hasher,
+  http: {
+    host: config.host,
+    port: config.port,
     allowedOrigins: config.publicOrigins,
     session: { ...DEFAULT_SESSION, secure },
     staticDir: config.staticDir,
     logger: { level: config.logLevel },
     trustProxy: secure,
   },
+  mqtt: config.mqtt,
 });
+const log = system.app.log;
+log.info(`Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`}${applied.length ? `; applied ${applied.join(", ")}` : ""}`);
+log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded MQTT broker on port ${system.broker!.port}` : config.mqtt.url}`);
+
+let fleet: Fleet | undefined;
+if (config.demo) {
+  const demo = await ensureDemo(db, hasher);
+  fleet = await startFleet({ url: system.mqttUrl, devices: demo.devices, hz: config.demoHz, speed: config.demoSpeed, log: (m) => log.debug(m) });
+  log.info(`Demo fleet: ${demo.devices.length} simulated MCUs${demo.created ? " (demo data created)" : ""}`);
+}
 
 // Expired sessions are refused on use; this only keeps the table small.
 const sweep = setInterval(() => {
   const now = new Date();
   sessionsRepo(db)
     .deleteExpired(now, new Date(now.getTime() - DEFAULT_SESSION.idleMs))
-    .catch((err: Error) => app.log.warn({ err }, "session sweep failed"));
+    .catch((err: Error) => log.warn({ err }, "session sweep failed"));
 }, 3600_000);
 sweep.unref();
 
-await app.listen({ port: config.port, host: config.host });
-const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`;
-app.log.info(`Database: ${where}${applied.length ? `; applied migrations ${applied.join(", ")}` : ""}`);
-console.log(`\n  Mushroom farm is running: http://localhost:${config.port}\n`);
+console.log(`\n  Mushroom farm is running: http://localhost:${(system.app.server.address() as { port: number }).port}`);
+if (config.demo) console.log(`  Demo sign-in: ${DEMO_LOGIN.username} (or ${DEMO_LOGIN.email}) / ${DEMO_LOGIN.password}`);
+console.log("");
 
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info(`${signal}: shutting down`);
+  log.info(`${signal}: shutting down`);
   const force = setTimeout(() => {
     console.error("Shutdown took longer than 10 s; exiting.");
     process.exit(1);
@@ -57,7 +72,8 @@ async function shutdown(signal: string) {
   force.unref();
   clearInterval(sweep);
   try {
-    await app.close(); // stops accepting, lets in-flight requests finish
+    await fleet?.stop();
+    await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker
     await db.close();
     process.exit(0);
   } catch (err) {

@@ -33,13 +33,18 @@ export function inventoryRepo(sql: Sql) {
     /**
      * Claims `mac` for `clientId` inside the caller's transaction. A MAC that anybody has
      * registered already, or that belongs to another kind of device, is refused with 409.
-     * A MAC the inventory does not know is added unprovisioned (no device key).
+     * A controller or sensor MAC the inventory does not know is added unprovisioned (no device
+     * key; SPEC §4 lets a scan create it); an MCU must have been provisioned.
      */
     async claim(mac: string, kind: DeviceKind, type: string | null, clientId: number, now: Date): Promise<void> {
       const [row] = await sql.query<InventoryRow>(
         "select mac, kind, type, key_hash, claimed_by from device_inventory where mac = $1 for update",
         [mac],
       );
+      if (!row && kind === "mcu") {
+        // An MCU talks to the server with the device key it was provisioned with: without one it never could.
+        throw new AppError("VALIDATION", `MAC address ${mac} is not a provisioned MCU. Check the MAC on the device's label.`);
+      }
       if (!row) {
         try {
           await sql.query(

@@ -30,8 +30,9 @@ export function sessionsRepo(sql: Sql) {
       await sql.query("delete from sessions where id_hash = $1", [idHash]);
     },
     /** Ends every session of a client but one (after a password change). */
-    async deleteOthers(clientId: number, keepIdHash: string): Promise<void> {
-      await sql.query("delete from sessions where client_id = $1 and id_hash <> $2", [clientId, keepIdHash]);
+    async deleteOthers(clientId: number, keepIdHash: string): Promise<string[]> {
+      const rows = await sql.query<{ id_hash: string }>("delete from sessions where client_id = $1 and id_hash <> $2 returning id_hash", [clientId, keepIdHash]);
+      return rows.map((r) => r.id_hash);
     },
     async deleteExpired(now: Date, idleBefore: Date): Promise<number> {
       const rows = await sql.query("delete from sessions where expires_at <= $1 or last_seen_at <= $2 returning 1", [now, idleBefore]);

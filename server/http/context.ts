@@ -8,6 +8,8 @@ export interface DomainEvents {
   profileChanged?(clientId: number, mcuIds: number[]): void;
   /** A session ended (sign-out, password change): its sockets must close. */
   sessionEnded?(idHash: string): void;
+  /** MCUs of a client were added, changed or deleted: caches keyed by MAC must forget them. */
+  mcusChanged?(clientId: number): void;
 }
 
 /** What every route module receives. */

@@ -13,6 +13,18 @@ export const AC_BASES = ["soil_temp", "room_temp"] as const;
 /** Notification types with their own icon (SPEC §3); any other type gets the default icon. */
 export const NOTIFICATION_TYPES = ["wash", "payment", "ads", "coupon", "subscribe"] as const;
 
+/** Types of the notifications the server's alerts raise. */
+export const ALERT_TYPES = [
+  "mcu_offline",
+  "mcu_online",
+  "battery_low",
+  "humidity_low",
+  "co2_high",
+  "soil_moisture_low",
+  "temperature_off_target",
+] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
 export type FarmStatus = (typeof FARM_STATUSES)[number];
 export type McuStatus = (typeof MCU_STATUSES)[number];
 export type ControllerType = (typeof CONTROLLER_TYPES)[number];
@@ -48,6 +60,8 @@ export const liveReading = type({
   "DHT?": { temperature: "number", humidity: "number", count: "number.integer >= 0" },
   "SOIL_TEMP?": { soil_temperature: "number", count: "number.integer >= 0" },
   "CO2?": { co2: "number", count: "number.integer >= 0" },
+  /** Soil moisture in %, from Moisture sensors (an addition to SPEC §3 for the irrigation alerts). */
+  "MOISTURE?": { soil_moisture: "number", count: "number.integer >= 0" },
   "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
   "AC?": { status: "boolean", auto: "boolean" },
   "Ventilation?": { status: "boolean", auto: "boolean" },

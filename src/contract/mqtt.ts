@@ -2,6 +2,9 @@ import { type } from "arktype";
 import { COMMAND_TARGETS } from "./realtime.ts";
 
 /** The device contract of ARCHITECTURE.md: topics under `devices/{MAC}/`, MAC upper case with colons. */
+/** Largest MQTT payload the gateway reads; anything bigger is dropped unread. */
+export const MAX_DEVICE_PAYLOAD_BYTES = 16 * 1024;
+
 export const TOPICS = {
   telemetry: (mac: string) => `devices/${mac}/telemetry`,
   status: (mac: string) => `devices/${mac}/status`,
@@ -15,6 +18,7 @@ export const telemetryMessage = type({
   "DHT?": { temperature: "number", humidity: "number", count: "number.integer >= 0" },
   "SOIL_TEMP?": { soil_temperature: "number", count: "number.integer >= 0" },
   "CO2?": { co2: "number", count: "number.integer >= 0" },
+  "MOISTURE?": { soil_moisture: "number", count: "number.integer >= 0" },
   "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
   "AC?": { status: "boolean", auto: "boolean" },
   "Ventilation?": { status: "boolean", auto: "boolean" },
@@ -23,6 +27,12 @@ export const telemetryMessage = type({
   "+": "delete",
 });
 export type TelemetryMessage = typeof telemetryMessage.infer;
+
+/** `devices/{MAC}/{rest}` → MAC and rest, or undefined for any other topic. */
+export function parseDeviceTopic(topic: string): { mac: string; rest: string } | undefined {
+  const m = /^devices\/([0-9A-F]{2}(?::[0-9A-F]{2}){5})\/(.+)$/.exec(topic);
+  return m ? { mac: m[1]!, rest: m[2]! } : undefined;
+}
 
 /** device → server, retained; the last-will sets `offline`. */
 export const statusMessage = type("'online' | 'offline'");

@@ -43,11 +43,20 @@ export type RealtimeDataPayload = typeof realtimeDataPayload.infer;
 export const deviceStatusPayload = type({ deviceId: "string", status: "string" });
 export type DeviceStatusPayload = typeof deviceStatusPayload.infer;
 
+/**
+ * server → client `realtimeBatch`: an addition to SPEC §7. When several devices of one client
+ * report within the same ~50 ms window the server sends them together, so a socket gets at most
+ * ~20 messages a second however large the fleet. Each entry means what the single event means.
+ */
+export const realtimeBatchPayload = type({ data: realtimeDataPayload.array(), status: deviceStatusPayload.array() });
+export type RealtimeBatchPayload = typeof realtimeBatchPayload.infer;
+
 export const SOCKET_EVENTS = {
   authenticateUser: "authenticateUser",
   authenticated: "authenticated",
   unauthorized: "unauthorized",
   realtimeData: "realtimeData",
+  realtimeBatch: "realtimeBatch",
   deviceStatusUpdate: "deviceStatusUpdate",
   sendCommand: "sendCommand",
   refresh: "refresh",

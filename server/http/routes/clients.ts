@@ -60,7 +60,7 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if (body.password !== undefined) {
       await clients.setPasswordHash(clientId, await ctx.hasher.hash(body.password), now);
       // A new password signs out every other device; this one stays signed in.
-      await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash);
+      for (const ended of await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash)) ctx.events.sessionEnded?.(ended);
     }
     const client = await clients.update(
       clientId,

@@ -33,6 +33,7 @@ export function farmRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const body = parse(updateFarmRequest, req.body);
     const farm = await farms.update(clientId, farmId, body.name, body.location, ctx.now());
     if (!farm) throw notFound("Farm");
+    ctx.events.mcusChanged?.(clientId);
     return farm;
   });
 

@@ -28,6 +28,7 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
       await requireFarm(tx, clientId, body.farm_id);
       return mcusRepo(tx).create(clientId, body, ctx.now());
     });
+    ctx.events.mcusChanged?.(clientId);
     reply.status(201);
     return mcu;
   });
@@ -42,6 +43,7 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return mcusRepo(tx).update(clientId, mcuId, body, ctx.now());
     });
     if (!mcu) throw notFound("MCU");
+    ctx.events.mcusChanged?.(clientId);
     return mcu;
   });
 
@@ -49,6 +51,7 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const { clientId } = await ctx.sessions.require(req);
     const mcuId = idParam(req.params.mcu_id, "MCU");
     if (!(await ctx.db.transaction((tx) => mcusRepo(tx).delete(clientId, mcuId)))) throw notFound("MCU");
+    ctx.events.mcusChanged?.(clientId);
     return { message: "MCU deleted successfully" };
   });
 }

@@ -1,0 +1,110 @@
+import { createServer, type Server } from "node:net";
+import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes";
+import { normalizeMac } from "../../src/contract/mac.ts";
+import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic } from "../../src/contract/mqtt.ts";
+
+export interface EmbeddedBrokerOptions {
+  host: string;
+  port: number;
+  /** The gateway's own credentials: it may use every devices/ topic. */
+  gateway: { username: string; password: string };
+  /** True when `mac` is a provisioned MCU whose device key is `key`. */
+  authenticateDevice(mac: string, key: string): Promise<boolean>;
+  log?: (msg: string) => void;
+}
+
+export interface EmbeddedBroker {
+  port: number;
+  url: string;
+  /** Devices connected right now (the gateway not counted). */
+  connectedDevices(): number;
+  close(): Promise<void>;
+}
+
+/** Topics a device may publish to (its own) and subscribe to (its own). */
+const DEVICE_PUBLISH = new Set(["telemetry", "status", "command/ack"]);
+const DEVICE_SUBSCRIBE = new Set(["command", "config"]);
+
+type Authed = Client & { isGateway?: boolean };
+
+/**
+ * The embedded MQTT broker (Aedes). A device connects with client id = username = its MAC and
+ * its device key as password; it may only publish and subscribe on its own devices/{MAC}/ topics.
+ */
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const broker = await Aedes.createBroker({
+    heartbeatInterval: 3600_000,
+    drainTimeout: 10_000,
+    maxClientsIdLength: 64,
+    connectTimeout: 10_000,
+  });
+
+  broker.authenticate = (client, username, password, done) => {
+    const c = client as Authed;
+    const fail = () => {
+      const err = Object.assign(new Error("Bad username or password"), { returnCode: 4 });
+      done(err, false);
+    };
+    if (!username || !password) return fail();
+    const secret = password.toString("utf8");
+    if (username === options.gateway.username) {
+      if (secret !== options.gateway.password) return fail();
+      c.isGateway = true;
+      return done(null, true);
+    }
+    // The client id must be the MAC it authenticates as, in the canonical form.
+    if (client.id !== username || normalizeMac(username) !== username) return fail();
+    options.authenticateDevice(username, secret).then(
+      (ok) => (ok ? done(null, true) : fail()),
+      () => fail(),
+    );
+  };
+
+  broker.authorizePublish = (client, packet: PublishPacket, done) => {
+    const c = client as Authed | null;
+    if (c?.isGateway) return done(null);
+    const t = parseDeviceTopic(packet.topic);
+    // client is null only for a stored will published after the device is gone: it passed this check when set.
+    const mac = c ? c.id : t?.mac;
+    if (!t || t.mac !== mac || !DEVICE_PUBLISH.has(t.rest)) return done(new Error(`not allowed to publish to ${packet.topic}`));
+    if (packet.payload.length > MAX_DEVICE_PAYLOAD_BYTES) return done(new Error("payload too large"));
+    if (packet.retain && t.rest !== "status") packet.retain = false;
+    done(null);
+  };
+
+  broker.authorizeSubscribe = (client, sub: Subscription, done) => {
+    const c = client as Authed;
+    if (c.isGateway) return done(null, sub);
+    const t = parseDeviceTopic(sub.topic);
+    // A refused subscription is answered with return code 128 rather than a dropped connection.
+    done(null, t && t.mac === c.id && DEVICE_SUBSCRIBE.has(t.rest) ? sub : null);
+  };
+
+  // Retained messages and live deliveries both pass here: nothing crosses from one device to another.
+  broker.authorizeForward = (client, packet) => {
+    const c = client as Authed;
+    if (c.isGateway) return packet;
+    const t = parseDeviceTopic(packet.topic);
+    return t && t.mac === c.id ? packet : null;
+  };
+
+  broker.on("clientError", (client, err) => options.log?.(`mqtt client ${client.id}: ${err.message}`));
+
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  const host = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
+
+  return {
+    port,
+    url: `mqtt://${host}:${port}`,
+    connectedDevices: () => Math.max(0, broker.connectedClients - 1),
+    async close() {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

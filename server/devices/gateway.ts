@@ -1,0 +1,166 @@
+import { randomUUID } from "node:crypto";
+import mqtt, { type MqttClient } from "mqtt";
+import { type } from "arktype";
+import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/entities.ts";
+import { commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, telemetryMessage, TOPICS, type CommandMessage } from "../../src/contract/mqtt.ts";
+import type { CommandAck } from "../../src/contract/realtime.ts";
+import type { Sql } from "../db/database.ts";
+import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
+import type { ReadingsWriter } from "./readings-writer.ts";
+
+export interface GatewayOptions {
+  url: string;
+  username: string;
+  password: string;
+  clientId: string;
+  /** With an external broker, several server nodes share telemetry and status through this group. */
+  shareGroup?: string;
+  db: Sql;
+  directory: McuDirectory;
+  writer: ReadingsWriter;
+  now: () => Date;
+  /** How long a command waits for the device's acknowledgement. */
+  commandTimeoutMs?: number;
+  onReading(entry: McuEntry, reading: LiveReading): void;
+  onStatus(entry: McuEntry, status: "online" | "offline"): void;
+  log?: (msg: string) => void;
+}
+
+export interface GatewayStats {
+  telemetry: number;
+  statuses: number;
+  acks: number;
+  dropped: { invalid: number; tooLarge: number; unknownDevice: number };
+}
+
+export interface Gateway {
+  sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">): Promise<CommandAck>;
+  /** Publishes a profile config to the device, retained; null clears it (unlinked). */
+  publishConfig(mac: string, config: ProfileConfig | null): Promise<void>;
+  stats(): GatewayStats;
+  close(): Promise<void>;
+}
+
+/**
+ * The server's side of the device contract (ARCHITECTURE.md): an MQTT client of the embedded
+ * broker or of an external one. It validates what devices send, drops and counts what is bad,
+ * and turns the rest into readings, statuses and command acknowledgements.
+ */
+export async function startGateway(o: GatewayOptions): Promise<Gateway> {
+  const timeoutMs = o.commandTimeoutMs ?? 5000;
+  const stats: GatewayStats = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0 } };
+  const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck) => void }>();
+
+  const client: MqttClient = await mqtt.connectAsync(o.url, {
+    clientId: o.clientId,
+    username: o.username,
+    password: o.password,
+    clean: true,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+  });
+  client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
+
+  const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
+  await client.subscribeAsync({
+    [shared("devices/+/telemetry")]: { qos: 0 },
+    [shared("devices/+/status")]: { qos: 1 },
+    // Every node hears every ack: only the node that sent the command is waiting for it.
+    "devices/+/command/ack": { qos: 1 },
+  });
+
+  function parseJson(payload: Buffer): unknown {
+    try {
+      return JSON.parse(payload.toString("utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function onTelemetry(mac: string, payload: Buffer) {
+    const data = telemetryMessage(parseJson(payload));
+    if (data instanceof type.errors) return void stats.dropped.invalid++;
+    const entry = await o.directory.lookup(mac);
+    if (!entry) return void stats.dropped.unknownDevice++;
+    stats.telemetry++;
+    const at = o.now();
+    const reading: LiveReading = { ...data, lastUpdated: at.toISOString() };
+    o.writer.put(entry.mcuId, reading, at);
+    o.onReading(entry, reading);
+  }
+
+  async function onStatus(mac: string, payload: Buffer) {
+    const status = statusMessage(payload.toString("utf8").trim());
+    if (status instanceof type.errors) return void stats.dropped.invalid++;
+    const entry = await o.directory.lookup(mac);
+    if (!entry) return void stats.dropped.unknownDevice++;
+    stats.statuses++;
+    const previous = entry.status;
+    o.directory.setStatus(mac, status as McuStatus);
+    await o.db.query("update mcus set status = $2, updated_at = updated_at where mac = $1", [mac, status]);
+    if (previous !== status) o.onStatus(entry, status);
+  }
+
+  function onAck(payload: Buffer) {
+    const ack = commandAckMessage(parseJson(payload));
+    if (ack instanceof type.errors) return void stats.dropped.invalid++;
+    const w = waiting.get(ack.id);
+    if (!w) return;
+    stats.acks++;
+    waiting.delete(ack.id);
+    w.resolve(ack.ok ? { ok: true } : { ok: false, message: ack.error || "The device refused the command" });
+  }
+
+  client.on("message", (topic, payload) => {
+    const t = parseDeviceTopic(topic);
+    if (!t) return;
+    if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
+    const handle =
+      t.rest === "telemetry" ? onTelemetry(t.mac, payload) : t.rest === "status" ? onStatus(t.mac, payload) : t.rest === "command/ack" ? Promise.resolve(onAck(payload)) : undefined;
+    handle?.catch((err: Error) => {
+      stats.dropped.invalid++;
+      o.log?.(`gateway: ${topic}: ${err.message}`);
+    });
+  });
+
+  return {
+    async sendCommand(entry, command) {
+      if (entry.status !== "online") return { ok: false, message: `${entry.name} is offline` };
+      const id = randomUUID();
+      const message: CommandMessage = { id, ...command, expiresAt: o.now().getTime() + timeoutMs };
+      const answer = new Promise<CommandAck>((resolve) => {
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          resolve({ ok: false, message: `${entry.name} did not answer in time` });
+        }, timeoutMs);
+        waiting.set(id, {
+          mac: entry.mac,
+          resolve: (ack) => {
+            clearTimeout(timer);
+            resolve(ack);
+          },
+        });
+      });
+      try {
+        await client.publishAsync(TOPICS.command(entry.mac), JSON.stringify(message), { qos: 1 });
+      } catch (err) {
+        waiting.get(id)?.resolve({ ok: false, message: "The device gateway is not connected" });
+        waiting.delete(id);
+        o.log?.(`gateway: command to ${entry.mac}: ${(err as Error).message}`);
+      }
+      return answer;
+    },
+
+    async publishConfig(mac, config) {
+      await client.publishAsync(TOPICS.config(mac), config ? JSON.stringify(config) : "", { qos: 1, retain: true });
+    },
+
+    stats: () => structuredClone(stats),
+
+    async close() {
+      for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" });
+      waiting.clear();
+      await client.endAsync();
+    },
+  };
+}

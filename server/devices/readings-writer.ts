@@ -1,0 +1,46 @@
+import type { LiveReading } from "../../src/contract/entities.ts";
+import type { Sql } from "../db/database.ts";
+
+/**
+ * Stores the latest reading of each MCU. Readings arrive up to several times a second per MCU;
+ * only the newest matters, so they are kept per MCU and written once per `flushMs` in one
+ * statement. At most `flushMs` of readings is lost if the process dies (sockets already had them).
+ */
+export function createReadingsWriter(sql: Sql, { flushMs = 1000, onError = (_err: unknown) => {} } = {}) {
+  const pending = new Map<number, { reading: LiveReading; at: Date }>();
+  let flushing: Promise<void> = Promise.resolve();
+
+  async function flush(): Promise<void> {
+    if (pending.size === 0) return;
+    const batch = [...pending];
+    pending.clear();
+    await sql.query(
+      `update mcus m set readings = v.readings::jsonb, last_seen_at = v.at
+       from (select unnest($1::int[]) as id, unnest($2::text[]) as readings, unnest($3::timestamptz[]) as at) v
+       where m.mcu_id = v.id`,
+      [batch.map(([id]) => id), batch.map(([, v]) => JSON.stringify(v.reading)), batch.map(([, v]) => v.at.toISOString())],
+    );
+  }
+
+  const timer = setInterval(() => {
+    flushing = flushing.then(flush).catch(onError);
+  }, flushMs);
+  timer.unref();
+
+  return {
+    put(mcuId: number, reading: LiveReading, at: Date): void {
+      pending.set(mcuId, { reading, at });
+    },
+    /** Writes what is pending now (shutdown, tests). */
+    async flush(): Promise<void> {
+      flushing = flushing.then(flush).catch(onError);
+      await flushing;
+    },
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await this.flush();
+    },
+  };
+}
+
+export type ReadingsWriter = ReturnType<typeof createReadingsWriter>;

@@ -1,0 +1,177 @@
+import type { Server as HttpServer } from "node:http";
+import { type } from "arktype";
+import { Server, type DefaultEventsMap, type Socket } from "socket.io";
+import type { Notification } from "../../src/contract/entities.ts";
+import { normalizeMac } from "../../src/contract/mac.ts";
+import {
+  refreshPayload,
+  sendCommandPayload,
+  SOCKET_EVENTS,
+  type AuthenticatedPayload,
+  type CommandAck,
+  type DeviceSnapshot,
+} from "../../src/contract/realtime.ts";
+import type { Sql } from "../db/database.ts";
+import type { Gateway } from "../devices/gateway.ts";
+import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
+import type { Sessions } from "../http/session.ts";
+import { createCoalescer } from "./coalescer.ts";
+
+export interface RealtimeOptions {
+  httpServer: HttpServer;
+  sessions: Sessions;
+  allowedOrigins: string[];
+  db: Sql;
+  directory: McuDirectory;
+  gateway: Gateway;
+  /** Sends the config linked to an MCU to its device (refresh). */
+  publishConfigOf(mcuId: number): Promise<void>;
+  coalesceMs?: number;
+  log?: (msg: string) => void;
+}
+
+export interface Realtime {
+  reading(clientId: number, mac: string, reading: DeviceSnapshot["readings"] & object): void;
+  status(clientId: number, mac: string, status: string): void;
+  notification(clientId: number, notification: Notification): void;
+  /** Closes every socket of a session (Sign Out, password change elsewhere). */
+  endSession(idHash: string): void;
+  close(): Promise<void>;
+}
+
+const clientRoom = (clientId: number) => `client:${clientId}`;
+const sessionRoom = (idHash: string) => `session:${idHash}`;
+
+interface SocketData {
+  clientId: number;
+  idHash: string;
+}
+
+/**
+ * The realtime contract of ARCHITECTURE.md over Socket.IO (websocket only). A socket is tied to
+ * the HTTP session it was opened with; it receives a client's live data only after
+ * authenticateUser names that same client.
+ */
+export function startRealtime(o: RealtimeOptions): Realtime {
+  const allowed = new Set(o.allowedOrigins);
+  const io = new Server<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>(o.httpServer, {
+    transports: ["websocket"],
+    serveClient: false,
+    maxHttpBufferSize: 16 * 1024,
+    // Socket.IO's cors option does not refuse a foreign Origin on a websocket: do it here.
+    allowRequest(req, callback) {
+      const origin = req.headers.origin;
+      const own = `${(req.socket as { encrypted?: boolean }).encrypted ? "https" : "http"}://${req.headers.host}`;
+      const ok = origin === undefined || allowed.has(origin) || origin === own || (o.allowedOrigins.some((a) => a.startsWith("https://")) && origin === `https://${req.headers.host}`);
+      callback(ok ? null : "Origin not allowed", ok);
+    },
+  });
+
+  io.use((socket, next) => {
+    o.sessions.clientOfCookieHeader(socket.request.headers.cookie).then(
+      (session) => {
+        if (!session) return next(new Error("unauthorized"));
+        socket.data.clientId = session.clientId;
+        socket.data.idHash = session.idHash;
+        void socket.join(sessionRoom(session.idHash));
+        next();
+      },
+      (err: Error) => next(err),
+    );
+  });
+
+  async function snapshotOf(clientId: number): Promise<AuthenticatedPayload> {
+    const rows = await o.db.query<{ mac: string; mcu_id: number; status: DeviceSnapshot["status"]; readings: DeviceSnapshot["readings"]; last_seen_at: Date | null }>(
+      "select mac, mcu_id, status, readings, last_seen_at from mcus where client_id = $1 order by mcu_id",
+      [clientId],
+    );
+    return {
+      devices: rows.map((r) => ({
+        deviceId: r.mac,
+        mcu_id: r.mcu_id,
+        status: r.status,
+        readings: r.readings,
+        lastSeen: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null,
+      })),
+    };
+  }
+
+  /** The client's own MCU behind a MAC sent by the socket, or an answer saying why not. */
+  async function ownMcu(socket: Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>, rawMac: unknown): Promise<McuEntry | CommandAck> {
+    if (typeof rawMac !== "string") return { ok: false, message: "deviceId must be the MCU's MAC address" };
+    const entry = await o.directory.lookup(normalizeMac(rawMac));
+    if (!entry || entry.clientId !== socket.data.clientId) return { ok: false, message: "Unknown device" };
+    return entry;
+  }
+
+  const ackOf = (ack: unknown) => (typeof ack === "function" ? (ack as (a: CommandAck) => void) : () => {});
+
+  io.on("connection", (socket) => {
+    socket.on(SOCKET_EVENTS.authenticateUser, async (clientId: unknown) => {
+      if (Number(clientId) !== socket.data.clientId) {
+        socket.emit(SOCKET_EVENTS.unauthorized, { message: "This connection belongs to another account" });
+        socket.disconnect(true);
+        return;
+      }
+      try {
+        await socket.join(clientRoom(socket.data.clientId));
+        socket.emit(SOCKET_EVENTS.authenticated, await snapshotOf(socket.data.clientId));
+      } catch (err) {
+        o.log?.(`realtime: authenticate: ${(err as Error).message}`);
+      }
+    });
+
+    socket.on(SOCKET_EVENTS.sendCommand, async (payload: unknown, ack: unknown) => {
+      const reply = ackOf(ack);
+      try {
+        const cmd = sendCommandPayload(payload);
+        if (cmd instanceof type.errors) return reply({ ok: false, message: cmd.summary });
+        const entry = await ownMcu(socket, cmd.deviceId);
+        if ("ok" in entry) return reply(entry);
+        reply(await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }));
+      } catch (err) {
+        o.log?.(`realtime: sendCommand: ${(err as Error).message}`);
+        reply({ ok: false, message: "The command could not be sent" });
+      }
+    });
+
+    socket.on(SOCKET_EVENTS.refresh, async (payload: unknown, ack: unknown) => {
+      const reply = ackOf(ack);
+      try {
+        const p = refreshPayload(payload);
+        if (p instanceof type.errors) return reply({ ok: false, message: p.summary });
+        const entry = await ownMcu(socket, p.mac || p.deviceId);
+        if ("ok" in entry) return reply(entry);
+        await o.publishConfigOf(entry.mcuId);
+        reply({ ok: true });
+      } catch (err) {
+        o.log?.(`realtime: refresh: ${(err as Error).message}`);
+        reply({ ok: false, message: "The settings could not be sent to the device" });
+      }
+    });
+  });
+
+  const emit = (clientId: number, event: string, payload: unknown) => io.to(clientRoom(clientId)).emit(event, payload);
+
+  const coalescer = createCoalescer((clientId, flush) => {
+    if (flush.data.length + flush.status.length === 1) {
+      if (flush.data[0]) emit(clientId, SOCKET_EVENTS.realtimeData, flush.data[0]);
+      else emit(clientId, SOCKET_EVENTS.deviceStatusUpdate, flush.status[0]);
+    } else {
+      emit(clientId, SOCKET_EVENTS.realtimeBatch, flush);
+    }
+  }, o.coalesceMs);
+
+  return {
+    reading: coalescer.reading,
+    status: coalescer.status,
+    notification: (clientId, n) => emit(clientId, SOCKET_EVENTS.notification, n),
+    endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
+    async close() {
+      coalescer.close();
+      io.disconnectSockets(true);
+      // io.close() would also close the HTTP server, which Fastify owns and closes itself.
+      io.engine.close();
+    },
+  };
+}

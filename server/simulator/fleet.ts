@@ -1,0 +1,65 @@
+import { SimulatedMcu, type FleetDevice } from "./simulated-mcu.ts";
+
+export interface FleetOptions {
+  url: string;
+  devices: FleetDevice[];
+  /** Telemetry reports per second per device. */
+  hz: number;
+  /** Simulated seconds per real second: >1 makes the rooms change faster than life. */
+  speed?: number;
+  keepalive?: number;
+  /** How many devices connect at once. */
+  connectConcurrency?: number;
+  log?: (msg: string) => void;
+}
+
+export interface Fleet {
+  mcus: SimulatedMcu[];
+  reportsSent(): number;
+  stop(options?: { clean?: boolean }): Promise<void>;
+}
+
+/**
+ * Runs many simulated MCUs on one timer (never a timer per device): each tick advances every room
+ * and lets the devices whose turn it is report, spread evenly over the report period.
+ */
+export async function startFleet(o: FleetOptions): Promise<Fleet> {
+  const speed = o.speed ?? 1;
+  const periodMs = 1000 / o.hz;
+  const tickMs = Math.min(100, periodMs);
+  const mcus = o.devices.map((device) => new SimulatedMcu({ url: o.url, device, keepalive: o.keepalive, log: o.log }));
+
+  const concurrency = o.connectConcurrency ?? 50;
+  for (let i = 0; i < mcus.length; i += concurrency) {
+    await Promise.all(mcus.slice(i, i + concurrency).map((m) => m.start()));
+  }
+
+  let sent = 0;
+  const start = Date.now();
+  const nextReport = mcus.map((_, i) => start + (periodMs * i) / mcus.length);
+  let last = start;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const dt = ((now - last) / 1000) * speed;
+    last = now;
+    for (let i = 0; i < mcus.length; i++) {
+      const mcu = mcus[i]!;
+      mcu.step(dt);
+      if (now >= nextReport[i]!) {
+        mcu.report();
+        sent++;
+        // Skip reports missed while the process was busy rather than bursting them out.
+        nextReport[i] = Math.max(nextReport[i]! + periodMs, now);
+      }
+    }
+  }, tickMs);
+
+  return {
+    mcus,
+    reportsSent: () => sent,
+    async stop({ clean = true } = {}) {
+      clearInterval(timer);
+      await Promise.all(mcus.map((m) => m.stop({ clean })));
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { ProfileConfig } from "../../src/contract/entities.ts";
+import type { TelemetryMessage } from "../../src/contract/mqtt.ts";
+import type { CommandTarget } from "../../src/contract/realtime.ts";
+
+/** Sensors of each kind on a simulated MCU; a kind with none is not reported. */
+export interface SensorCounts {
+  DHT: number;
+  SOIL_TEMP: number;
+  CO2: number;
+  MOISTURE: number;
+}
+
+export interface Actuator {
+  status: boolean;
+  auto: boolean;
+}
+
+/** One grow room as its MCU sees it. */
+export interface RoomState {
+  temperature: number;
+  humidity: number;
+  soilTemperature: number;
+  co2: number;
+  soilMoisture: number;
+  battery: number;
+  actuators: Record<CommandTarget, Actuator>;
+  /** Irrigation: liters delivered in the running session, and simulated seconds since the last one began. */
+  irrigationLiters: number;
+  sinceIrrigation: number;
+}
+
+/** What a device runs with until a profile is linked. */
+export const DEFAULT_CONFIG: ProfileConfig = {
+  irrigation: { on_cycle_hours: 6, off_cycle_liters: 15, soil_moisture_on: 40, soil_moisture_off: 65 },
+  ventilation: { co2_threshold: 1000 },
+  ac: { based_on: "room_temp", target_temp: 20 },
+  humidifier: { humidity_on_below: 82, humidity_off_above: 92 },
+};
+
+const IRRIGATION_LITERS_PER_SECOND = 0.05;
+
+/** A small deterministic generator, so a seeded room behaves the same in every run. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+export function initialRoom(random: () => number, battery = 40 + random() * 60): RoomState {
+  const actuator = (): Actuator => ({ status: false, auto: true });
+  return {
+    temperature: 19 + random() * 4,
+    humidity: 78 + random() * 12,
+    soilTemperature: 18 + random() * 3,
+    co2: 700 + random() * 500,
+    soilMoisture: 45 + random() * 20,
+    battery,
+    actuators: { Irrigation: actuator(), AC: actuator(), Ventilation: actuator(), Humidifier: actuator() },
+    irrigationLiters: 0,
+    sinceIrrigation: random() * 3600,
+  };
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/**
+ * Advances a room by `dt` simulated seconds: the automation of the linked profile decides what
+ * runs (for actuators whose Automation is on), then the room responds to what runs.
+ */
+export function stepRoom(room: RoomState, config: ProfileConfig, dt: number, random: () => number, ambient = 24): void {
+  const a = room.actuators;
+
+  if (a.Humidifier.auto) {
+    if (room.humidity < config.humidifier.humidity_on_below) a.Humidifier.status = true;
+    else if (room.humidity > config.humidifier.humidity_off_above) a.Humidifier.status = false;
+  }
+  if (a.Ventilation.auto) {
+    if (room.co2 > config.ventilation.co2_threshold) a.Ventilation.status = true;
+    else if (room.co2 < config.ventilation.co2_threshold * 0.8) a.Ventilation.status = false;
+  }
+  if (a.AC.auto) {
+    const basis = config.ac.based_on === "soil_temp" ? room.soilTemperature : room.temperature;
+    if (basis > config.ac.target_temp + 0.5) a.AC.status = true;
+    else if (basis < config.ac.target_temp - 0.5) a.AC.status = false;
+  }
+  room.sinceIrrigation += dt;
+  if (a.Irrigation.auto) {
+    const due = room.sinceIrrigation >= config.irrigation.on_cycle_hours * 3600 || room.soilMoisture < config.irrigation.soil_moisture_on;
+    if (!a.Irrigation.status && due) {
+      a.Irrigation.status = true;
+      room.irrigationLiters = 0;
+      room.sinceIrrigation = 0;
+    } else if (a.Irrigation.status && (room.irrigationLiters >= config.irrigation.off_cycle_liters || room.soilMoisture >= config.irrigation.soil_moisture_off)) {
+      a.Irrigation.status = false;
+    }
+  }
+
+  const noise = () => (random() - 0.5) * 0.02 * dt;
+  // Heat leaks in from outside; the AC pulls it down.
+  room.temperature += (ambient - room.temperature) * 0.0015 * dt + (a.AC.status ? -0.02 * dt : 0) + noise();
+  room.soilTemperature += (room.temperature - room.soilTemperature) * 0.001 * dt + noise() * 0.3;
+  // Fruiting bodies breathe; fresh air flushes CO2 and some moisture out.
+  room.co2 += 1.2 * dt - (a.Ventilation.status ? (room.co2 - 420) * 0.01 * dt : 0) + noise() * 50;
+  room.humidity += (60 - room.humidity) * 0.002 * dt + (a.Humidifier.status ? 0.2 * dt : 0) - (a.Ventilation.status ? 0.03 * dt : 0) + noise() * 5;
+  room.soilMoisture += -0.003 * dt + (a.Irrigation.status ? 0.08 * dt : 0) + noise();
+  if (a.Irrigation.status) room.irrigationLiters += IRRIGATION_LITERS_PER_SECOND * dt;
+  room.battery -= 0.0004 * dt;
+
+  room.temperature = clamp(room.temperature, -10, 50);
+  room.soilTemperature = clamp(room.soilTemperature, -10, 50);
+  room.co2 = clamp(room.co2, 400, 10_000);
+  room.humidity = clamp(room.humidity, 5, 100);
+  room.soilMoisture = clamp(room.soilMoisture, 0, 100);
+  room.battery = clamp(room.battery, 0, 100);
+}
+
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+/** The telemetry message (ARCHITECTURE.md device contract) a room's MCU publishes. */
+export function telemetryOf(room: RoomState, counts: SensorCounts): TelemetryMessage {
+  const a = room.actuators;
+  const t: TelemetryMessage = {
+    Irrigation: { status: a.Irrigation.status, auto: a.Irrigation.auto, session: a.Irrigation.status },
+    AC: { ...a.AC },
+    Ventilation: { ...a.Ventilation },
+    Humidifier: { ...a.Humidifier },
+    batteryLevel: Math.round(room.battery),
+  };
+  if (counts.DHT > 0) t.DHT = { temperature: r1(room.temperature), humidity: r1(room.humidity), count: counts.DHT };
+  if (counts.SOIL_TEMP > 0) t.SOIL_TEMP = { soil_temperature: r1(room.soilTemperature), count: counts.SOIL_TEMP };
+  if (counts.CO2 > 0) t.CO2 = { co2: Math.round(room.co2), count: counts.CO2 };
+  if (counts.MOISTURE > 0) t.MOISTURE = { soil_moisture: r1(room.soilMoisture), count: counts.MOISTURE };
+  return t;
+}

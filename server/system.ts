@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { ProfileConfig } from "../src/contract/entities.ts";
+import { createAlerts, type AlertOptions } from "./alerts/alerts.ts";
+import { buildApp, type AppConfig } from "./app.ts";
+import type { PasswordHasher } from "./auth/password.ts";
+import type { Database } from "./db/database.ts";
+import { inventoryRepo } from "./db/inventory-repo.ts";
+import { deviceKeyMatches } from "./devices/device-keys.ts";
+import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
+import { startGateway, type Gateway } from "./devices/gateway.ts";
+import { createMcuDirectory } from "./devices/mcu-directory.ts";
+import { createReadingsWriter } from "./devices/readings-writer.ts";
+import type { DomainEvents } from "./http/context.ts";
+import { createSessions } from "./http/session.ts";
+import { startRealtime, type Realtime } from "./realtime/socket-server.ts";
+
+export type MqttSetup =
+  | { mode: "embedded"; host: string; port: number }
+  | { mode: "external"; url: string; username: string; password: string; shareGroup?: string };
+
+export interface SystemOptions {
+  db: Database;
+  hasher: PasswordHasher;
+  http: AppConfig & { host: string; port: number };
+  mqtt: MqttSetup;
+  now?: () => Date;
+  alerts?: Pick<AlertOptions, "graceMs" | "repeatMs">;
+  commandTimeoutMs?: number;
+  coalesceMs?: number;
+  readingsFlushMs?: number;
+  log?: (msg: string) => void;
+}
+
+export interface System {
+  app: FastifyInstance;
+  /** http://host:port of the API, app and socket. */
+  url: string;
+  /** Where devices connect. */
+  mqttUrl: string;
+  broker?: EmbeddedBroker;
+  gateway: Gateway;
+  realtime: Realtime;
+  /** Writes buffered readings now (tests). */
+  flushReadings(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole server: HTTP API and app, realtime socket, device gateway (with the embedded broker
+ * unless an external one is configured) and alerts, wired to one database.
+ */
+export async function startSystem(o: SystemOptions): Promise<System> {
+  const now = o.now ?? (() => new Date());
+  const log = o.log ?? (() => {});
+  const events: DomainEvents = {};
+  const sessions = createSessions(o.db, o.http.session, now);
+  const app = await buildApp({ db: o.db, hasher: o.hasher, config: o.http, now, events, sessions });
+  await app.listen({ host: o.http.host, port: o.http.port });
+  const address = app.server.address() as { port: number };
+  const httpHost = o.http.host === "0.0.0.0" || o.http.host === "::" ? "127.0.0.1" : o.http.host;
+
+  let broker: EmbeddedBroker | undefined;
+  let gatewayLogin: { url: string; username: string; password: string; shareGroup?: string };
+  if (o.mqtt.mode === "embedded") {
+    const gatewaySecret = randomBytes(24).toString("base64url");
+    const inventory = inventoryRepo(o.db);
+    broker = await startEmbeddedBroker({
+      host: o.mqtt.host,
+      port: o.mqtt.port,
+      gateway: { username: "gateway", password: gatewaySecret },
+      async authenticateDevice(mac, key) {
+        const row = await inventory.get(mac);
+        return row?.kind === "mcu" && deviceKeyMatches(key, row.key_hash);
+      },
+      log,
+    });
+    // This broker just started: no device is connected to it, whatever the database last saw.
+    await o.db.query("update mcus set status = 'offline' where status = 'online'");
+    gatewayLogin = { url: broker.url, username: "gateway", password: gatewaySecret };
+  } else {
+    gatewayLogin = o.mqtt;
+  }
+
+  const directory = createMcuDirectory(o.db);
+  const writer = createReadingsWriter(o.db, { flushMs: o.readingsFlushMs, onError: (err) => log(`readings: ${(err as Error).message}`) });
+  let realtime: Realtime | undefined;
+  const alerts = createAlerts({ db: o.db, now, notify: (clientId, n) => realtime?.notification(clientId, n), log, ...o.alerts });
+
+  const gateway = await startGateway({
+    ...gatewayLogin,
+    clientId: `server-${randomBytes(6).toString("hex")}`,
+    db: o.db,
+    directory,
+    writer,
+    now,
+    commandTimeoutMs: o.commandTimeoutMs,
+    log,
+    onReading(entry, reading) {
+      realtime?.reading(entry.clientId, entry.mac, reading);
+      alerts.onReading(entry, reading);
+    },
+    onStatus(entry, status) {
+      realtime?.status(entry.clientId, entry.mac, status);
+      alerts.onStatus(entry, status);
+    },
+  });
+
+  async function publishConfigOf(mcuId: number): Promise<void> {
+    const [row] = await o.db.query<{ mac: string; config: ProfileConfig | null }>(
+      `select m.mac, p.config from mcus m
+       left join profile_links l on l.mcu_id = m.mcu_id
+       left join setting_profiles p on p.profile_id = l.profile_id
+       where m.mcu_id = $1`,
+      [mcuId],
+    );
+    if (row) await gateway.publishConfig(row.mac, row.config);
+  }
+
+  realtime = startRealtime({
+    httpServer: app.server,
+    sessions,
+    allowedOrigins: o.http.allowedOrigins,
+    db: o.db,
+    directory,
+    gateway,
+    publishConfigOf,
+    coalesceMs: o.coalesceMs,
+    log,
+  });
+
+  events.sessionEnded = (idHash) => realtime?.endSession(idHash);
+  events.mcusChanged = (clientId) => directory.invalidateClient(clientId);
+  events.profileChanged = (clientId, mcuIds) => {
+    directory.invalidateClient(clientId);
+    for (const mcuId of mcuIds) publishConfigOf(mcuId).catch((err: Error) => log(`config of MCU ${mcuId}: ${err.message}`));
+  };
+
+  return {
+    app,
+    url: `http://${httpHost}:${address.port}`,
+    mqttUrl: broker?.url ?? gatewayLogin.url,
+    broker,
+    gateway,
+    realtime,
+    flushReadings: () => writer.flush(),
+    async close() {
+      await realtime?.close();
+      await gateway.close();
+      await writer.close();
+      await broker?.close();
+      await app.close();
+    },
+  };
+}
