@@ -7,6 +7,7 @@ import { openPglite, openPostgres, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import type { DomainEvents } from "./http/context.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
+import { provisionDevices } from "./devices/provisioning.ts";
 
 /**
  * Test dependencies. With DATABASE_URL set the server runs on PostgreSQL, each test server in a
@@ -46,6 +47,8 @@ export interface TestClient {
   clientId: number;
   cookie: string;
   registration: Registration;
+  /** A new MAC provisioned as an MCU in the inventory, ready to be registered (POST /api/mcus). */
+  mcuMac(): Promise<string>;
   get(url: string): Promise<LightMyRequestResponse>;
   post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
   put(url: string, body?: unknown): Promise<LightMyRequestResponse>;
@@ -121,7 +124,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
     const login = await app.inject({ method: "POST", url: "/api/clients/login", payload: { username: reg.username, password: reg.password } });
     if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
     const cookie = cookieOf(login);
-    return { clientId: login.json().client.client_id, cookie, registration: reg, ...requester(app, cookie) };
+    return { clientId: login.json().client.client_id, cookie, registration: reg, mcuMac: () => provisionMcuMac(db), ...requester(app, cookie) };
   }
 
   return {
@@ -162,6 +165,16 @@ export function requester(app: FastifyInstance, cookie: string) {
   };
 }
 
+/** Provisions a new MCU MAC (as a manufacturer would) and answers it with its device key. */
+export async function provisionMcu(db: Database): Promise<{ mac: string; key: string }> {
+  const [device] = await provisionDevices(db, [{ mac: uniqueMac(), kind: "mcu", type: null }]);
+  return { mac: device!.mac, key: device!.key };
+}
+
+export async function provisionMcuMac(db: Database): Promise<string> {
+  return (await provisionMcu(db)).mac;
+}
+
 /** A syntactically valid MAC unique to this test run. */
 export function uniqueMac(): string {
   return Array.from(randomBytes(6), (b) => b.toString(16).padStart(2, "0").toUpperCase()).join(":");
@@ -177,7 +190,7 @@ export const sampleConfig = {
 /** A farm, an MCU on it, a controller, a sensor, a profile linked to the MCU, for one client. */
 export async function seedClientData(c: TestClient) {
   const farm = (await c.post("/api/farms", { name: "Oyster House", location: "Byblos", client_id: c.clientId })).json();
-  const mcu = (await c.post("/api/mcus", { name: "Room A", mac: uniqueMac(), farm_id: farm.farm_id, status: "active" })).json();
+  const mcu = (await c.post("/api/mcus", { name: "Room A", mac: await c.mcuMac(), farm_id: farm.farm_id, status: "active" })).json();
   const controller = (await c.post("/api/controllers", { name: "Mist 1", mac: uniqueMac(), type: "Humidifier", mcu_id: mcu.mcu_id })).json();
   const sensor = (await c.post("/api/sensors", { name: "CO2 left", mac: uniqueMac(), type: "CO2", mcu_id: mcu.mcu_id })).json();
   const profile = (await c.post("/api/setting-profiles", { name: "Pinning", client_id: c.clientId, config: sampleConfig })).json();

@@ -78,7 +78,10 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   }
 
   async function onTelemetry(mac: string, payload: Buffer) {
-    const data = telemetryMessage(parseJson(payload));
+    const json = parseJson(payload);
+    // An array is an object to the schema; a reading never is one.
+    if (Array.isArray(json)) return void stats.dropped.invalid++;
+    const data = telemetryMessage(json);
     if (data instanceof type.errors) return void stats.dropped.invalid++;
     const entry = await o.directory.lookup(mac);
     if (!entry) return void stats.dropped.unknownDevice++;

@@ -93,7 +93,7 @@ describe("HTTP API (SPEC §7)", () => {
       expect(created.json()).toMatchObject({ name: "Shiitake Barn", location: "Zahle", status: "active", mcuCount: 0, mcus: [], client_id: c.clientId });
       const id = created.json().farm_id;
 
-      const mcuRes = await c.post("/api/mcus", { name: "Bay 1", mac: uniqueMac(), farm_id: id, status: "active" });
+      const mcuRes = await c.post("/api/mcus", { name: "Bay 1", mac: await c.mcuMac(), farm_id: id, status: "active" });
       const listed = (await c.get(`/api/farms/myfarms/get?client_id=${c.clientId}`)).json();
       const found = listed.find((f: { farm_id: number }) => f.farm_id === id);
       expectShape(farm.array(), listed);
@@ -123,6 +123,7 @@ describe("HTTP API (SPEC §7)", () => {
     });
 
     it("creates an MCU with status active, farm name, empty devices and links", async () => {
+      await inventoryRepo(server.db).provision("A0:B1:C2:D3:E4:F5", "mcu", null, "key-hash");
       const res = await c.post("/api/mcus", { name: "Rack 7", mac: "a0-b1-c2-d3-e4-f5", farm_id: farmId, status: "active" });
       expect(res.statusCode).toBe(201);
       expectShape(mcu, res.json());
@@ -140,6 +141,13 @@ describe("HTTP API (SPEC §7)", () => {
       });
     });
 
+    it("refuses an MCU MAC that was never provisioned", async () => {
+      const mac = uniqueMac();
+      const res = await c.post("/api/mcus", { name: "Unknown", mac, farm_id: farmId });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(`MAC address ${mac} is not a provisioned MCU. Check the MAC on the device's label.`);
+    });
+
     it("refuses a MAC that is already registered with 409", async () => {
       const res = await c.post("/api/mcus", { name: "Dup", mac: "A0:B1:C2:D3:E4:F5", farm_id: farmId });
       expect(res.statusCode).toBe(409);
@@ -147,7 +155,7 @@ describe("HTTP API (SPEC §7)", () => {
     });
 
     it("lists MCUs with controllers, sensors and profile links", async () => {
-      const m = (await c.post("/api/mcus", { name: "Rack 8", mac: uniqueMac(), farm_id: farmId })).json();
+      const m = (await c.post("/api/mcus", { name: "Rack 8", mac: await c.mcuMac(), farm_id: farmId })).json();
       const ctl = (await c.post("/api/controllers", { name: "Fan", mac: uniqueMac(), type: "Ventilation", mcu_id: m.mcu_id })).json();
       const sen = (await c.post("/api/sensors", { name: "", mac: uniqueMac(), type: "Humidity", mcu_id: m.mcu_id })).json();
       const prof = (await c.post("/api/setting-profiles", { name: "Fruiting", client_id: c.clientId, config: sampleConfig })).json();
@@ -162,9 +170,9 @@ describe("HTTP API (SPEC §7)", () => {
 
     it("updates name, farm and MAC, and frees the old MAC", async () => {
       const other = (await c.post("/api/farms", { name: "Annex", location: "Batroun", client_id: c.clientId })).json();
-      const oldMac = uniqueMac();
+      const oldMac = await c.mcuMac();
       const m = (await c.post("/api/mcus", { name: "Rack 9", mac: oldMac, farm_id: farmId })).json();
-      const newMac = uniqueMac();
+      const newMac = await c.mcuMac();
       const res = await c.put(`/api/mcus/${m.mcu_id}`, { name: "Rack 9b", farm_id: other.farm_id, mac: newMac });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ name: "Rack 9b", farm_id: other.farm_id, farm: { name: "Annex" }, mac: newMac });
@@ -173,7 +181,7 @@ describe("HTTP API (SPEC §7)", () => {
     });
 
     it("deletes an MCU; its controllers and sensors stay registered, unassigned", async () => {
-      const m = (await c.post("/api/mcus", { name: "Rack 10", mac: uniqueMac(), farm_id: farmId })).json();
+      const m = (await c.post("/api/mcus", { name: "Rack 10", mac: await c.mcuMac(), farm_id: farmId })).json();
       const ctl = (await c.post("/api/controllers", { name: "Pump", mac: uniqueMac(), type: "Irrigation", mcu_id: m.mcu_id })).json();
       const res = await c.del(`/api/mcus/${m.mcu_id}`);
       expect(res.statusCode).toBe(200);
@@ -189,7 +197,7 @@ describe("HTTP API (SPEC §7)", () => {
     let mcuName: string;
     beforeAll(async () => {
       const f = (await c.post("/api/farms", { name: "Lab", location: "Tyre", client_id: c.clientId })).json();
-      const m = (await c.post("/api/mcus", { name: "Lab MCU", mac: uniqueMac(), farm_id: f.farm_id })).json();
+      const m = (await c.post("/api/mcus", { name: "Lab MCU", mac: await c.mcuMac(), farm_id: f.farm_id })).json();
       mcuId = m.mcu_id;
       mcuName = m.name;
     });
@@ -281,7 +289,7 @@ describe("HTTP API (SPEC §7)", () => {
       const id = created.json().profile_id;
 
       const f = (await c.post("/api/farms", { name: "P", location: "Q", client_id: c.clientId })).json();
-      const m = (await c.post("/api/mcus", { name: "PM", mac: uniqueMac(), farm_id: f.farm_id })).json();
+      const m = (await c.post("/api/mcus", { name: "PM", mac: await c.mcuMac(), farm_id: f.farm_id })).json();
       const link = await c.post("/api/setting-profiles/link", { mcu_id: m.mcu_id, profile_id: id });
       expect(link.statusCode).toBe(201);
       expectShape(profileLink, link.json());
@@ -302,7 +310,7 @@ describe("HTTP API (SPEC §7)", () => {
 
     it("keeps one profile per MCU: linking again replaces the link, unlinking clears it", async () => {
       const f = (await c.post("/api/farms", { name: "L", location: "M", client_id: c.clientId })).json();
-      const m = (await c.post("/api/mcus", { name: "LM", mac: uniqueMac(), farm_id: f.farm_id })).json();
+      const m = (await c.post("/api/mcus", { name: "LM", mac: await c.mcuMac(), farm_id: f.farm_id })).json();
       const p1 = (await c.post("/api/setting-profiles", { name: "One", client_id: c.clientId, config: sampleConfig })).json();
       const p2 = (await c.post("/api/setting-profiles", { name: "Two", client_id: c.clientId, config: sampleConfig })).json();
       await c.post("/api/setting-profiles/link", { mcu_id: m.mcu_id, profile_id: p1.profile_id });

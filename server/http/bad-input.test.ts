@@ -193,7 +193,8 @@ describe("SPEC §5 Login: POST /api/clients/login", () => {
 });
 
 describe("SPEC §5 MCU form: POST /api/mcus", () => {
-  const valid = (): Body => ({ name: "Room B", mac: uniqueMac(), farm_id: seed.farm.farm_id, status: "active" });
+  // A provisioned MAC: without one every POST would be refused for the MAC, hiding the rule under test.
+  const valid = async (): Promise<Body> => ({ name: "Room B", mac: await c.mcuMac(), farm_id: seed.farm.farm_id, status: "active" });
   const cases: [string, (b: Body) => Body, string][] = [
     ["name empty", (b) => ({ ...b, name: "" }), "MCU name is required"],
     ["name missing", (b) => omit(b, "name"), "MCU name is required"],
@@ -207,11 +208,19 @@ describe("SPEC §5 MCU form: POST /api/mcus", () => {
   ];
 
   it.each(titled(cases))("%s", async (_name, make, message) => {
-    expectMessage(await c.post("/api/mcus", make(valid())), message);
+    expectMessage(await c.post("/api/mcus", make(await valid())), message);
+  });
+
+  it("a well-formed MAC that was never provisioned -> 400 naming it, and no MCU is created", async () => {
+    const mac = uniqueMac();
+    const res = await c.post("/api/mcus", { name: "Unknown", mac, farm_id: seed.farm.farm_id, status: "active" });
+    expectMessage(res, `MAC address ${mac} is not a provisioned MCU. Check the MAC on the device's label.`);
+    const listed = (await c.get(`/api/mcus/by-client/${c.clientId}`)).json() as { mac: string }[];
+    expect(listed.map((m) => m.mac)).not.toContain(mac);
   });
 
   it("accepts a lower-case dashed MAC, stores it upper case with colons, status active", async () => {
-    const canonical = uniqueMac();
+    const canonical = await c.mcuMac();
     const dashed = canonical.toLowerCase().replace(/:/g, "-");
     const res = await c.post("/api/mcus", { name: "Dashed", mac: dashed, farm_id: seed.farm.farm_id, status: "active" });
     expect(res.statusCode, res.body).toBe(201);
@@ -382,8 +391,8 @@ interface Endpoint {
   url: () => string;
   /** Register and login are sent without a session, as the app does. */
   anonymous?: boolean;
-  /** A body the endpoint accepts; fresh on each call (unique MACs, names). */
-  valid: () => Body;
+  /** A body the endpoint accepts; fresh on each call (unique MACs, names; MCU MACs provisioned first). */
+  valid: () => Body | Promise<Body>;
   /** Field overrides of a wrong type (or shape). */
   wrongTypes: Body[];
   /** The valid body with a required piece left out. */
@@ -452,7 +461,7 @@ const endpoints: Endpoint[] = [
     label: "POST /api/mcus",
     method: "POST",
     url: () => "/api/mcus",
-    valid: () => ({ name: "Room C", mac: uniqueMac(), farm_id: seed.farm.farm_id, status: "active" }),
+    valid: async () => ({ name: "Room C", mac: await c.mcuMac(), farm_id: seed.farm.farm_id, status: "active" }),
     wrongTypes: [{ farm_id: "abc" }, { mac: 123456 }, { status: 5 }, { farm_id: -4 }, { name: false }],
     missing: (v) => omit(v, "farm_id"),
     textField: "name",
@@ -546,8 +555,8 @@ const endpoints: Endpoint[] = [
 
 interface BadCase {
   name: string;
-  /** The raw request; undefined when the case does not apply to the endpoint. */
-  build(ep: Endpoint): { payload: string; contentType?: string } | undefined;
+  /** The raw request built from the endpoint's valid body; undefined when the case does not apply to the endpoint. */
+  build(ep: Endpoint, valid: Body): { payload: string; contentType?: string } | undefined;
   /** An exact message the answer must carry. */
   message?: string;
   /** Only for endpoints with a MAC field. */
@@ -555,44 +564,44 @@ interface BadCase {
 }
 
 /** The valid body as JSON text, with `prefix` spliced in as its first members. */
-function withLeading(ep: Endpoint, prefix: string): string {
-  return `{${prefix},${JSON.stringify(ep.valid()).slice(1)}`;
+function withLeading(valid: Body, prefix: string): string {
+  return `{${prefix},${JSON.stringify(valid).slice(1)}`;
 }
 
 const badCases: BadCase[] = [
-  { name: "a missing required field", build: (ep) => ({ payload: JSON.stringify(ep.missing(ep.valid())) }) },
-  { name: "an unknown extra field", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), unexpected_field: "x" }) }) },
-  { name: "an unknown field named role", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), role: "admin" }) }) },
-  { name: "a 100 000-character string in a text field", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "x".repeat(100_000) }) }) },
-  { name: "a 60 000-character string under the body limit", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "y".repeat(60_000) }) }) },
+  { name: "a missing required field", build: (ep, v) => ({ payload: JSON.stringify(ep.missing(v)) }) },
+  { name: "an unknown extra field", build: (_ep, v) => ({ payload: JSON.stringify({ ...v, unexpected_field: "x" }) }) },
+  { name: "an unknown field named role", build: (_ep, v) => ({ payload: JSON.stringify({ ...v, role: "admin" }) }) },
+  { name: "a 100 000-character string in a text field", build: (ep, v) => ({ payload: JSON.stringify({ ...v, [ep.textField]: "x".repeat(100_000) }) }) },
+  { name: "a 60 000-character string under the body limit", build: (ep, v) => ({ payload: JSON.stringify({ ...v, [ep.textField]: "y".repeat(60_000) }) }) },
   // PostgreSQL text cannot hold U+0000: the server must refuse it, not fail on the insert.
-  { name: "a NUL character in a text field", build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "Grow\u0000Room" }) }) },
+  { name: "a NUL character in a text field", build: (ep, v) => ({ payload: JSON.stringify({ ...v, [ep.textField]: "Grow\u0000Room" }) }) },
   { name: "malformed JSON", build: () => ({ payload: '{"name":' }) },
-  { name: "trailing garbage after JSON", build: (ep) => ({ payload: `${JSON.stringify(ep.valid())} x` }) },
+  { name: "trailing garbage after JSON", build: (_ep, v) => ({ payload: `${JSON.stringify(v)} x` }) },
   { name: "an empty body", build: () => ({ payload: "" }) },
   { name: "a JSON null body", build: () => ({ payload: "null" }) },
   { name: "a JSON string body", build: () => ({ payload: '"hello"' }) },
   { name: "a JSON number body", build: () => ({ payload: "42" }) },
-  { name: "a JSON array body", build: (ep) => ({ payload: JSON.stringify([ep.valid()]) }) },
+  { name: "a JSON array body", build: (_ep, v) => ({ payload: JSON.stringify([v]) }) },
   { name: "an empty JSON array body", build: () => ({ payload: "[]" }) },
-  { name: "a __proto__ key", build: (ep) => ({ payload: withLeading(ep, '"__proto__":{"x":1}') }) },
-  { name: "a constructor.prototype key", build: (ep) => ({ payload: withLeading(ep, '"constructor":{"prototype":{"x":1}}') }) },
+  { name: "a __proto__ key", build: (_ep, v) => ({ payload: withLeading(v, '"__proto__":{"x":1}') }) },
+  { name: "a constructor.prototype key", build: (_ep, v) => ({ payload: withLeading(v, '"constructor":{"prototype":{"x":1}}') }) },
   {
     name: "a __proto__ key nested in a field",
-    build: (ep) => ({ payload: JSON.stringify({ ...ep.valid(), [ep.textField]: "@@" }).replace('"@@"', '{"__proto__":{"isAdmin":true}}') }),
+    build: (ep, v) => ({ payload: JSON.stringify({ ...v, [ep.textField]: "@@" }).replace('"@@"', '{"__proto__":{"isAdmin":true}}') }),
   },
-  { name: "a text/plain content type", build: (ep) => ({ payload: JSON.stringify(ep.valid()), contentType: "text/plain" }) },
+  { name: "a text/plain content type", build: (_ep, v) => ({ payload: JSON.stringify(v), contentType: "text/plain" }) },
   { name: "a form content type", build: () => ({ payload: "name=x&location=y", contentType: "application/x-www-form-urlencoded" }) },
-  { name: "a body over 64 KiB", build: (ep) => ({ payload: JSON.stringify(ep.valid()) + " ".repeat(65 * 1024) }) },
+  { name: "a body over 64 KiB", build: (_ep, v) => ({ payload: JSON.stringify(v) + " ".repeat(65 * 1024) }) },
   {
     name: "an invalid MAC",
-    build: (ep) => (ep.macField ? { payload: JSON.stringify({ ...ep.valid(), [ep.macField]: "zz:zz:zz:zz:zz:zz" }) } : undefined),
+    build: (ep, v) => (ep.macField ? { payload: JSON.stringify({ ...v, [ep.macField]: "zz:zz:zz:zz:zz:zz" }) } : undefined),
     message: "Invalid MAC address format",
     needsMac: true,
   },
   {
     name: "a MAC of five pairs",
-    build: (ep) => (ep.macField ? { payload: JSON.stringify({ ...ep.valid(), [ep.macField]: "AA:BB:CC:DD:EE" }) } : undefined),
+    build: (ep, v) => (ep.macField ? { payload: JSON.stringify({ ...v, [ep.macField]: "AA:BB:CC:DD:EE" }) } : undefined),
     message: "Invalid MAC address format",
     needsMac: true,
   },
@@ -607,12 +616,13 @@ const table: [string, Endpoint, BadCase | { wrongType: Body }][] = endpoints.fla
 
 describe("generic bad input on every body-taking endpoint", () => {
   it.each(endpoints.map((ep) => [ep.label, ep] as const))("%s accepts its valid base body (control)", async (_label, ep) => {
-    const res = await raw(ep.method, ep.url(), JSON.stringify(ep.valid()), { withCookie: !ep.anonymous });
+    const res = await raw(ep.method, ep.url(), JSON.stringify(await ep.valid()), { withCookie: !ep.anonymous });
     expectSuccess(res);
   });
 
   it.each(table)("%s -> 4xx with a message", async (_name, ep, bc) => {
-    const req = "wrongType" in bc ? { payload: JSON.stringify({ ...ep.valid(), ...bc.wrongType }) } : bc.build(ep);
+    const valid = await ep.valid();
+    const req = "wrongType" in bc ? { payload: JSON.stringify({ ...valid, ...bc.wrongType }) } : bc.build(ep, valid);
     expect(req, "case applies to this endpoint").toBeDefined();
     const res = await raw(ep.method, ep.url(), req!.payload, { withCookie: !ep.anonymous, contentType: req!.contentType });
     const message = expectClientError(res);

@@ -157,7 +157,7 @@ beforeAll(async () => {
   const b = recording(await server.signUp(), "B");
   const bId = b.clientId;
   const bFarm = await ok(await b.post("/api/farms", { name: "B farm", location: "B town", client_id: bId }), "B farm", 201);
-  const bMcu = await ok(await b.post("/api/mcus", { ...mcuBody("B mcu", uniqueMac(), bFarm.farm_id), status: "active" }), "B mcu", 201);
+  const bMcu = await ok(await b.post("/api/mcus", { ...mcuBody("B mcu", await b.mcuMac(), bFarm.farm_id), status: "active" }), "B mcu", 201);
   const bController = await ok(await b.post("/api/controllers", controllerBody("B controller", uniqueMac(), bMcu.mcu_id)), "B controller", 201);
   const bSensor = await ok(await b.post("/api/sensors", sensorBody("B sensor", uniqueMac(), bMcu.mcu_id)), "B sensor", 201);
   const bProfile = await ok(await b.post("/api/setting-profiles", profileBody("B profile", bId)), "B profile", 201);
@@ -201,7 +201,8 @@ async function expectRefused(r: Req, status: number, code: string) {
 
 interface Case {
   name: string;
-  request: () => Req;
+  /** Async where the request needs a freshly provisioned MCU MAC. */
+  request: () => Req | Promise<Req>;
 }
 
 describe("client isolation: client_id of another client in a path, query or body", () => {
@@ -251,7 +252,7 @@ describe("client isolation: client_id of another client in a path, query or body
   ];
 
   it.each(cases)("$name", async ({ request }) => {
-    await expectRefused(request(), 403, "FORBIDDEN");
+    await expectRefused(await request(), 403, "FORBIDDEN");
   });
 });
 
@@ -266,7 +267,8 @@ describe("client isolation: another client's ids answer 404", () => {
     // MCUs
     {
       name: "answers 404 when client B moves client A's MCU to B's farm",
-      request: () => ({ method: "PUT", url: `/api/mcus/${A.mcu.mcu_id}`, body: mcuBody("Stolen mcu", uniqueMac(), B.farm.farm_id) }),
+      // A provisioned MAC, so that only the foreign id can be the reason for the refusal.
+      request: async () => ({ method: "PUT", url: `/api/mcus/${A.mcu.mcu_id}`, body: mcuBody("Stolen mcu", await B.c.mcuMac(), B.farm.farm_id) }),
     },
     {
       name: "answers 404 when client B renames client A's MCU keeping A's farm and MAC",
@@ -275,7 +277,7 @@ describe("client isolation: another client's ids answer 404", () => {
     { name: "answers 404 when client B deletes client A's MCU", request: () => ({ method: "DELETE", url: `/api/mcus/${A.mcu.mcu_id}` }) },
     {
       name: "answers 404 when client B registers an MCU on client A's farm",
-      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Planted mcu", uniqueMac(), A.farm.farm_id), status: "active" } }),
+      request: async () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Planted mcu", await B.c.mcuMac(), A.farm.farm_id), status: "active" } }),
     },
     {
       name: "answers 404 when client B moves its own MCU to client A's farm",
@@ -366,7 +368,7 @@ describe("client isolation: another client's ids answer 404", () => {
   ];
 
   it.each(cases)("$name", async ({ request }) => {
-    await expectRefused(request(), 404, "NOT_FOUND");
+    await expectRefused(await request(), 404, "NOT_FOUND");
   });
 
   it("answers another client's ids exactly as ids that do not exist", async () => {
@@ -448,10 +450,10 @@ describe("client isolation: MACs another client has registered", () => {
 
   it.each(cases)("$name", async ({ request, owner, identityChange }) => {
     if (identityChange) {
-      const body = await expectRefused(request(), 400, "VALIDATION");
+      const body = await expectRefused(await request(), 400, "VALIDATION");
       expect(body.message).toBe("The MAC address and type of a device cannot be changed. Delete it and add it again.");
     } else {
-      const body = await expectRefused(request(), 409, "CONFLICT");
+      const body = await expectRefused(await request(), 409, "CONFLICT");
       // A clear message: it names the problem, not a generic failure.
       expect(body.message).toMatch(/MAC/);
       expect(body.message).toMatch(/already (registered|in use|used)/i);

@@ -25,7 +25,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), SCRYPT_LOG2N: "10", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: "0", SCRYPT_LOG2N: "10", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

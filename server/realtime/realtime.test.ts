@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { io } from "socket.io-client";
+import { TOPICS } from "../../src/contract/mqtt.ts";
+import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../devices/mosquitto-process.ts";
+import { createTestSystem, nextData, nextEvent, nextStatus, record, sampleConfig, sleep, type TestSystem } from "./test-system.ts";
+
+const modes = ["embedded Aedes broker", "external Mosquitto broker"] as const;
+if (process.env.CI && !mosquittoAvailable()) throw new Error("CI must provide Mosquitto with its dynamic-security plugin");
+
+const reading = (humidity: number, extra: object = {}) => ({
+  DHT: { temperature: 19.5, humidity, count: 1 },
+  CO2: { co2: 900, count: 1 },
+  Humidifier: { status: false, auto: true },
+  batteryLevel: 80,
+  ...extra,
+});
+
+describe.each(modes)("device gateway and realtime over the %s", (mode) => {
+  const external = mode === "external Mosquitto broker";
+  let mosquitto: MosquittoProcess | undefined;
+  let t: TestSystem;
+
+  beforeAll(async () => {
+    if (external) mosquitto = await startMosquitto();
+    t = await createTestSystem({ mosquitto });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mosquitto?.stop();
+  });
+
+  describe.skipIf(external && !mosquittoAvailable())("", () => {
+    it("delivers a device's telemetry to its owner's socket only", async () => {
+      const a = await t.signUp();
+      const b = await t.signUp();
+      const dev = await a.device();
+      const { socket: sa } = await a.socket();
+      const { socket: sb } = await b.socket();
+      const bLog = record(sb, ["realtimeData", "realtimeBatch", "deviceStatusUpdate"]);
+      const raw = await t.rawMqtt(dev.mac, dev.key);
+      const got = nextData(sa, (p) => p.deviceId === dev.mac && p.payload.DHT?.humidity === 81.5);
+      await raw.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify(reading(81.5)));
+      const data = await got;
+      expect(data.payload).toMatchObject({ DHT: { temperature: 19.5, humidity: 81.5, count: 1 }, batteryLevel: 80 });
+      expect(Date.parse(data.payload.lastUpdated!)).toBeGreaterThan(Date.now() - 10_000);
+      await sleep(300);
+      expect(bLog.events).toEqual([]);
+
+      // The reading is stored as the MCU's latest readings.
+      await t.system.flushReadings();
+      const mcus = (await a.http.get(`/api/mcus/by-client/${a.clientId}`)).json();
+      expect(mcus[0].readings.DHT.humidity).toBe(81.5);
+      expect(mcus[0].lastSeen).not.toBeNull();
+    });
+
+    it("refuses a device with a wrong key or a client id that is not its MAC", async () => {
+      const { mac, key } = await t.provision();
+      await expect(t.rawMqtt(mac, "not-the-key")).rejects.toThrow(/not authori[sz]ed|bad username or password/i);
+      await expect(t.rawMqtt(mac, key, { clientId: "someone-else" })).rejects.toThrow();
+      const ok = await t.rawMqtt(mac, key);
+      expect(ok.connected).toBe(true);
+    });
+
+    it("lets nothing through when a device uses another device's topics", async () => {
+      const owner = await t.signUp();
+      const victim = await owner.device();
+      const { socket } = await owner.socket();
+      const log = record(socket, ["realtimeData", "realtimeBatch"]);
+      const intruder = await t.provision();
+      const attacker = await t.rawMqtt(intruder.mac, intruder.key);
+
+      // Subscribing to the victim's command topic, or to everything, is refused (granted QoS 128).
+      for (const topic of [TOPICS.command(victim.mac), "devices/#", "#", "$SYS/#"]) {
+        const refused = await new Promise<{ err: Error | null | undefined; granted: { qos: number }[] | undefined }>((resolve) =>
+          attacker.subscribe(topic, (err, granted) => resolve({ err, granted })),
+        );
+        expect(refused.err ?? refused.granted?.[0]?.qos === 128, topic).toBeTruthy();
+      }
+      const heard: string[] = [];
+      attacker.on("message", (topic) => heard.push(topic));
+
+      // Publishing as the victim never reaches the victim's owner.
+      await attacker.publishAsync(TOPICS.telemetry(victim.mac), JSON.stringify(reading(12))).catch(() => undefined);
+      await sleep(500);
+      expect(log.events).toEqual([]);
+
+      // A command for the victim is not heard by the attacker.
+      await victim.sim.start();
+      await nextData(socket, (p) => p.deviceId === victim.mac);
+      const ack = await new Promise((resolve) =>
+        socket.emit("sendCommand", { deviceId: victim.mac, type: "auto", value: { type: "auto", onOff: false, target: "AC" } }, resolve),
+      );
+      expect(ack).toEqual({ ok: true });
+      await sleep(200);
+      expect(heard).toEqual([]);
+    });
+
+    it("runs a command round trip: the device receives it, acts, acknowledges, and reports the change", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket } = await owner.socket();
+      const online = nextStatus(socket, (p) => p.deviceId === dev.mac && p.status === "online");
+      await dev.sim.start();
+      await online;
+      const send = (type: "auto" | "status", onOff: boolean) =>
+        new Promise((resolve) => socket.emit("sendCommand", { deviceId: dev.mac, type, value: { type, onOff, target: "Humidifier" } }, resolve));
+
+      expect(await send("status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
+      expect(await send("auto", false)).toEqual({ ok: true });
+      const reported = nextData(socket, (p) => p.deviceId === dev.mac && p.payload.Humidifier?.status === true);
+      expect(await send("status", true)).toEqual({ ok: true });
+      expect(dev.sim.room.actuators.Humidifier).toEqual({ status: true, auto: false });
+      expect((await reported).payload.Humidifier).toEqual({ status: true, auto: false });
+    });
+
+    it("answers ok:false for an offline device, a silent device, and another client's device", async () => {
+      const owner = await t.signUp();
+      const other = await t.signUp();
+      const { socket } = await owner.socket();
+      const send = (deviceId: string) =>
+        new Promise<{ ok: boolean; message?: string }>((resolve) =>
+          socket.emit("sendCommand", { deviceId, type: "auto", value: { type: "auto", onOff: true, target: "Ventilation" } }, resolve),
+        );
+
+      const sleeping = await owner.device();
+      const r1 = await send(sleeping.mac);
+      expect(r1).toEqual({ ok: false, message: `MCU ${sleeping.mac.slice(-5)} is offline` });
+
+      // Connected and online, but it never acknowledges: the command times out.
+      const silent = await owner.device();
+      const raw = await t.rawMqtt(silent.mac, silent.key);
+      const online = nextStatus(socket, (p) => p.deviceId === silent.mac);
+      await raw.publishAsync(TOPICS.status(silent.mac), "online", { retain: true, qos: 1 });
+      await online;
+      await raw.subscribeAsync(TOPICS.command(silent.mac));
+      const received = new Promise<string>((resolve) => raw.once("message", (_t, p) => resolve(p.toString())));
+      const started = Date.now();
+      const r2 = await send(silent.mac);
+      expect(r2).toEqual({ ok: false, message: `MCU ${silent.mac.slice(-5)} did not answer in time` });
+      expect(Date.now() - started).toBeLessThan(4000);
+      const command = JSON.parse(await received);
+      expect(command).toMatchObject({ type: "auto", target: "Ventilation", onOff: true });
+      expect(typeof command.id).toBe("string");
+      expect(command.expiresAt).toBeGreaterThan(started);
+
+      const foreign = await other.device();
+      await foreign.sim.start();
+      expect(await send(foreign.mac)).toEqual({ ok: false, message: "Unknown device" });
+      expect(foreign.sim.commandsHandled).toBe(0);
+    });
+
+    it("refuses authenticateUser for another client and disconnects", async () => {
+      const owner = await t.signUp();
+      const other = await t.signUp();
+      const { socket } = await owner.socket();
+      const unauthorized = nextEvent(socket, "unauthorized");
+      const disconnected = new Promise((resolve) => socket.once("disconnect", resolve));
+      socket.emit("authenticateUser", other.clientId);
+      await unauthorized;
+      await disconnected;
+      expect(socket.connected).toBe(false);
+    });
+
+    it("refuses a socket without a session, with a made-up session, or from a foreign origin", async () => {
+      const owner = await t.signUp();
+      const attempt = (headers: Record<string, string>) =>
+        new Promise<string>((resolve) => {
+          const s = io(t.system.url, { transports: ["websocket"], extraHeaders: headers, reconnection: false, forceNew: true });
+          s.once("connect", () => {
+            s.close();
+            resolve("connected");
+          });
+          s.once("connect_error", (err) => {
+            s.close();
+            resolve(`refused: ${err.message}`);
+          });
+        });
+      expect(await attempt({})).toBe("refused: unauthorized");
+      expect(await attempt({ cookie: "sid=made-up" })).toBe("refused: unauthorized");
+      expect(await attempt({ cookie: owner.cookie, origin: "https://evil.example" })).toMatch(/^refused/);
+      expect(await attempt({ cookie: owner.cookie, origin: "https://farm.example.com" })).toBe("connected");
+    });
+
+    it("disconnects the session's sockets at logout", async () => {
+      const owner = await t.signUp();
+      const { socket } = await owner.socket();
+      const disconnected = new Promise((resolve) => socket.once("disconnect", resolve));
+      expect((await owner.http.post("/api/clients/logout", {})).statusCode).toBe(200);
+      await disconnected;
+      expect(socket.connected).toBe(false);
+    });
+
+    it("delivers the linked profile's config on link, refresh, edit and unlink", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket } = await owner.socket();
+      await dev.sim.start();
+      const profile = (await owner.http.post("/api/setting-profiles", { name: "Fruiting", client_id: owner.clientId, config: sampleConfig })).json();
+      const waitFor = async (check: () => boolean) => {
+        for (let i = 0; i < 50 && !check(); i++) await sleep(50);
+        expect(check()).toBe(true);
+      };
+
+      const link = (await owner.http.post("/api/setting-profiles/link", { mcu_id: dev.mcuId, profile_id: profile.profile_id })).json();
+      await waitFor(() => dev.sim.configReceived?.ventilation.co2_threshold === 1200);
+      expect(dev.sim.configReceived).toEqual(sampleConfig);
+
+      dev.sim.configReceived = undefined;
+      expect(await new Promise((resolve) => socket.emit("refresh", { deviceId: dev.mac, mac: dev.mac }, resolve))).toEqual({ ok: true });
+      await waitFor(() => dev.sim.configReceived !== undefined);
+      expect(dev.sim.configReceived).toEqual(sampleConfig);
+
+      const edited = { ...sampleConfig, ventilation: { co2_threshold: 950 } };
+      await owner.http.put(`/api/setting-profiles/${profile.profile_id}`, { name: "Fruiting", client_id: owner.clientId, config: edited });
+      await waitFor(() => dev.sim.configReceived?.ventilation.co2_threshold === 950);
+
+      await owner.http.del(`/api/setting-profiles/link/${link.id}`);
+      await waitFor(() => dev.sim.configReceived === null);
+    });
+
+    it("reports a device that vanished without a clean disconnect: status offline and a notification", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device({ keepalive: 1 });
+      const { socket } = await owner.socket();
+      const online = nextStatus(socket, (p) => p.deviceId === dev.mac && p.status === "online");
+      await dev.sim.start();
+      await online;
+      const offline = nextStatus(socket, (p) => p.deviceId === dev.mac && p.status === "offline", 10_000);
+      const notified = nextEvent<{ type: string; title: string }>(socket, "notification", (n) => n.type === "mcu_offline", 10_000);
+      await dev.sim.stop({ clean: false });
+      await offline;
+      expect((await notified).title).toBe(`MCU ${dev.mac.slice(-5)} went offline`);
+      const mcus = (await owner.http.get(`/api/mcus/by-client/${owner.clientId}`)).json();
+      expect(mcus.find((m: { mac: string }) => m.mac === dev.mac).status).toBe("offline");
+      const stored = (await owner.http.get(`/notifications/${owner.clientId}`)).json();
+      expect(stored[0]).toMatchObject({ type: "mcu_offline", read_status: false });
+    });
+
+    it("drops malformed telemetry and keeps serving", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket } = await owner.socket();
+      const log = record(socket, ["realtimeData", "realtimeBatch"]);
+      const raw = await t.rawMqtt(dev.mac, dev.key);
+      const before = t.system.gateway.stats().dropped.invalid;
+      for (const bad of ["not json", "{", "[]", "null", JSON.stringify({ DHT: { temperature: "hot", humidity: 50, count: 1 } }), JSON.stringify({ batteryLevel: 400 })]) {
+        await raw.publishAsync(TOPICS.telemetry(dev.mac), bad);
+      }
+      await sleep(300);
+      expect(log.events).toEqual([]);
+      expect(t.system.gateway.stats().dropped.invalid - before).toBe(6);
+
+      // A payload over the limit is refused too (the embedded broker drops the device's connection for it).
+      const huge = await t.rawMqtt(dev.mac, dev.key, { clientId: dev.mac });
+      await huge.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify({ DHT: { temperature: 1, humidity: 1, count: 1 }, pad: "x".repeat(100_000) })).catch(() => undefined);
+      await sleep(300);
+      expect(log.events).toEqual([]);
+
+      const good = await t.rawMqtt(dev.mac, dev.key);
+      const arrived = nextData(socket, (p) => p.deviceId === dev.mac);
+      await good.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify(reading(88)));
+      expect((await arrived).payload.DHT?.humidity).toBe(88);
+    });
+
+    it("raises low battery and a sustained threshold breach once, not on every reading", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const profile = (await owner.http.post("/api/setting-profiles", { name: "Alerting", client_id: owner.clientId, config: sampleConfig })).json();
+      await owner.http.post("/api/setting-profiles/link", { mcu_id: dev.mcuId, profile_id: profile.profile_id });
+      const { socket } = await owner.socket();
+      const log = record(socket, ["notification"]);
+      const raw = await t.rawMqtt(dev.mac, dev.key);
+      // Humidity 50% is below humidity_on_below (80) and the battery is at 20%: both persist past the 200 ms grace.
+      for (let i = 0; i < 8; i++) {
+        await raw.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify(reading(50, { batteryLevel: 20 })));
+        await sleep(100);
+      }
+      await sleep(300);
+      const types = log.events.map((e) => (e.payload as { type: string }).type).sort();
+      expect(types).toEqual(["battery_low", "humidity_low"]);
+      const humidity = log.events.find((e) => (e.payload as { type: string }).type === "humidity_low")!.payload as { body: string };
+      expect(humidity.body).toBe("Humidity is 50%, below 80%.");
+    });
+
+    it("coalesces a burst from many devices into a few socket messages", async () => {
+      const owner = await t.signUp();
+      const devices = await Promise.all(Array.from({ length: 12 }, () => owner.device()));
+      const { socket } = await owner.socket();
+      const log = record(socket, ["realtimeData", "realtimeBatch"]);
+      const clients = await Promise.all(devices.map((d) => t.rawMqtt(d.mac, d.key)));
+      const started = Date.now();
+      for (let round = 0; round < 10; round++) {
+        await Promise.all(clients.map((c, i) => c.publishAsync(TOPICS.telemetry(devices[i]!.mac), JSON.stringify(reading(60 + round)))));
+      }
+      await sleep(400);
+      const elapsed = Date.now() - started;
+      const latest = new Map<string, number>();
+      for (const e of log.events) {
+        const items = e.name === "realtimeBatch" ? (e.payload as RealtimeBatchPayload).data : [e.payload as RealtimeDataPayload];
+        for (const item of items) latest.set(item.deviceId, item.payload.DHT!.humidity);
+      }
+      // 120 readings arrive as at most one message per 20 ms window, and the last of each device wins.
+      expect(log.events.length).toBeLessThanOrEqual(Math.ceil(elapsed / 20) + 1);
+      expect(log.events.length).toBeLessThan(120);
+      expect([...latest.values()]).toEqual(devices.map(() => 69));
+    });
+  });
+});
