@@ -1,0 +1,59 @@
+/**
+ * Runs a fleet of provisioned MCUs against any broker, for load tests and benchmarks.
+ *
+ *   npm run simulate -- --fleet fleet.json --mcus 500 --hz 1 --url mqtt://127.0.0.1:1883 [--speed 10] [--duration 60]
+ *
+ * fleet.json is what `npm run provision -- --count N --out fleet.json` writes: [{ mac, key }].
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { startFleet } from "./fleet.ts";
+
+const { values } = parseArgs({
+  options: {
+    fleet: { type: "string" },
+    mcus: { type: "string" },
+    hz: { type: "string", default: "1" },
+    url: { type: "string", default: "mqtt://127.0.0.1:1883" },
+    speed: { type: "string", default: "1" },
+    duration: { type: "string" },
+  },
+});
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+if (!values.fleet) fail("Give --fleet FILE, written by: npm run provision -- --kind mcu --count N --out FILE [--claim-for USER]");
+const all = JSON.parse(await readFile(values.fleet, "utf8")) as { mac: string; key: string }[];
+const n = values.mcus === undefined ? all.length : Number(values.mcus);
+if (!Number.isInteger(n) || n < 1 || n > all.length) fail(`--mcus must be from 1 to ${all.length} (the devices in ${values.fleet})`);
+const hz = Number(values.hz);
+if (!(hz > 0 && hz <= 50)) fail("--hz must be above 0 and at most 50");
+const duration = values.duration === undefined ? undefined : Number(values.duration);
+
+const fleet = await startFleet({
+  url: values.url!,
+  hz,
+  speed: Number(values.speed),
+  devices: all.slice(0, n).map((d, i) => ({ mac: d.mac, key: d.key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: i + 1 })),
+  log: (m) => console.error(m),
+});
+console.log(`simulating ${n} MCUs at ${hz} Hz against ${values.url}`);
+
+let lastSent = 0;
+const progress = setInterval(() => {
+  const sent = fleet.reportsSent();
+  console.log(`reports/s: ${sent - lastSent}  connected: ${fleet.mcus.filter((m) => m.connected).length}/${n}`);
+  lastSent = sent;
+}, 5000);
+
+async function stop() {
+  clearInterval(progress);
+  await fleet.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
+if (duration !== undefined) setTimeout(() => void stop(), duration * 1000);
