@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright";
+import { io } from "socket.io-client";
 import { launchChromium } from "./support/browser.ts";
 import { startServer, type ServerProcess } from "./support/server-process.ts";
 
@@ -58,6 +59,48 @@ describe("the started server", () => {
     });
     expect(login.status).toBe(200);
     expect(((await login.json()) as { client: { username: string } }).client.username).toBe("restart_user");
+  });
+
+  it("runs the demo farm: its 12 MCUs report live and a toggle reaches a simulated device", async () => {
+    const json = { "content-type": "application/json" };
+    const login = await fetch(`${server.url}/api/clients/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ username: "demo", password: "grow-mushrooms" }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const clientId = ((await login.json()) as { client: { client_id: number } }).client.client_id;
+    const mcus = (await (await fetch(`${server.url}/api/mcus/by-client/${clientId}`, { headers: { cookie } })).json()) as { mac: string; name: string }[];
+    expect(mcus).toHaveLength(12);
+    const farms = (await (await fetch(`${server.url}/api/farms/myfarms/get?client_id=${clientId}`, { headers: { cookie } })).json()) as unknown[];
+    expect(farms).toHaveLength(3);
+
+    const socket = io(server.url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+    try {
+      const seen = new Set<string>();
+      const humidifier = new Map<string, { status: boolean; auto: boolean }>();
+      const note = (p: { deviceId: string; payload: { Humidifier?: { status: boolean; auto: boolean } } }) => {
+        seen.add(p.deviceId);
+        if (p.payload.Humidifier) humidifier.set(p.deviceId, p.payload.Humidifier);
+      };
+      socket.on("realtimeData", note);
+      socket.on("realtimeBatch", (b: { data: Parameters<typeof note>[0][] }) => b.data.forEach(note));
+      const authenticated = new Promise<{ devices: { deviceId: string; status: string }[] }>((resolve) => socket.once("authenticated", resolve));
+      socket.on("connect", () => socket.emit("authenticateUser", clientId));
+      expect((await authenticated).devices).toHaveLength(12);
+      await expect.poll(() => seen.size, { timeout: 15_000 }).toBe(12);
+
+      const mac = mcus[0]!.mac;
+      const send = (type: "auto" | "status", onOff: boolean) =>
+        new Promise((resolve) => socket.emit("sendCommand", { deviceId: mac, type, value: { type, onOff, target: "Humidifier" } }, resolve));
+      expect(await send("auto", false)).toEqual({ ok: true });
+      const wanted = !humidifier.get(mac)?.status;
+      expect(await send("status", wanted)).toEqual({ ok: true });
+      await expect.poll(() => humidifier.get(mac), { timeout: 10_000 }).toEqual({ status: wanted, auto: false });
+    } finally {
+      socket.close();
+    }
   });
 
   it("refuses a state change from a foreign origin", async () => {

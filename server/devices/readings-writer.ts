@@ -6,14 +6,21 @@ import type { Sql } from "../db/database.ts";
  * only the newest matters, so they are kept per MCU and written once per `flushMs` in one
  * statement. At most `flushMs` of readings is lost if the process dies (sockets already had them).
  */
+const CHUNK = 100;
+
 export function createReadingsWriter(sql: Sql, { flushMs = 1000, onError = (_err: unknown) => {} } = {}) {
   const pending = new Map<number, { reading: LiveReading; at: Date }>();
   let flushing: Promise<void> = Promise.resolve();
 
   async function flush(): Promise<void> {
     if (pending.size === 0) return;
-    const batch = [...pending];
+    const all = [...pending];
     pending.clear();
+    // In chunks: PGlite runs on this thread, and one huge statement would stall the event loop.
+    for (let i = 0; i < all.length; i += CHUNK) await write(all.slice(i, i + CHUNK));
+  }
+
+  async function write(batch: [number, { reading: LiveReading; at: Date }][]): Promise<void> {
     await sql.query(
       `update mcus m set readings = v.readings::jsonb, last_seen_at = v.at
        from (select unnest($1::int[]) as id, unnest($2::text[]) as readings, unnest($3::timestamptz[]) as at) v

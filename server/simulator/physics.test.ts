@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf } from "./physics.ts";
+
+const run = (room: ReturnType<typeof initialRoom>, config = DEFAULT_CONFIG, seconds = 600) => {
+  const random = rng(3);
+  for (let i = 0; i < seconds; i++) stepRoom(room, config, 1, random);
+};
+
+describe("simulated grow room", () => {
+  it("keeps humidity between the humidifier's on-below and off-above while Automation is on", () => {
+    const room = initialRoom(rng(1));
+    room.humidity = 60;
+    run(room, DEFAULT_CONFIG, 3600);
+    expect(room.humidity).toBeGreaterThan(DEFAULT_CONFIG.humidifier.humidity_on_below - 3);
+    expect(room.humidity).toBeLessThan(DEFAULT_CONFIG.humidifier.humidity_off_above + 3);
+  });
+
+  it("ventilates when CO2 is above the threshold", () => {
+    const room = initialRoom(rng(2));
+    room.co2 = 3000;
+    stepRoom(room, DEFAULT_CONFIG, 1, rng(2));
+    expect(room.actuators.Ventilation.status).toBe(true);
+    run(room, DEFAULT_CONFIG, 1800);
+    expect(room.co2).toBeLessThan(DEFAULT_CONFIG.ventilation.co2_threshold + 50);
+  });
+
+  it("drives the AC on the basis the profile names", () => {
+    const soil = { ...DEFAULT_CONFIG, ac: { based_on: "soil_temp" as const, target_temp: 20 } };
+    const room = initialRoom(rng(4));
+    room.temperature = 26;
+    room.soilTemperature = 19;
+    stepRoom(room, soil, 1, rng(4));
+    expect(room.actuators.AC.status).toBe(false); // soil is below target even though the room is warm
+    const byRoom = { ...soil, ac: { based_on: "room_temp" as const, target_temp: 20 } };
+    stepRoom(room, byRoom, 1, rng(4));
+    expect(room.actuators.AC.status).toBe(true);
+  });
+
+  it("irrigates when soil moisture falls below the on level and stops at the off level or the liters", () => {
+    const room = initialRoom(rng(5));
+    room.soilMoisture = 30;
+    stepRoom(room, DEFAULT_CONFIG, 1, rng(5));
+    expect(room.actuators.Irrigation.status).toBe(true);
+    run(room, DEFAULT_CONFIG, 1200);
+    expect(room.irrigationLiters).toBeLessThanOrEqual(DEFAULT_CONFIG.irrigation.off_cycle_liters + 1);
+  });
+
+  it("leaves a device alone when Automation is off", () => {
+    const room = initialRoom(rng(6));
+    room.actuators.Humidifier = { status: false, auto: false };
+    room.humidity = 40;
+    run(room, DEFAULT_CONFIG, 60);
+    expect(room.actuators.Humidifier.status).toBe(false);
+  });
+
+  it("reports the telemetry of the device contract with sensor counts", () => {
+    const room = initialRoom(rng(7), 64.4);
+    const t = telemetryOf(room, { DHT: 2, SOIL_TEMP: 1, CO2: 0, MOISTURE: 1 });
+    expect(t.DHT?.count).toBe(2);
+    expect(t.CO2).toBeUndefined();
+    expect(t.batteryLevel).toBe(64);
+    expect(Object.keys(t.Irrigation!)).toEqual(["status", "auto", "session"]);
+  });
+});
