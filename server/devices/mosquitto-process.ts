@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { dynsecConfig } from "./mosquitto-dynsec.ts";
+import { freePort } from "../free-port.ts";
 
 export const MOSQUITTO_BIN = process.env.MOSQUITTO_BIN ?? "/usr/sbin/mosquitto";
 const DYNSEC_PLUGINS = ["/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so", "/usr/lib/aarch64-linux-gnu/mosquitto_dynamic_security.so", "/usr/lib/mosquitto_dynamic_security.so"];
@@ -18,16 +19,6 @@ export interface MosquittoProcess {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts Debian's Mosquitto on a loopback port with the dynamic-security plugin (tests, CI). */
 export async function startMosquitto(): Promise<MosquittoProcess> {
