@@ -10,9 +10,9 @@ export default defineConfig({
     projects: [
       {
         test: {
-          name: "server",
+          name: "unit",
           environment: "node",
-          include: ["server/**/*.test.ts", "src/contract/**/*.test.ts", "src/streams/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "src/contract/**/*.test.ts", "src/streams/**/*.test.ts", "src/worker/**/*.test.ts", "src/ui/**/*.test.ts"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../server/free-port.ts";
 
-
 export interface ServerProcess {
   url: string;
   child: ChildProcess;

@@ -1,0 +1,159 @@
+import { Subject, VirtualAction, VirtualTimeScheduler } from "rxjs";
+import { describe, expect, it } from "vitest";
+import type { LiveReading } from "../contract/entities.ts";
+import type { CoreEvent } from "./device-snapshots.ts";
+import { parseReadings } from "./device-snapshots.ts";
+import type { SnapshotBatch } from "./fold.ts";
+import { snapshotPipeline } from "./snapshot-pipeline.ts";
+
+/** A pipeline on virtual time; batches are acknowledged at once unless `autoAck` is false. */
+function harness({ autoAck = true } = {}) {
+  const scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
+  const events$ = new Subject<CoreEvent>();
+  const ready$ = new Subject<void>();
+  const { batches$, state } = snapshotPipeline({ events$, ready$, scheduler });
+  const batches: { at: number; batch: SnapshotBatch }[] = [];
+  batches$.subscribe((batch) => {
+    batches.push({ at: scheduler.now(), batch });
+    if (autoAck) ready$.next();
+  });
+  return {
+    scheduler,
+    state,
+    batches,
+    ack: () => ready$.next(),
+    at: (t: number, event: CoreEvent) => scheduler.schedule(() => events$.next(event), t),
+    runUntil: (t: number) => {
+      scheduler.maxFrames = t;
+      scheduler.flush();
+    },
+  };
+}
+
+const reading = (humidity: number): LiveReading => ({ DHT: { temperature: 18, humidity, count: 1 } });
+const readingAt = (mac: string, at: number): CoreEvent => ({ kind: "reading", mac, payload: reading(80), at });
+
+describe("freshness clock", () => {
+  it("shows an MCU online at 119 999 ms after its last reading and offline at 120 000 ms, judged at the 30 s ticks", () => {
+    const h = harness();
+    h.at(1, readingAt("A", 1)); // 119 999 ms before the tick at 120 000
+    h.at(0, readingAt("B", 0)); // exactly 120 000 ms before it
+    h.runUntil(119_999);
+    expect(h.state.devices.get("A")!.online).toBe(true);
+    expect(h.state.devices.get("B")!.online).toBe(true);
+    h.runUntil(120_000);
+    expect(h.state.devices.get("A")!.online).toBe(true);
+    expect(h.state.devices.get("B")!.online).toBe(false);
+    h.runUntil(149_999);
+    expect(h.state.devices.get("A")!.online).toBe(true); // no tick in between: still judged at 120 000
+    h.runUntil(150_000);
+    expect(h.state.devices.get("A")!.online).toBe(false);
+    const flip = h.batches.find((b) => b.batch.upserts.some((u) => u.mac === "B" && !u.online))!;
+    expect(flip.at).toBe(120_016);
+    expect(flip.batch.upserts.map((u) => u.mac)).toEqual(["B"]);
+  });
+
+  it("uses one clock for all MCUs and no timer per device", () => {
+    const h = harness();
+    for (let i = 0; i < 500; i++) h.at(i, readingAt(`M${i}`, i));
+    h.runUntil(1000);
+    // One interval (the clock) plus at most one frame timer are pending, whatever the fleet size.
+    expect(h.scheduler.actions.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("fold and batches", () => {
+  it("gives one batch for a status update and a reading in the same frame", () => {
+    const h = harness();
+    h.at(100, { kind: "status", mac: "A", status: "online" });
+    h.at(105, readingAt("A", 105));
+    h.runUntil(1000);
+    expect(h.batches).toHaveLength(1);
+    expect(h.batches[0]!.batch.upserts).toHaveLength(1);
+    expect(h.batches[0]!.batch.upserts[0]).toMatchObject({ mac: "A", status: "online", lastReadingAt: 105, online: true, readings: reading(80) });
+  });
+
+  it("replaces an MCU's readings with each reading and keeps unchanged MCUs by identity", () => {
+    const h = harness();
+    h.at(0, readingAt("A", 0));
+    h.at(0, readingAt("B", 0));
+    h.runUntil(100);
+    const b = h.state.devices.get("B");
+    h.at(200, { kind: "reading", mac: "A", payload: { CO2: { co2: 900, count: 1 } }, at: 200 });
+    h.at(210, { kind: "status", mac: "B", status: b!.status }); // no change
+    h.runUntil(400);
+    expect(h.state.devices.get("B")).toBe(b);
+    expect(h.state.devices.get("A")!.readings).toEqual({ CO2: { co2: 900, count: 1 } });
+    expect(h.batches.at(-1)!.batch.upserts.map((u) => u.mac)).toEqual(["A"]);
+  });
+
+  it("folds a burst of 10 000 events for 1 000 MCUs into at most one batch per frame, each MCU once per batch", () => {
+    const h = harness();
+    for (let i = 0; i < 10_000; i++) {
+      const t = Math.floor(i / 50); // 10 000 events over 200 ms
+      h.at(t, i % 7 === 0 ? { kind: "status", mac: `M${i % 1000}`, status: i % 2 ? "online" : "offline" } : readingAt(`M${i % 1000}`, t));
+    }
+    h.runUntil(1000);
+    expect(h.batches.length).toBeGreaterThan(1);
+    expect(h.batches.length).toBeLessThanOrEqual(Math.ceil(216 / 16));
+    for (let i = 1; i < h.batches.length; i++) expect(h.batches[i]!.at - h.batches[i - 1]!.at).toBeGreaterThanOrEqual(16);
+    for (const { batch } of h.batches) {
+      const macs = batch.upserts.map((u) => u.mac);
+      expect(new Set(macs).size).toBe(macs.length);
+    }
+    expect(h.state.devices.size).toBe(1000);
+  });
+
+  it("holds back while the main thread has not applied the last batch, then sends the latest state once", () => {
+    const h = harness({ autoAck: false });
+    h.at(0, readingAt("A", 0));
+    h.at(50, { kind: "reading", mac: "A", payload: reading(70), at: 50 });
+    h.at(60, { kind: "reading", mac: "A", payload: reading(60), at: 60 });
+    h.at(70, readingAt("B", 70));
+    h.runUntil(1000);
+    expect(h.batches).toHaveLength(1);
+    h.ack();
+    h.runUntil(2000);
+    expect(h.batches).toHaveLength(2);
+    const second = h.batches[1]!.batch;
+    expect(second.upserts.map((u) => [u.mac, u.readings?.DHT?.humidity])).toEqual([
+      ["A", 60],
+      ["B", 80],
+    ]);
+    expect(second.seq).toBe(2);
+  });
+
+  it("replaces the device list on a snapshot, removes MCUs no longer listed and keeps identical ones", () => {
+    const h = harness();
+    const device = (mac: string, status = "online") => ({ deviceId: mac, mcu_id: 1, status: status as "online", readings: reading(85), lastSeen: null });
+    h.at(0, { kind: "snapshot", devices: [device("A"), device("B")] });
+    h.runUntil(100);
+    const a = h.state.devices.get("A");
+    h.at(200, { kind: "snapshot", devices: [device("A"), device("C", "offline")] });
+    h.runUntil(400);
+    expect(h.state.devices.get("A")).toBe(a);
+    expect([...h.state.devices.keys()]).toEqual(["A", "C"]);
+    expect(h.batches.at(-1)!.batch).toMatchObject({ removed: ["B"], upserts: [{ mac: "C", status: "offline" }] });
+  });
+
+  it("marks a toggle pending and clears it when it settles", () => {
+    const h = harness();
+    h.at(0, readingAt("A", 0));
+    h.at(20, { kind: "pending", mac: "A", key: "Humidifier:status", value: true });
+    h.runUntil(100);
+    expect(h.state.devices.get("A")!.pending).toEqual({ "Humidifier:status": true });
+    h.at(150, { kind: "pending", mac: "A", key: "Humidifier:status", value: null });
+    h.runUntil(300);
+    expect(h.state.devices.get("A")!.pending).toBeNull();
+  });
+});
+
+describe("readings", () => {
+  it("accepts readings as an object or as text holding JSON", () => {
+    expect(parseReadings({ batteryLevel: 40 })).toEqual({ batteryLevel: 40 });
+    expect(parseReadings('{"batteryLevel":40}')).toEqual({ batteryLevel: 40 });
+    expect(parseReadings("not json")).toBeNull();
+    expect(parseReadings(null)).toBeNull();
+    expect(parseReadings("[1]")).toBeNull();
+  });
+});

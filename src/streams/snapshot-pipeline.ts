@@ -1,0 +1,36 @@
+import { asyncScheduler, interval, map, merge, share, tap, type Observable, type SchedulerLike } from "rxjs";
+import { frameBatches } from "./batching.ts";
+import type { CoreEvent } from "./device-snapshots.ts";
+import { createFoldState, drainChanges, fold, type FoldState, type SnapshotBatch } from "./fold.ts";
+
+export interface SnapshotPipelineOptions {
+  events$: Observable<CoreEvent>;
+  ready$: Observable<unknown>;
+  scheduler?: SchedulerLike;
+  /** SPEC §9: the dashboard clock ticks every 30 000 ms. */
+  tickMs?: number;
+  frameMs?: number;
+  freshnessMs?: number;
+}
+
+/**
+ * Events and the single freshness clock folded into per-MCU snapshots, sent on as batches of what
+ * changed, at most one per frame and one in flight.
+ */
+export function snapshotPipeline(o: SnapshotPipelineOptions): { batches$: Observable<SnapshotBatch>; state: FoldState } {
+  const scheduler = o.scheduler ?? asyncScheduler;
+  const state = createFoldState(scheduler.now(), o.freshnessMs);
+  const clock$ = interval(o.tickMs ?? 30_000, scheduler).pipe(map((): CoreEvent => ({ kind: "tick", now: scheduler.now() })));
+  const folded$ = merge(o.events$, clock$).pipe(
+    tap((event) => fold(state, event)),
+    share(),
+  );
+  let seq = 0;
+  const drain = () => {
+    const batch = drainChanges(state, seq + 1);
+    if (batch) seq = batch.seq;
+    return batch;
+  };
+  const batches$ = frameBatches({ changes$: folded$, drain, ready$: o.ready$, frameMs: o.frameMs, scheduler });
+  return { batches$, state };
+}

@@ -1,0 +1,23 @@
+/// <reference lib="webworker" />
+import * as Comlink from "comlink";
+import { serializeCoreError, toCoreError } from "../contract/core-error.ts";
+import { createDataCore, type DataCore } from "./core.ts";
+
+const core = createDataCore();
+
+// Comlink keeps only message and name of a thrown Error: send the CoreError's fields as data.
+const exposed = Object.fromEntries(
+  Object.entries(core).map(([name, fn]) => [
+    name,
+    async (...args: unknown[]) => {
+      try {
+        return await (fn as (...a: unknown[]) => unknown)(...args);
+      } catch (err) {
+        throw serializeCoreError(toCoreError(err));
+      }
+    },
+  ]),
+) as unknown as DataCore;
+
+Comlink.expose(exposed);
+// When the page goes away its worker ends, and the socket with it.

@@ -1,0 +1,110 @@
+import { io, type Socket } from "socket.io-client";
+import type { Notification } from "../contract/entities.ts";
+import {
+  SOCKET_EVENTS,
+  type AuthenticatedPayload,
+  type CommandAck,
+  type DeviceStatusPayload,
+  type RealtimeBatchPayload,
+  type RealtimeDataPayload,
+  type RefreshPayload,
+  type SendCommandPayload,
+} from "../contract/realtime.ts";
+
+export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed";
+
+export interface LiveSocketHandlers {
+  authenticated(p: AuthenticatedPayload): void;
+  data(p: RealtimeDataPayload): void;
+  status(p: DeviceStatusPayload): void;
+  notification(n: Notification): void;
+  connection(state: ConnectionState, message?: string): void;
+}
+
+export interface LiveSocketOptions {
+  /** The API host; "" is the page's own origin. */
+  url: string;
+  clientId: number;
+  handlers: LiveSocketHandlers;
+  /** How long a command may wait for the server's acknowledgement. */
+  ackTimeoutMs?: number;
+  /** Injected in tests. */
+  connect?: typeof io;
+}
+
+export interface LiveSocket {
+  sendCommand(p: SendCommandPayload): Promise<CommandAck>;
+  refresh(p: RefreshPayload): Promise<CommandAck>;
+  close(): void;
+}
+
+/**
+ * The realtime connection of SPEC §4 and §9: websocket only, reconnecting after 1 s growing to
+ * 5 s without limit, 20 s connect time-out; it authenticates as the client at every (re)connect.
+ */
+export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000, connect = io }: LiveSocketOptions): LiveSocket {
+  const socket: Socket = connect(url || undefined!, {
+    transports: ["websocket"],
+    reconnection: true,
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 5000,
+    reconnectionAttempts: Infinity,
+    timeout: 20_000,
+    withCredentials: true,
+  });
+  let closed = false;
+
+  handlers.connection("connecting");
+  socket.on("connect", () => socket.emit(SOCKET_EVENTS.authenticateUser, clientId));
+  socket.on(SOCKET_EVENTS.authenticated, (p: AuthenticatedPayload) => {
+    handlers.connection("connected");
+    handlers.authenticated(p);
+  });
+  socket.on(SOCKET_EVENTS.realtimeData, handlers.data);
+  socket.on(SOCKET_EVENTS.deviceStatusUpdate, handlers.status);
+  socket.on(SOCKET_EVENTS.realtimeBatch, (b: RealtimeBatchPayload) => {
+    for (const s of b.status) handlers.status(s);
+    for (const d of b.data) handlers.data(d);
+  });
+  socket.on(SOCKET_EVENTS.notification, handlers.notification);
+  socket.on(SOCKET_EVENTS.unauthorized, (p: { message?: string }) => {
+    closed = true;
+    socket.close();
+    handlers.connection("unauthorized", p?.message);
+  });
+  socket.on("connect_error", (err: Error) => {
+    // The server refused the handshake (no or ended session): retrying would not help.
+    if (err.message === "unauthorized") {
+      closed = true;
+      socket.close();
+      handlers.connection("unauthorized", "Your session has ended. Please sign in again.");
+    } else if (!closed) {
+      handlers.connection("reconnecting", err.message);
+    }
+  });
+  socket.on("disconnect", (reason: string) => {
+    if (!closed && reason !== "io client disconnect") handlers.connection("reconnecting", reason);
+  });
+
+  /** Emits only on a live connection: socket.io would buffer it and replay it, stale, after a reconnect. */
+  function request(event: string, payload: unknown): Promise<CommandAck> {
+    if (!socket.connected) return Promise.resolve({ ok: false, message: "Not connected to the server. Try again when the connection is back." });
+    return new Promise((resolve) => {
+      socket.timeout(ackTimeoutMs).emit(event, payload, (err: Error | null, ack: CommandAck) => {
+        if (err) resolve({ ok: false, message: "The server did not answer in time" });
+        else if (ack && typeof ack.ok === "boolean") resolve(ack);
+        else resolve({ ok: false, message: "Unexpected answer from the server" });
+      });
+    });
+  }
+
+  return {
+    sendCommand: (p) => request(SOCKET_EVENTS.sendCommand, p),
+    refresh: (p) => request(SOCKET_EVENTS.refresh, p),
+    close() {
+      closed = true;
+      socket.close();
+      handlers.connection("closed");
+    },
+  };
+}

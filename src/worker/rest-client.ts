@@ -1,0 +1,102 @@
+import { type } from "arktype";
+import {
+  API_PATHS,
+  type ControllerRequest,
+  type CreateFarmRequest,
+  type CreateMcuRequest,
+  type LinkRequest,
+  type ProfileRequest,
+  type RegisterRequest,
+  type SensorRequest,
+  type UpdateClientRequest,
+  type UpdateFarmRequest,
+  type UpdateMcuRequest,
+} from "../contract/api.ts";
+import { CoreError } from "../contract/core-error.ts";
+import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
+import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
+
+const message = type({ message: "string" });
+const loginAnswer = type({ message: "string", client });
+const controllerScan = controller.or(unclaimedDevice);
+const sensorScan = sensor.or(unclaimedDevice);
+
+export interface RestClientOptions {
+  /** The API base (SPEC §7 {host}); "" is the page's own origin. */
+  apiBase: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/**
+ * Every call of SPEC §7 (and the session endpoints). Answers are validated against the contract;
+ * a failure becomes a CoreError carrying the server's message.
+ */
+export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bind(globalThis), timeoutMs = 30_000 }: RestClientOptions) {
+  async function call<S extends type.Any>(method: string, path: string, schema: S, body?: unknown): Promise<S["infer"]> {
+    let res: Response;
+    try {
+      res = await doFetch(apiBase + path, {
+        method,
+        credentials: "include",
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError")) throw new CoreError("TIMEOUT", "The server did not answer in time");
+      throw new CoreError("NETWORK", "Cannot reach the server. Check the connection.");
+    }
+    const text = await res.text();
+    let data: unknown = undefined;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = undefined;
+    }
+    if (!res.ok) {
+      const d = data as { code?: string; message?: unknown } | undefined;
+      const serverMessage = typeof d?.message === "string" && d.message ? d.message : null;
+      const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(d?.code ?? "") ? (d!.code as ErrorCode) : res.status >= 500 ? "INTERNAL" : "BAD_REQUEST";
+      throw new CoreError(code, serverMessage ?? `Request failed (${res.status})`, res.status, serverMessage);
+    }
+    const out = schema(data);
+    if (out instanceof type.errors) throw new CoreError("BAD_RESPONSE", `Unexpected answer from ${path}: ${out.summary}`, res.status);
+    return out;
+  }
+
+  return {
+    register: (body: RegisterRequest) => call("POST", API_PATHS.register, type({ message: "string", client }), body),
+    login: (body: { username: string; password: string }) => call("POST", API_PATHS.login, loginAnswer, body),
+    logout: () => call("POST", API_PATHS.logout, message, {}),
+    me: () => call("GET", API_PATHS.me, client),
+    updateClient: (clientId: number, body: UpdateClientRequest) => call("PUT", API_PATHS.client(clientId), client, body),
+    notifications: (clientId: number) => call("GET", API_PATHS.notifications(clientId), notification.array()),
+    mcus: (clientId: number) => call("GET", API_PATHS.mcusByClient(clientId), mcu.array()),
+    createMcu: (body: CreateMcuRequest) => call("POST", API_PATHS.mcus, mcu, body),
+    updateMcu: (mcuId: number, body: UpdateMcuRequest) => call("PUT", API_PATHS.mcu(mcuId), mcu, body),
+    deleteMcu: (mcuId: number) => call("DELETE", API_PATHS.mcu(mcuId), message),
+    farms: (clientId: number) => call("GET", API_PATHS.farmsOfClient(clientId), farm.array()),
+    createFarm: (body: CreateFarmRequest) => call("POST", API_PATHS.farms, farm, body),
+    updateFarm: (farmId: number, body: UpdateFarmRequest) => call("PUT", API_PATHS.farm(farmId), farm, body),
+    deleteFarm: (farmId: number) => call("DELETE", API_PATHS.farm(farmId), message),
+    controllers: () => call("GET", API_PATHS.controllers, controller.array()),
+    scanController: (mac: string) => call("GET", API_PATHS.controllerScan(mac), controllerScan),
+    createController: (body: ControllerRequest) => call("POST", API_PATHS.controllers, controller, body),
+    updateController: (unitId: number, body: ControllerRequest) => call("PUT", API_PATHS.controller(unitId), controller, body),
+    deleteController: (unitId: number) => call("DELETE", API_PATHS.controller(unitId), message),
+    sensors: () => call("GET", API_PATHS.sensors, sensor.array()),
+    scanSensor: (mac: string) => call("GET", API_PATHS.sensorScan(mac), sensorScan),
+    createSensor: (body: SensorRequest) => call("POST", API_PATHS.sensors, sensor, body),
+    updateSensor: (sensorId: number, body: SensorRequest) => call("PUT", API_PATHS.sensor(sensorId), sensor, body),
+    deleteSensor: (sensorId: number) => call("DELETE", API_PATHS.sensor(sensorId), message),
+    profiles: (clientId: number) => call("GET", API_PATHS.profilesOfClient(clientId), settingProfile.array()),
+    createProfile: (body: ProfileRequest) => call("POST", API_PATHS.profiles, settingProfile, body),
+    updateProfile: (profileId: number, body: ProfileRequest) => call("PUT", API_PATHS.profile(profileId), settingProfile, body),
+    deleteProfile: (profileId: number) => call("DELETE", API_PATHS.profile(profileId), message),
+    link: (body: LinkRequest) => call("POST", API_PATHS.link, profileLink, body),
+    unlink: (linkId: number) => call("DELETE", API_PATHS.unlink(linkId), message),
+  };
+}
+
+export type RestClient = ReturnType<typeof createRestClient>;
