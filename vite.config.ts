@@ -10,10 +10,11 @@ export default defineConfig({
   worker: { format: "es" },
   build: { outDir: "dist", sourcemap: true, target: "es2022" },
   server: {
+    // changeOrigin false keeps the page's Host, so the API sees same-origin requests.
     proxy: {
-      "/api": API,
-      "/notifications": API,
-      "/socket.io": { target: API, ws: true },
+      "/api": { target: API, changeOrigin: false },
+      "/notifications": { target: API, changeOrigin: false },
+      "/socket.io": { target: API, ws: true, changeOrigin: false },
     },
   },
 });

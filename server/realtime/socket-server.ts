@@ -169,8 +169,8 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
     async close() {
       coalescer.close();
-      io.disconnectSockets(true);
-      // io.close() would also close the HTTP server, which Fastify owns and closes itself.
+      // Closing the transports (not disconnecting the sockets) lets clients reconnect to the next
+      // server; io.close() would also close the HTTP server, which Fastify owns.
       io.engine.close();
     },
   };

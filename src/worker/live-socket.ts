@@ -83,7 +83,14 @@ export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000,
     }
   });
   socket.on("disconnect", (reason: string) => {
-    if (!closed && reason !== "io client disconnect") handlers.connection("reconnecting", reason);
+    if (closed || reason === "io client disconnect") return;
+    // The server ended this socket on purpose (the session was signed out): socket.io does not retry.
+    if (reason === "io server disconnect") {
+      closed = true;
+      handlers.connection("unauthorized", "Your session has ended. Please sign in again.");
+    } else {
+      handlers.connection("reconnecting", reason);
+    }
   });
 
   /** Emits only on a live connection: socket.io would buffer it and replay it, stale, after a reconnect. */
