@@ -21,7 +21,7 @@ export function createFoldState(clock: number, freshnessMs = FRESHNESS_MS): Fold
 function put(state: FoldState, next: McuLive): void {
   state.devices.set(next.mac, next);
   state.changed.add(next.mac);
-  state.removed.delete(next.mac);
+  if (state.removed.size > 0) state.removed.delete(next.mac);
 }
 
 function blank(mac: string): McuLive {
@@ -32,8 +32,17 @@ function blank(mac: string): McuLive {
 export function fold(state: FoldState, event: CoreEvent): FoldState {
   switch (event.kind) {
     case "reading": {
-      const prev = state.devices.get(event.mac) ?? blank(event.mac);
-      put(state, { ...prev, readings: event.payload, lastReadingAt: event.at, online: isFresh(event.at, state.clock, state.freshnessMs) });
+      // The hot path: an explicit literal (one hidden class) rather than a spread.
+      const prev = state.devices.get(event.mac);
+      put(state, {
+        mac: event.mac,
+        mcuId: prev ? prev.mcuId : null,
+        readings: event.payload,
+        status: prev ? prev.status : "offline",
+        lastReadingAt: event.at,
+        online: isFresh(event.at, state.clock, state.freshnessMs),
+        pending: prev ? prev.pending : null,
+      });
       break;
     }
     case "status": {

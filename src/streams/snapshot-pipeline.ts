@@ -1,4 +1,4 @@
-import { asyncScheduler, interval, map, merge, share, tap, type Observable, type SchedulerLike } from "rxjs";
+import { asyncScheduler, interval, Observable, type SchedulerLike } from "rxjs";
 import { frameBatches } from "./batching.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
 import { createFoldState, drainChanges, fold, type FoldState, type SnapshotBatch } from "./fold.ts";
@@ -20,11 +20,20 @@ export interface SnapshotPipelineOptions {
 export function snapshotPipeline(o: SnapshotPipelineOptions): { batches$: Observable<SnapshotBatch>; state: FoldState } {
   const scheduler = o.scheduler ?? asyncScheduler;
   const state = createFoldState(scheduler.now(), o.freshnessMs);
-  const clock$ = interval(o.tickMs ?? 30_000, scheduler).pipe(map((): CoreEvent => ({ kind: "tick", now: scheduler.now() })));
-  const folded$ = merge(o.events$, clock$).pipe(
-    tap((event) => fold(state, event)),
-    share(),
-  );
+  // Folding happens in one subscriber of the events and the clock: every event is on the hot path,
+  // so it passes no operator chain (merge, tap, share) on its way.
+  const folded$ = new Observable<void>((subscriber) => {
+    const onEvent = (event: CoreEvent) => {
+      fold(state, event);
+      subscriber.next();
+    };
+    const events = o.events$.subscribe({ next: onEvent, error: (e: unknown) => subscriber.error(e), complete: () => subscriber.complete() });
+    const clock = interval(o.tickMs ?? 30_000, scheduler).subscribe(() => onEvent({ kind: "tick", now: scheduler.now() }));
+    return () => {
+      events.unsubscribe();
+      clock.unsubscribe();
+    };
+  });
   let seq = 0;
   const drain = () => {
     const batch = drainChanges(state, seq + 1);
