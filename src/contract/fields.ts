@@ -33,7 +33,7 @@ export function optionalText(label: string, max: number) {
     );
 }
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function emailField(requiredMessage: string) {
   return requiredText("Email", requiredMessage, 254).narrow(

@@ -1,14 +1,20 @@
-/** The app shell. The screens of SPEC §2 arrive with their issue; until then this says what runs. */
-export function App() {
+import { BrowserRouter } from "react-router-dom";
+import { Bounce, ToastContainer } from "react-toastify";
+import "react-toastify/dist/ReactToastify.css";
+import { AppRoutes } from "./app/routes.tsx";
+import { ConfirmProvider } from "./components/confirm-dialog.tsx";
+import { TOAST_AUTO_CLOSE_MS } from "./components/toasts.ts";
+import { AppDataProvider, type AppData } from "./data/provider.tsx";
+
+export function App({ data }: { data: AppData }) {
   return (
-    <main className="min-h-screen flex items-center justify-center bg-brand-50 p-6 font-sans">
-      <section className="max-w-lg text-center">
-        <img src="/favicon.svg" alt="" className="w-16 h-16 mx-auto mb-4" />
-        <h1 className="text-3xl font-bold text-brand-900 mb-2">Mushroom Farm</h1>
-        <p className="text-gray-700">
-          The server, its database and the API are running. The farm screens are on their way.
-        </p>
-      </section>
-    </main>
+    <AppDataProvider value={data}>
+      <ConfirmProvider>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </ConfirmProvider>
+      <ToastContainer autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop />
+    </AppDataProvider>
   );
 }

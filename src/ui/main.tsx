@@ -3,9 +3,12 @@ import "virtual:uno.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
+import { createAppData } from "./data/app-data.ts";
 
-createRoot(document.getElementById("root")!).render(
+const root = createRoot(document.getElementById("root")!);
+const data = await createAppData({ apiBase: import.meta.env.VITE_API_BASE ?? "" });
+root.render(
   <StrictMode>
-    <App />
+    <App data={data} />
   </StrictMode>,
 );

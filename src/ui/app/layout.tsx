@@ -1,0 +1,114 @@
+import { useEffect, useState } from "react";
+import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
+import { useAppData, useClient } from "../data/provider.tsx";
+import { useConnection, useNotifications } from "../data/hooks.ts";
+import { BellIcon, ChipIcon, CloseIcon, DashboardIcon, FanIcon, FarmIcon, LogoutIcon, MenuIcon, SensorIcon, SettingsIcon, SlidersIcon } from "../components/icons.tsx";
+import { NotificationPanel } from "./notification-panel.tsx";
+import { NAV, titleOf } from "./titles.ts";
+
+const NAV_ICONS = [DashboardIcon, FarmIcon, ChipIcon, FanIcon, SensorIcon, SlidersIcon, SettingsIcon];
+
+/** SPEC §2 shared layout: sidebar (collapsible on small screens), top bar with title and bell. */
+export function Layout() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { core, session } = useAppData();
+  const client = useClient();
+  const notifications = useNotifications();
+  const connection = useConnection();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  // SPEC §2: the dot shows while any notification is unread; opening or closing the panel clears it.
+  const [dotCleared, setDotCleared] = useState(false);
+  const unread = notifications.some((n) => !n.read_status);
+  useEffect(() => setDotCleared(false), [notifications]);
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  const title = titleOf(pathname);
+  useEffect(() => {
+    document.title = `${title} · Mushroom Farm`;
+  }, [title]);
+
+  async function signOut() {
+    session.clearClient();
+    await core.logout().catch(() => undefined);
+    navigate("/login", { replace: true });
+  }
+
+  const togglePanel = (open: boolean) => {
+    setPanelOpen(open);
+    setDotCleared(true);
+  };
+
+  return (
+    <div className="min-h-screen bg-gray-50 lg:flex">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 btn-primary">
+        Skip to content
+      </a>
+      {menuOpen && <div className="fixed inset-0 bg-black/40 z-30 lg:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      <aside
+        id="sidebar"
+        className={`fixed inset-y-0 left-0 z-40 w-64 bg-brand-900 text-white flex flex-col transform transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 ${menuOpen ? "translate-x-0" : "-translate-x-full"}`}
+        aria-label="Main navigation"
+      >
+        <div className="flex items-center justify-between px-5 py-4">
+          <span className="flex items-center gap-2 text-lg font-bold">
+            <img src="/favicon.svg" alt="" className="w-7 h-7" /> Mushroom Farm
+          </span>
+          <button type="button" className="icon-btn text-white hover:bg-white/10 hover:text-white lg:hidden" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
+            <CloseIcon />
+          </button>
+        </div>
+        <nav className="flex-1 overflow-y-auto px-3">
+          <ul className="space-y-1">
+            {NAV.map((item, i) => {
+              const Icon = NAV_ICONS[i]!;
+              return (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) =>
+                      `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive || (item.to === "/dashboard" && pathname === "/") ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10"}`
+                    }
+                    aria-current={item.to === "/dashboard" && pathname === "/" ? "page" : undefined}
+                  >
+                    <Icon className="text-lg" /> {item.label}
+                  </NavLink>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="border-t border-white/15 p-4">
+          <p className="font-medium truncate">{client?.username || "Guest"}</p>
+          <p className="text-sm text-brand-100 truncate">{client?.email || "No email"}</p>
+          <button type="button" onClick={signOut} className="mt-3 w-full btn-base bg-white/10 text-white hover:bg-white/20">
+            <LogoutIcon /> Sign Out
+          </button>
+        </div>
+      </aside>
+
+      <div className="flex-1 min-w-0 flex flex-col">
+        <header className="sticky top-0 z-20 bg-white/90 backdrop-blur border-b border-gray-200 flex items-center gap-3 px-4 py-3">
+          <button type="button" className="icon-btn lg:hidden" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
+            <MenuIcon className="text-xl" />
+          </button>
+          <h1 className="flex-1 text-xl 4xl:text-3xl font-semibold text-gray-900 truncate">{title}</h1>
+          {connection.state === "reconnecting" && (
+            <span role="status" className="text-sm text-amber-700 bg-amber-50 rounded-full px-3 py-1">
+              Reconnecting…
+            </span>
+          )}
+          <button type="button" className="icon-btn relative" aria-label={unread && !dotCleared ? "Notifications (unread)" : "Notifications"} onClick={() => togglePanel(true)}>
+            <BellIcon className="text-xl" />
+            {unread && !dotCleared && <span data-testid="unread-dot" className="absolute top-1.5 right-1.5 w-2.5 h-2.5 rounded-full bg-red-600 ring-2 ring-white" />}
+          </button>
+        </header>
+        <main id="main" className="flex-1 p-4 sm:p-6 4xl:p-10">
+          <Outlet />
+        </main>
+      </div>
+      <NotificationPanel open={panelOpen} onClose={() => togglePanel(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export default function Page() {
+  return <h2>mcu-manager-page (to be built)</h2>;
+}

@@ -1,0 +1,65 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright";
+import { expect } from "vitest";
+import { launchChromium } from "./browser.ts";
+import { startServer, type ServerProcess } from "./server-process.ts";
+
+/** The screen sizes of the screens issue: a phone, a laptop and a wall screen. */
+export const VIEWPORTS = {
+  phone: { width: 375, height: 812 },
+  laptop: { width: 1440, height: 900 },
+  wall: { width: 3840, height: 2160 },
+} as const;
+
+export const DEMO = { username: "demo", email: "demo@mushroom.farm", password: "grow-mushrooms" } as const;
+
+export interface DemoApp {
+  server: ServerProcess;
+  browser: Browser;
+  url: string;
+  /** A fresh browser context (own cookies and storage) with a page at `size`. */
+  newPage(size?: keyof typeof VIEWPORTS): Promise<{ context: BrowserContext; page: Page }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built app and the real server (`server/main.ts`) on a fresh data folder with the demo farm
+ * and its simulated fleet, and Debian's Chromium. Run `npm run build` first (npm test does).
+ */
+export async function startDemoApp(env: Record<string, string> = {}): Promise<DemoApp> {
+  const dataDir = await mkdtemp(join(tmpdir(), "mf-app-"));
+  const server = await startServer({ DATA_DIR: dataDir, DEMO_HZ: "1", ...env });
+  const browser = await launchChromium();
+  return {
+    server,
+    browser,
+    url: server.url,
+    async newPage(size = "laptop") {
+      const context = await browser.newContext({ viewport: VIEWPORTS[size], baseURL: server.url });
+      const page = await context.newPage();
+      return { context, page };
+    },
+    async stop() {
+      await browser.close();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the Login screen and waits for the dashboard. */
+export async function signIn(page: Page, username: string = DEMO.username, password: string = DEMO.password): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email or Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL("**/dashboard");
+  await expect.poll(() => page.evaluate("localStorage.getItem('client')")).not.toBeNull();
+}
+
+/** A toast's text appears (react-toastify renders them with role="alert"). */
+export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
+  await page.getByRole("alert").filter({ hasText: text }).first().waitFor({ state: "visible", timeout: 10_000 });
+}
