@@ -31,7 +31,7 @@ export interface DemoApp {
 export async function startDemoApp(env: Record<string, string> = {}): Promise<DemoApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "mf-app-"));
   // E2E_STATIC_DIR lets parallel work build into its own folder instead of dist/.
-  const staticDir = process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {};
+  const staticDir: Record<string, string> = process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {};
   const server = await startServer({ DATA_DIR: dataDir, DEMO_HZ: "1", ...staticDir, ...env });
   const browser = await launchChromium();
   return {
