@@ -24,15 +24,21 @@ describe("the started server", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("serves the built app at / and at client routes", async () => {
+  it("serves the built app at / and at every client route, guarded, with a not-found page", async () => {
     const page = await browser.newPage();
-    for (const path of ["/", "/dashboard", "/mcu", "/no-such-page"]) {
+    for (const path of ["/", "/dashboard", "/mcu", "/settings-profile"]) {
       const res = await page.goto(server.url + path);
       expect(res?.status(), path).toBe(200);
-      await expect.poll(() => page.title()).toBe("Mushroom Farm");
-      expect(await page.locator("h1").first().textContent()).toBe("Mushroom Farm");
+      // Signed out, every client route goes to the Login screen (SPEC §2 route guarding).
+      await page.waitForURL("**/login");
+      await expect.poll(() => page.locator("h1").first().textContent()).toBe("Welcome Back");
+      await expect.poll(() => page.title()).toMatch(/Mushroom Farm/);
     }
     await page.screenshot({ path: "test-results/server-start.png" });
+    const missing = await page.goto(`${server.url}/no-such-page`);
+    expect(missing?.status()).toBe(200);
+    await expect.poll(() => page.locator("h1").first().textContent()).toBe("Page not found");
+    await page.getByRole("link", { name: "Go to the dashboard" }).waitFor();
     await page.close();
   });
 

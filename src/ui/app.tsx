@@ -1,3 +1,4 @@
+import { Portal } from "@headlessui/react";
 import { BrowserRouter } from "react-router-dom";
 import { Bounce, ToastContainer } from "react-toastify";
 import "react-toastify/dist/ReactToastify.css";
@@ -14,7 +15,12 @@ export function App({ data }: { data: AppData }) {
           <AppRoutes />
         </BrowserRouter>
       </ConfirmProvider>
-      <ToastContainer autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop />
+      {/* In Headless UI's portal root: an open dialog makes the rest of the page inert, and toasts
+          shown over a dialog must still be announced and clickable. */}
+      <Portal>
+        {/* Below the top bar, so a toast never covers the bell or the menu button. */}
+        <ToastContainer autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop style={{ top: "4.5rem" }} />
+      </Portal>
     </AppDataProvider>
   );
 }

@@ -217,7 +217,8 @@ export function createDataCore(deps: CoreDeps = {}) {
     async saveController(unitId: number | null, body: ControllerRequest): Promise<Controller> {
       const saved = unitId === null ? await rest.createController(body) : await rest.updateController(unitId, body);
       set("controllers", unitId === null ? [...entities.controllers, saved] : replace(entities.controllers, (c) => c.unit_id === unitId, saved));
-      await core.loadMcus();
+      // The save succeeded; a failed reload of the list must not report it as failed.
+      await core.loadMcus().catch(() => undefined);
       return saved;
     },
     async deleteController(unitId: number): Promise<void> {
@@ -232,7 +233,8 @@ export function createDataCore(deps: CoreDeps = {}) {
     async saveSensor(sensorId: number | null, body: SensorRequest): Promise<Sensor> {
       const saved = sensorId === null ? await rest.createSensor(body) : await rest.updateSensor(sensorId, body);
       set("sensors", sensorId === null ? [...entities.sensors, saved] : replace(entities.sensors, (s) => s.sensor_id === sensorId, saved));
-      await core.loadMcus();
+      // The save succeeded; a failed reload of the list must not report it as failed.
+      await core.loadMcus().catch(() => undefined);
       return saved;
     },
     async deleteSensor(sensorId: number): Promise<void> {

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright";
-import { expect } from "vitest";
 import { launchChromium } from "./browser.ts";
 import { startServer, type ServerProcess } from "./server-process.ts";
 
@@ -58,7 +57,8 @@ export async function signIn(page: Page, username: string = DEMO.username, passw
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL("**/dashboard");
-  await expect.poll(() => page.evaluate("localStorage.getItem('client')")).not.toBeNull();
+  // Not expect.poll: signIn may run in beforeAll, outside a test.
+  await page.waitForFunction("localStorage.getItem('client') !== null");
 }
 
 /** A toast's text appears (react-toastify renders them with role="alert"). */

@@ -18,10 +18,12 @@ export function Layout() {
   const connection = useConnection();
   const [menuOpen, setMenuOpen] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
-  // SPEC §2: the dot shows while any notification is unread; opening or closing the panel clears it.
-  const [dotCleared, setDotCleared] = useState(false);
-  const unread = notifications.some((n) => !n.read_status);
-  useEffect(() => setDotCleared(false), [notifications]);
+  // SPEC §2: the dot shows while any notification is unread; opening or closing the panel clears
+  // it, until an unread notification arrives that the panel has not shown yet.
+  const [seenUnread, setSeenUnread] = useState<ReadonlySet<number>>(() => new Set());
+  const unreadIds = notifications.filter((n) => !n.read_status).map((n) => n.notification_id);
+  const unread = unreadIds.length > 0;
+  const dotCleared = unreadIds.every((id) => seenUnread.has(id));
   useEffect(() => setMenuOpen(false), [pathname]);
 
   const title = titleOf(pathname);
@@ -37,7 +39,7 @@ export function Layout() {
 
   const togglePanel = (open: boolean) => {
     setPanelOpen(open);
-    setDotCleared(true);
+    setSeenUnread(new Set(unreadIds));
   };
 
   return (
@@ -48,7 +50,7 @@ export function Layout() {
       {menuOpen && <div className="fixed inset-0 bg-black/40 z-30 lg:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <aside
         id="sidebar"
-        className={`fixed inset-y-0 left-0 z-40 w-64 bg-brand-900 text-white flex flex-col transform transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 ${menuOpen ? "translate-x-0" : "-translate-x-full"}`}
+        className={`fixed inset-y-0 left-0 z-40 w-64 4xl:w-96 4xl:text-xl bg-brand-900 text-white flex flex-col transform transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 ${menuOpen ? "translate-x-0" : "-translate-x-full"}`}
         aria-label="Main navigation"
       >
         <div className="flex items-center justify-between px-5 py-4">
@@ -68,7 +70,7 @@ export function Layout() {
                   <NavLink
                     to={item.to}
                     className={({ isActive }) =>
-                      `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium ${isActive || (item.to === "/dashboard" && pathname === "/") ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10"}`
+                      `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm 4xl:text-xl font-medium ${isActive || (item.to === "/dashboard" && pathname === "/") ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10"}`
                     }
                     aria-current={item.to === "/dashboard" && pathname === "/" ? "page" : undefined}
                   >

@@ -1,3 +1,109 @@
-export default function Page() {
-  return <h2>register-page (to be built)</h2>;
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import { registerForm } from "../../../contract/forms.ts";
+import { CONSTANTS, LIMITS } from "../../../contract/limits.ts";
+import { DEFAULT_COUNTRY_CODE } from "../../components/countries.ts";
+import { CountrySelect } from "../../components/country-select.tsx";
+import { PasswordField, TextAreaField, TextField } from "../../components/fields.tsx";
+import { messageOf, notify } from "../../components/toasts.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { AuthCard, authLinkClass } from "./auth-card.tsx";
+import { SubmitButton } from "./submit-button.tsx";
+
+/** SPEC §2 Register: Create Account; on success the new client signs in on /login. */
+export default function RegisterPage() {
+  const { core } = useAppData();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+
+  const [form, fields] = useForm({
+    id: "register",
+    defaultValue: { country: DEFAULT_COUNTRY_CODE },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerForm }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    async onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status !== "success") return;
+      setBusy(true);
+      try {
+        // SPEC §3: the body is exactly the registration fields, confirmPassword included.
+        await core.register(submission.value);
+        notify.success("Welcome, Registration is Successfull !");
+        navigate("/login");
+      } catch (err) {
+        notify.error(messageOf(err, "Register Error"), { position: "top-center", autoClose: CONSTANTS.registerErrorToastMs });
+        setBusy(false);
+      }
+    },
+  });
+
+  return (
+    <AuthCard
+      wide
+      title="Create Account"
+      subtitle="Register to manage your mushroom farms"
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link to="/login" className={authLinkClass}>
+            Sign In
+          </Link>
+        </>
+      }
+    >
+      <form {...getFormProps(form)}>
+        <div className="grid gap-x-5 sm:grid-cols-2">
+          <TextField
+            label="Username"
+            {...getInputProps(fields.username, { type: "text" })}
+            error={fields.username.errors}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={LIMITS.username.max}
+          />
+          <TextField
+            label="Email"
+            {...getInputProps(fields.email, { type: "email" })}
+            error={fields.email.errors}
+            autoComplete="email"
+            maxLength={LIMITS.email}
+          />
+          <PasswordField
+            label="Password"
+            {...getInputProps(fields.password, { type: "password" })}
+            error={fields.password.errors}
+            autoComplete="new-password"
+            maxLength={LIMITS.passwordRegister.max}
+          />
+          <PasswordField
+            label="Confirm Password"
+            {...getInputProps(fields.confirmPassword, { type: "password" })}
+            error={fields.confirmPassword.errors}
+            autoComplete="new-password"
+            maxLength={LIMITS.passwordRegister.max}
+          />
+          <TextField
+            label="Mobile"
+            {...getInputProps(fields.mobile, { type: "tel" })}
+            error={fields.mobile.errors}
+            autoComplete="tel"
+            maxLength={LIMITS.mobile}
+          />
+          <CountrySelect {...getSelectProps(fields.country)} error={fields.country.errors} autoComplete="country" />
+        </div>
+        <TextAreaField
+          label="Address"
+          {...getTextareaProps(fields.address)}
+          error={fields.address.errors}
+          autoComplete="street-address"
+          maxLength={LIMITS.address}
+        />
+        <SubmitButton busy={busy}>Create Account</SubmitButton>
+      </form>
+    </AuthCard>
+  );
 }

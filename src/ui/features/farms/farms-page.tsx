@@ -1,3 +1,80 @@
-export default function Page() {
-  return <h2>farms-page (to be built)</h2>;
+import { useState } from "react";
+import { CoreError } from "../../../contract/core-error.ts";
+import type { Farm } from "../../../contract/entities.ts";
+import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { PlusIcon } from "../../components/icons.tsx";
+import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { notify } from "../../components/toasts.ts";
+import { useFarms } from "../../data/hooks.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { FarmCard } from "./farm-card.tsx";
+import { FarmFormDialog } from "./farm-form-dialog.tsx";
+import { useFarmsLoad } from "./use-farms-load.ts";
+
+interface Dialog {
+  open: boolean;
+  farm: Farm | null;
+}
+
+/** SPEC §2 Manage Farms: the client's farms as cards, with create, update and delete. */
+export default function FarmsPage() {
+  const { core } = useAppData();
+  const farms = useFarms();
+  const { state, retry } = useFarmsLoad();
+  const confirm = useConfirm();
+  // The farm stays set while the dialog closes, so its title does not flip as it goes.
+  const [dialog, setDialog] = useState<Dialog>({ open: false, farm: null });
+  const [deleting, setDeleting] = useState<number | null>(null);
+
+  async function remove(farm: Farm) {
+    if (!(await confirm("Are you sure you want to delete this farm?"))) return;
+    setDeleting(farm.farm_id);
+    try {
+      notify.success(await core.deleteFarm(farm.farm_id));
+    } catch (err) {
+      // The server refuses a farm that still has MCUs and says why; the farmer needs that reason.
+      const reason = err instanceof CoreError ? err.serverMessage : null;
+      notify.error(reason ? `Delete Farm failed: ${reason}` : "Delete Farm failed");
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="farms-heading">
+      <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
+        <h2 id="farms-heading" className="text-2xl 4xl:text-4xl font-bold text-gray-900">
+          Manage Farms
+        </h2>
+        <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setDialog({ open: true, farm: null })}>
+          <PlusIcon /> Add New Farm
+        </button>
+      </div>
+
+      {state.status === "error" ? (
+        <LoadError text={state.message} onRetry={retry} />
+      ) : state.status === "loading" && farms.length === 0 ? (
+        <Loading text="Loading farms…" />
+      ) : farms.length === 0 ? (
+        <EmptyState title="No farms yet">
+          <p>Use Add New Farm to create your first farm, then connect its MCUs.</p>
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 4xl:gap-6 sm:grid-cols-2 xl:grid-cols-3 4xl:grid-cols-4" aria-label="Farms">
+          {farms.map((farm) => (
+            <li key={farm.farm_id} className="flex">
+              <FarmCard
+                farm={farm}
+                deleting={deleting === farm.farm_id}
+                onEdit={() => setDialog({ open: true, farm })}
+                onDelete={() => void remove(farm)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <FarmFormDialog open={dialog.open} farm={dialog.farm} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+    </section>
+  );
 }

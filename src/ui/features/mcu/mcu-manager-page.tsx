@@ -1,3 +1,218 @@
-export default function Page() {
-  return <h2>mcu-manager-page (to be built)</h2>;
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { Mcu, McuStatus } from "../../../contract/entities.ts";
+import { MCU_STATUSES } from "../../../contract/entities.ts";
+import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
+import { MacEntryDialog } from "../../components/mac-entry-dialog.tsx";
+import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { messageOf, notify } from "../../components/toasts.ts";
+import { useFarms, useMcuIds, useMcus } from "../../data/hooks.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { McuCard } from "./mcu-card.tsx";
+import { isFiltering, matchesFilters, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
+import { McuFormDialog, type McuFormTarget } from "./mcu-form-dialog.tsx";
+import { McuStats } from "./mcu-stats.tsx";
+import { STATUS_LABELS } from "./status-badge.tsx";
+import { useNow } from "./use-now.ts";
+
+type List = "mcus" | "farms" | "profiles";
+const LISTS: List[] = ["mcus", "farms", "profiles"];
+/** SPEC §8 load failures: an info toast with the server's message, else these. */
+const LOAD_FALLBACK: Record<List, string> = {
+  mcus: "Failed to fetch MCU by client",
+  farms: "Failed to fetch farms",
+  profiles: "Failed to load setting profiles",
+};
+const LOAD_ERROR_TEXT: Record<List, string> = {
+  mcus: "MCUs could not be loaded.",
+  farms: "Farms could not be loaded, so the farm filter and the farm choice are incomplete.",
+  profiles: "Setting profiles could not be loaded, so they cannot be linked right now.",
+};
+
+const inputClass =
+  "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:px-4 4xl:py-3 text-sm 4xl:text-xl text-gray-900 placeholder-gray-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+
+/** SPEC §2 MCU Manager: the client's MCUs with search, filters, stats, profile links, add/edit/delete. */
+export default function McuManagerPage() {
+  const { core } = useAppData();
+  const confirm = useConfirm();
+  const mcus = useMcus();
+  const farms = useFarms();
+  const now = useNow();
+
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState<List[]>([]);
+  const [filters, setFilters] = useState<McuFilters>(NO_FILTERS);
+  const [formTarget, setFormTarget] = useState<McuFormTarget | null>(null);
+  const [scanning, setScanning] = useState(false);
+
+  const load = useCallback(
+    async (lists: List[], isCurrent: () => boolean = () => true) => {
+      setLoading(true);
+      const loaders: Record<List, () => Promise<void>> = { mcus: () => core.loadMcus(), farms: () => core.loadFarms(), profiles: () => core.loadProfiles() };
+      const results = await Promise.allSettled(lists.map((l) => loaders[l]()));
+      if (!isCurrent()) return;
+      const nowFailed = lists.filter((_, i) => results[i]!.status === "rejected");
+      results.forEach((r, i) => {
+        if (r.status === "rejected") notify.info(messageOf(r.reason, LOAD_FALLBACK[lists[i]!]));
+      });
+      setFailed(nowFailed);
+      setLoading(false);
+    },
+    [core],
+  );
+
+  useEffect(() => {
+    let current = true;
+    void load(LISTS, () => current);
+    return () => {
+      current = false;
+    };
+  }, [load]);
+
+  const filter = useCallback((m: Mcu) => matchesFilters(m, filters), [filters]);
+  const shownIds = useMcuIds(filter);
+  const filtering = isFiltering(filters);
+
+  const onEdit = useCallback((mcu: Mcu) => setFormTarget({ kind: "edit", mcu }), []);
+  const onDelete = useCallback(
+    async (mcu: Mcu) => {
+      if (!(await confirm("Are you sure you want to delete this MCU? This action cannot be undone."))) return;
+      try {
+        notify.success(await core.deleteMcu(mcu.mcu_id));
+      } catch (err) {
+        notify.error(`Delete failed : ${messageOf(err, "Failed to delete MCU")}`);
+      }
+    },
+    [confirm, core],
+  );
+  const openAdd = () => setFormTarget({ kind: "add" });
+  const openScan = () => setScanning(true);
+
+  const farmOptions = useMemo(() => [...farms].sort((a, b) => a.name.localeCompare(b.name)), [farms]);
+  const mcuLoadFailed = failed.includes("mcus");
+  const otherFailures = failed.filter((l) => l !== "mcus");
+
+  let list;
+  if (loading && mcus.length === 0) list = <Loading text="Loading MCUs…" />;
+  else if (mcuLoadFailed && mcus.length === 0) list = <LoadError text={LOAD_ERROR_TEXT.mcus} onRetry={() => void load(failed)} />;
+  else if (mcus.length === 0)
+    list = (
+      <EmptyState title="No MCUs found">
+        <p>Add your first MCU to start watching its farm room.</p>
+        <div className="mt-4 flex flex-wrap justify-center gap-3">
+          <button type="button" className="btn-primary" onClick={openScan}>
+            <ScanIcon /> Scan Barcode
+          </button>
+          <button type="button" className="btn-secondary" onClick={openAdd}>
+            <PlusIcon /> Add Manually
+          </button>
+        </div>
+      </EmptyState>
+    );
+  else if (shownIds.length === 0)
+    list = (
+      <EmptyState title="No MCUs found">
+        <p>{filtering ? "No MCU matches your search and filters. Try other words, or Reset the filters." : "No MCUs to show."}</p>
+      </EmptyState>
+    );
+  else
+    list = (
+      <ul className="grid gap-4 4xl:gap-6 grid-cols-1 md:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4 4xl:grid-cols-5">
+        {shownIds.map((id) => (
+          <li key={id} className="min-w-0 flex">
+            <McuCard mcuId={id} now={now} onEdit={onEdit} onDelete={onDelete} />
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <div className="space-y-5 4xl:space-y-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-2xl 4xl:text-4xl font-semibold text-gray-900">MCU Manager</h2>
+        <div className="flex flex-wrap gap-2 sm:gap-3">
+          <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openScan}>
+            <ScanIcon /> Scan MCU
+          </button>
+          <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openAdd}>
+            <PlusIcon /> Add MCU
+          </button>
+        </div>
+      </div>
+
+      <McuStats />
+
+      <div role="search" aria-label="Find MCUs" className="card p-3 sm:p-4 4xl:p-6 flex flex-col md:flex-row gap-3">
+        <div className="flex-1 min-w-0">
+          <label htmlFor="mcu-search" className="sr-only">
+            Search MCUs by name, ID or MAC
+          </label>
+          <input
+            id="mcu-search"
+            type="search"
+            className={inputClass}
+            placeholder="Search by name, ID or MAC..."
+            value={filters.search}
+            onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </div>
+        <div className="grid grid-cols-2 md:flex gap-3">
+          <div className="md:w-40 4xl:w-64">
+            <label htmlFor="mcu-status-filter" className="sr-only">
+              Filter by status
+            </label>
+            <select id="mcu-status-filter" className={inputClass} value={filters.status} onChange={(e) => setFilters((f) => ({ ...f, status: e.target.value as McuStatus | "" }))}>
+              <option value="">All Status</option>
+              {MCU_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="md:w-48 4xl:w-80">
+            <label htmlFor="mcu-farm-filter" className="sr-only">
+              Filter by farm
+            </label>
+            <select id="mcu-farm-filter" className={inputClass} value={filters.farmId} onChange={(e) => setFilters((f) => ({ ...f, farmId: e.target.value }))}>
+              <option value="">All Farms</option>
+              {farmOptions.map((f) => (
+                <option key={f.farm_id} value={String(f.farm_id)}>
+                  {f.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="button" className="btn-secondary col-span-2 md:col-span-1 4xl:text-xl 4xl:px-6" onClick={() => setFilters(NO_FILTERS)} disabled={!filtering}>
+            Reset
+          </button>
+        </div>
+      </div>
+
+      {otherFailures.length > 0 && <LoadError text={otherFailures.map((l) => LOAD_ERROR_TEXT[l]).join(" ")} onRetry={() => void load(failed)} />}
+      {mcuLoadFailed && mcus.length > 0 && <LoadError text="MCUs could not be refreshed; the list may be out of date." onRetry={() => void load(failed)} />}
+
+      <section aria-labelledby="mcu-list-heading" aria-busy={loading || undefined}>
+        <h2 id="mcu-list-heading" className="sr-only">
+          MCUs
+        </h2>
+        {list}
+      </section>
+
+      <McuFormDialog target={formTarget} farms={farmOptions} onClose={() => setFormTarget(null)} />
+      <MacEntryDialog
+        open={scanning}
+        onClose={() => setScanning(false)}
+        title="Scan MCU"
+        instructions="Enter the MAC address printed on the MCU's label, under its QR code."
+        onResult={(mac) => {
+          setScanning(false);
+          setFormTarget({ kind: "add", mac });
+        }}
+      />
+    </div>
+  );
 }

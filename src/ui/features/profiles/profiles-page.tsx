@@ -1,3 +1,74 @@
-export default function Page() {
-  return <h2>profiles-page (to be built)</h2>;
+import { useState } from "react";
+import type { SettingProfile } from "../../../contract/entities.ts";
+import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { PlusIcon } from "../../components/icons.tsx";
+import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { notify } from "../../components/toasts.ts";
+import { useProfiles } from "../../data/hooks.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { ProfileCard } from "./profile-card.tsx";
+import { ProfileFormDialog } from "./profile-form-dialog.tsx";
+import { useProfilesLoad } from "./use-profiles-load.ts";
+
+interface Dialog {
+  open: boolean;
+  profile: SettingProfile | null;
+  /** A new number per opening, so the two-step form starts afresh each time. */
+  session: number;
+}
+
+/** SPEC §2 Manage Setting Profiles: reusable automation settings, linked to MCUs elsewhere. */
+export default function ProfilesPage() {
+  const { core } = useAppData();
+  const profiles = useProfiles();
+  const { state, retry } = useProfilesLoad();
+  const confirm = useConfirm();
+  const [dialog, setDialog] = useState<Dialog>({ open: false, profile: null, session: 0 });
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const openDialog = (profile: SettingProfile | null) => setDialog((d) => ({ open: true, profile, session: d.session + 1 }));
+
+  async function remove(profile: SettingProfile) {
+    if (!(await confirm("Are you sure you want to delete this profile?"))) return;
+    setDeleting(profile.profile_id);
+    try {
+      notify.success(await core.deleteProfile(profile.profile_id));
+    } catch {
+      notify.error("Delete failed");
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="profiles-heading">
+      <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
+        <h2 id="profiles-heading" className="text-2xl 4xl:text-4xl font-bold text-gray-900">
+          Manage Setting Profiles
+        </h2>
+        <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => openDialog(null)}>
+          <PlusIcon /> Add New Profile
+        </button>
+      </div>
+
+      {state.status === "error" ? (
+        <LoadError text={state.message} onRetry={retry} />
+      ) : state.status === "loading" && profiles.length === 0 ? (
+        <Loading text="Loading setting profiles…" />
+      ) : profiles.length === 0 ? (
+        <EmptyState title="No setting profiles yet">
+          <p>Use Add New Profile to define automation settings, then link the profile to your MCUs.</p>
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 4xl:gap-6 md:grid-cols-2 2xl:grid-cols-3 4xl:grid-cols-4" aria-label="Setting profiles">
+          {profiles.map((profile) => (
+            <li key={profile.profile_id} className="flex">
+              <ProfileCard profile={profile} deleting={deleting === profile.profile_id} onEdit={() => openDialog(profile)} onDelete={() => void remove(profile)} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ProfileFormDialog key={dialog.session} open={dialog.open} profile={dialog.profile} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+    </section>
+  );
 }

@@ -1,0 +1,204 @@
+import { act, Profiler, type ReactNode } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { ToastContainer } from "react-toastify";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { LiveReading, Mcu } from "../../../contract/entities.ts";
+import type { CommandAck } from "../../../contract/realtime.ts";
+import type { McuLive } from "../../../streams/device-snapshots.ts";
+import type { CoreHandle } from "../../data/core-client.ts";
+import { AppDataProvider, type AppData } from "../../data/provider.tsx";
+import type { Session } from "../../data/session.ts";
+import { createAppStore, type AppStore } from "../../data/store.ts";
+import { McuCard } from "./mcu-card.tsx";
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const at = "2026-01-01T00:00:00.000Z";
+const sensor = (id: number, type: Mcu["sensors"][number]["type"]) => ({ sensor_id: id, name: type, mac: `02:00:00:00:00:${id}`, type, mcu_id: 1, mcu_name: "Room", createdAt: at, updatedAt: at });
+
+function mcuFixture(mcu_id: number, mac: string, name: string): Mcu {
+  return {
+    mcu_id,
+    name,
+    mac,
+    farm_id: 1,
+    farm: { name: "Cedar Cellar" },
+    client_id: 1,
+    status: "active",
+    readings: null,
+    lastSeen: null,
+    controllers: [],
+    sensors: [sensor(1, "Humidity"), sensor(2, "Humidity"), sensor(3, "CO2"), sensor(4, "Soil_temp"), sensor(5, "Moisture")],
+    profile_links: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+const READING: LiveReading = {
+  DHT: { temperature: 20.4, humidity: 88, count: 1 },
+  SOIL_TEMP: { soil_temperature: 19.5, count: 1 },
+  CO2: { co2: 850, count: 1 },
+  Irrigation: { status: false, auto: true, session: false },
+  AC: { status: true, auto: true },
+  Ventilation: { status: false, auto: false },
+  Humidifier: { status: true, auto: false },
+  lastUpdated: "2026-01-01T08:30:00.000Z",
+};
+
+const live = (mac: string, mcuId: number, over: Partial<McuLive>): McuLive => ({
+  mac,
+  mcuId,
+  readings: READING,
+  status: "online",
+  lastReadingAt: 0,
+  online: true,
+  pending: null,
+  ...over,
+});
+
+describe("McuCard in a real browser", () => {
+  let host: HTMLDivElement;
+  let root: Root;
+  let store: AppStore;
+  let sent: unknown[][];
+  let answer: CommandAck;
+  let seq = 0;
+
+  beforeEach(() => {
+    host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+    store = createAppStore();
+    sent = [];
+    answer = { ok: true };
+    store.apply({ kind: "entities", entities: { mcus: [mcuFixture(1, "AA:00:00:00:00:01", "Room A"), mcuFixture(2, "AA:00:00:00:00:02", "Room B")] } });
+  });
+  afterEach(async () => {
+    await act(async () => root.unmount());
+    host.remove();
+  });
+
+  const core = {
+    sendCommand: async (...args: unknown[]) => {
+      sent.push(args);
+      return answer;
+    },
+  } as unknown as CoreHandle;
+
+  const setLive = (...snapshots: McuLive[]) => act(async () => void store.apply({ kind: "live", batch: { seq: ++seq, upserts: snapshots, removed: [], clock: 0 } }));
+
+  async function render(children: ReactNode) {
+    const data: AppData = { core, store, session: {} as Session };
+    await act(async () =>
+      root.render(
+        <AppDataProvider value={data}>
+          <ul>{children}</ul>
+          <ToastContainer />
+        </AppDataProvider>,
+      ),
+    );
+  }
+
+  const card = (name: string) => [...host.querySelectorAll("article")].find((a) => a.querySelector("h3")?.textContent === name)!;
+  const toggle = (c: Element, name: string) =>
+    [...c.querySelectorAll<HTMLButtonElement>('[role="switch"]')].find((s) => s.id && c.querySelector(`label[for="${s.id}"]`)?.textContent === name)!;
+
+  it("shows an online MCU's readings labelled reporting / total sensors, and its device states", async () => {
+    await setLive(live("AA:00:00:00:00:01", 1, {}));
+    await render(<McuCard mcuId={1} />);
+    const c = card("Room A");
+    expect(c.textContent).toContain("Online");
+    expect(c.textContent).toContain("No profile linked");
+    const text = c.querySelector("dl")!.textContent!;
+    expect(text).toContain("Temperature20.4 °C1/2 sensors");
+    expect(text).toContain("Humidity88.0 %1/2 sensors");
+    expect(text).toContain("Soil Temperature19.5 °C1/1 sensors");
+    expect(text).toContain("CO2850 ppm1/1 sensors");
+    expect(toggle(c, "AC Status").getAttribute("aria-checked")).toBe("true");
+    expect(toggle(c, "Ventilation Automation").getAttribute("aria-checked")).toBe("false");
+    expect(toggle(c, "Humidifier Status").disabled).toBe(false);
+    // Not today's reading, so the date is shown with the time.
+    expect(c.textContent).toContain(`Last updated: ${new Date(READING.lastUpdated!).toLocaleString()}`);
+  });
+
+  it("disables the toggles of an offline MCU and says they show its last known state", async () => {
+    await setLive(live("AA:00:00:00:00:01", 1, { online: false, status: "offline" }));
+    await render(<McuCard mcuId={1} />);
+    const c = card("Room A");
+    expect(c.textContent).toContain("Offline");
+    expect(c.querySelector("dl")).toBeNull();
+    const status = toggle(c, "AC Status");
+    expect(status.disabled).toBe(true);
+    expect(status.getAttribute("aria-checked")).toBe("true");
+    expect(document.getElementById(status.getAttribute("aria-describedby")!)!.textContent).toBe("MCU offline: last known state");
+    expect(c.textContent).toContain("MCU offline: showing the last known device state. Switching resumes when it reports again.");
+    status.click();
+    expect(sent).toEqual([]);
+  });
+
+  it("says No data and no state for an MCU that never reported", async () => {
+    await render(<McuCard mcuId={2} />);
+    const c = card("Room B");
+    expect(c.textContent).toContain("Offline");
+    expect(c.textContent).toContain("Last updated: No data");
+    expect(c.textContent).toContain("MCU offline: no device state reported yet.");
+    const automation = toggle(c, "Irrigation Automation");
+    expect(automation.getAttribute("aria-checked")).toBe("false");
+    expect(document.getElementById(automation.getAttribute("aria-describedby")!)!.textContent).toBe("MCU offline: no state reported");
+    expect(toggle(c, "Irrigation Automation").disabled).toBe(true);
+  });
+
+  it("disables the tile of a device an online MCU does not report", async () => {
+    const { Humidifier: _, ...withoutHumidifier } = READING;
+    await setLive(live("AA:00:00:00:00:01", 1, { readings: withoutHumidifier }));
+    await render(<McuCard mcuId={1} />);
+    const c = card("Room A");
+    expect(toggle(c, "Humidifier Status").disabled).toBe(true);
+    expect(toggle(c, "AC Status").disabled).toBe(false);
+    const tile = [...c.querySelectorAll('[role="group"]')].find((g) => g.textContent!.startsWith("Humidifier"))!;
+    expect(tile.textContent).toContain("Not reported by this MCU");
+  });
+
+  it("sends a toggle, shows the pending value until the ack, and toasts a refusal", async () => {
+    const mac = "AA:00:00:00:00:01";
+    await setLive(live(mac, 1, {}));
+    await render(<McuCard mcuId={1} />);
+    answer = { ok: false, message: "Turn Automation off to switch AC by hand" };
+    await act(async () => toggle(card("Room A"), "AC Status").click());
+    expect(sent).toEqual([[mac, "AC", "status", false]]);
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(host.querySelector('[role="alert"]')?.textContent).toContain("Turn Automation off to switch AC by hand");
+
+    // While the core holds the toggle as pending, it shows the requested value and ignores clicks.
+    await setLive(live(mac, 1, { pending: { "AC:status": false } }));
+    const status = toggle(card("Room A"), "AC Status");
+    expect(status.getAttribute("aria-checked")).toBe("false");
+    expect(status.getAttribute("aria-busy")).toBe("true");
+    await act(async () => status.click());
+    expect(sent).toHaveLength(1);
+    // The pending value is dropped without a confirmation: the device's state shows again.
+    await setLive(live(mac, 1, { pending: null }));
+    expect(toggle(card("Room A"), "AC Status").getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("re-renders only the card whose MCU got a reading", async () => {
+    const renders = { a: 0, b: 0 };
+    await setLive(live("AA:00:00:00:00:01", 1, {}), live("AA:00:00:00:00:02", 2, {}));
+    await render(
+      <>
+        <Profiler id="a" onRender={() => renders.a++}>
+          <McuCard mcuId={1} />
+        </Profiler>
+        <Profiler id="b" onRender={() => renders.b++}>
+          <McuCard mcuId={2} />
+        </Profiler>
+      </>,
+    );
+    const before = { ...renders };
+    await setLive(live("AA:00:00:00:00:02", 2, { readings: { ...READING, CO2: { co2: 990, count: 1 } } }));
+    expect(renders.a).toBe(before.a);
+    expect(renders.b).toBe(before.b + 1);
+    expect(card("Room B").textContent).toContain("990 ppm");
+  });
+});

@@ -1,0 +1,79 @@
+import { memo, useMemo, type CSSProperties } from "react";
+import { COMMAND_TARGETS } from "../../../contract/realtime.ts";
+import { useMcu, useMcuLive } from "../../data/hooks.ts";
+import { DeviceTile } from "./device-tile.tsx";
+import { LiveReadings } from "./live-readings.tsx";
+import { sensorTotals } from "./sensor-totals.ts";
+
+/**
+ * Off-screen cards skip layout and paint, so a wall of hundreds of MCUs scrolls smoothly; the
+ * browser remembers each card's last rendered height (`auto`) so the scrollbar does not jump.
+ */
+const OFFSCREEN_SKIP: CSSProperties = { contentVisibility: "auto", containIntrinsicSize: "auto 560px" };
+
+/** The local time of a reading's `lastUpdated`, or null when there is none. */
+function localTime(iso: string | undefined): string | null {
+  if (!iso) return null;
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return null;
+  // A reading from an earlier day needs its date; today's needs only the time.
+  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+}
+
+/**
+ * One MCU of the "MCU Readings" grid (SPEC §2). It subscribes to its own MCU entity and live
+ * snapshot, so a reading re-renders this card only.
+ */
+export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
+  const mcu = useMcu(mcuId);
+  const live = useMcuLive(mcu?.mac);
+  const sensors = mcu?.sensors;
+  const totals = useMemo(() => sensorTotals(sensors ?? []), [sensors]);
+  if (!mcu) return null;
+
+  const online = live?.online ?? false;
+  const readings = live?.readings ?? null;
+  const profile = mcu.profile_links[0]?.profile.name;
+  const headingId = `mcu-card-${mcuId}`;
+  const lastUpdated = readings?.lastUpdated;
+  const updatedText = localTime(lastUpdated);
+
+  return (
+    <li style={OFFSCREEN_SKIP}>
+      <article aria-labelledby={headingId} className="card h-full p-4 4xl:p-6 flex flex-col gap-3">
+        <header className="flex items-start justify-between gap-3">
+          <div className="min-w-0">
+            <h3 id={headingId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
+              {mcu.name}
+            </h3>
+            <p className="text-sm 4xl:text-xl text-gray-600 break-words">{mcu.farm.name}</p>
+          </div>
+          <span
+            className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
+          >
+            <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
+            {online ? "Online" : "Offline"}
+          </span>
+        </header>
+        <p className="text-sm 4xl:text-xl text-gray-700">
+          <span className="text-gray-500">Profile: </span>
+          {profile ?? <span className="text-gray-500 italic">No profile linked</span>}
+        </p>
+        {online && readings && <LiveReadings readings={readings} totals={totals} />}
+        {!online && (
+          <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
+            {readings ? "MCU offline: showing the last known device state. Switching resumes when it reports again." : "MCU offline: no device state reported yet."}
+          </p>
+        )}
+        <div className="grid grid-cols-2 gap-2 4xl:gap-3">
+          {COMMAND_TARGETS.map((target) => (
+            <DeviceTile key={target} mac={mcu.mac} target={target} device={readings?.[target]} pending={live?.pending ?? null} online={online} />
+          ))}
+        </div>
+        <p className="mt-auto text-xs 4xl:text-lg text-gray-500">
+          Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}
+        </p>
+      </article>
+    </li>
+  );
+});

@@ -1,0 +1,40 @@
+import { BatteryIcon } from "../../components/icons.tsx";
+import { batteryColor, type BatteryColor } from "./battery.ts";
+
+const FILL: Record<BatteryColor, string> = { green: "bg-green-500", yellow: "bg-yellow-400", red: "bg-red-500" };
+const TEXT: Record<BatteryColor, string> = { green: "text-green-700", yellow: "text-yellow-800", red: "text-red-700" };
+
+/**
+ * The battery level as a coloured bar with its percentage (the colour is never the only cue).
+ * A meter to assistive technology, named by `label`.
+ */
+export function BatteryBar({ level, label = "Battery" }: { level: number | null; label?: string }) {
+  if (level === null) {
+    return (
+<span className="text-sm text-gray-500">No data</span>
+    );
+  }
+  const clamped = Math.min(100, Math.max(0, level));
+  const shown = `${Math.round(clamped)}%`;
+  const color = batteryColor(clamped);
+  return (
+    <div className="flex items-center gap-2 min-w-0">
+      <BatteryIcon className={`shrink-0 ${TEXT[color]}`} />
+      <div
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={clamped}
+        aria-valuetext={shown}
+        data-color={color}
+        className="flex-1 h-2.5 4xl:h-4 rounded-full bg-gray-200 overflow-hidden"
+      >
+        <div className={`h-full rounded-full ${FILL[color]}`} style={{ width: `${clamped}%` }} />
+      </div>
+      <span className={`w-11 4xl:w-16 text-right text-sm 4xl:text-xl font-medium tabular-nums ${TEXT[color]}`} aria-hidden="true">
+        {shown}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { memo, useId } from "react";
+import type { Mcu } from "../../../contract/entities.ts";
+import { EditIcon, TrashIcon } from "../../components/icons.tsx";
+import { useMcu, useMcuLive } from "../../data/hooks.ts";
+import { batteryLevelOf } from "./battery.ts";
+import { BatteryBar } from "./battery-bar.tsx";
+import { formatLastSeen } from "./last-seen.ts";
+import { ProfileLinkField } from "./profile-link-field.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+
+/** The newest sign of life: a live reading of this page's life, or the record's lastSeen. */
+function lastSeenMs(mcu: Mcu, liveAt: number | null | undefined): number | null {
+  const recorded = mcu.lastSeen ? Date.parse(mcu.lastSeen) : Number.NaN;
+  const candidates = [liveAt ?? Number.NaN, recorded].filter((t) => !Number.isNaN(t));
+  return candidates.length ? Math.max(...candidates) : null;
+}
+
+/**
+ * One MCU (SPEC §2). Subscribes to its own record and live snapshot only, so a reading of one
+ * MCU re-renders one card.
+ */
+export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: { mcuId: number; now: number; onEdit: (mcu: Mcu) => void; onDelete: (mcu: Mcu) => void }) {
+  const mcu = useMcu(mcuId);
+  const live = useMcuLive(mcu?.mac);
+  const titleId = useId();
+  if (!mcu) return null;
+  const seen = lastSeenMs(mcu, live?.lastReadingAt);
+
+  return (
+    <article aria-labelledby={titleId} className="card w-full p-4 4xl:p-7 flex flex-col gap-3 4xl:gap-5 min-w-0">
+      <header className="flex items-start gap-2">
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <h3 id={titleId} className="font-semibold text-gray-900 text-base 4xl:text-2xl break-words">
+              {mcu.name}
+            </h3>
+            <StatusBadge status={mcu.status} />
+          </div>
+          <p className="text-xs 4xl:text-base text-gray-500 mt-0.5">ID {mcu.mcu_id}</p>
+        </div>
+        <div className="flex shrink-0 -mr-2 -mt-1">
+          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12" aria-label={`Edit ${mcu.name}`} title="Edit" onClick={() => onEdit(mcu)}>
+            <EditIcon className="text-lg 4xl:text-2xl" />
+          </button>
+          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12 hover:bg-red-50 hover:text-red-700" aria-label={`Delete ${mcu.name}`} title="Delete" onClick={() => onDelete(mcu)}>
+            <TrashIcon className="text-lg 4xl:text-2xl" />
+          </button>
+        </div>
+      </header>
+
+      <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] 4xl:grid-cols-[9rem_minmax(0,1fr)] items-center gap-x-3 gap-y-2.5 4xl:gap-y-4 text-sm 4xl:text-xl">
+        <dt className="text-gray-500">Farm</dt>
+        <dd className="text-gray-900 font-medium truncate">{mcu.farm.name}</dd>
+        <ProfileLinkField mcu={mcu} />
+        <dt className="text-gray-500">MAC</dt>
+        <dd className="font-mono text-gray-900 break-all">{mcu.mac}</dd>
+        <dt className="text-gray-500">Battery</dt>
+        <dd>
+          <BatteryBar level={batteryLevelOf(mcu, live)} label={`Battery of ${mcu.name}`} />
+        </dd>
+        <dt className="text-gray-500">Last Seen</dt>
+        <dd className="text-gray-900">
+          {seen === null ? "Never" : <time dateTime={new Date(seen).toISOString()}>{formatLastSeen(seen, now)}</time>}
+        </dd>
+        <dt className="text-gray-500">Added</dt>
+        <dd className="text-gray-900">
+          <time dateTime={mcu.createdAt}>{new Date(mcu.createdAt).toLocaleDateString()}</time>
+        </dd>
+      </dl>
+    </article>
+  );
+});

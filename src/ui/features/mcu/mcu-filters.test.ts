@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { Mcu } from "../../../contract/entities.ts";
+import { isFiltering, matchesFilters, NO_FILTERS } from "./mcu-filters.ts";
+
+const mcu = (over: Partial<Mcu>): Mcu => ({
+  mcu_id: 17,
+  name: "Oyster Room A",
+  mac: "02:4D:46:00:00:0A",
+  farm_id: 3,
+  farm: { name: "Cedar Cellar" },
+  client_id: 1,
+  status: "online",
+  readings: null,
+  lastSeen: null,
+  controllers: [],
+  sensors: [],
+  profile_links: [],
+  createdAt: "2025-01-01T00:00:00Z",
+  updatedAt: "2025-01-01T00:00:00Z",
+  ...over,
+});
+
+describe("matchesFilters", () => {
+  const room = mcu({});
+
+  it("matches everything without filters", () => {
+    expect(matchesFilters(room, NO_FILTERS)).toBe(true);
+    expect(isFiltering(NO_FILTERS)).toBe(false);
+    expect(isFiltering({ ...NO_FILTERS, search: "  " })).toBe(false);
+  });
+
+  it("searches name, ID and MAC case-insensitively", () => {
+    expect(matchesFilters(room, { ...NO_FILTERS, search: "oyster room" })).toBe(true);
+    expect(matchesFilters(room, { ...NO_FILTERS, search: "17" })).toBe(true);
+    expect(matchesFilters(room, { ...NO_FILTERS, search: "00:0a" })).toBe(true);
+    expect(matchesFilters(room, { ...NO_FILTERS, search: "46-00-00-0A" })).toBe(true);
+    expect(matchesFilters(room, { ...NO_FILTERS, search: "shiitake" })).toBe(false);
+    expect(matchesFilters(room, { ...NO_FILTERS, search: "18" })).toBe(false);
+  });
+
+  it("filters on the MCU's status field and its farm", () => {
+    expect(matchesFilters(room, { ...NO_FILTERS, status: "online" })).toBe(true);
+    expect(matchesFilters(room, { ...NO_FILTERS, status: "offline" })).toBe(false);
+    expect(matchesFilters(room, { ...NO_FILTERS, farmId: "3" })).toBe(true);
+    expect(matchesFilters(room, { ...NO_FILTERS, farmId: "4" })).toBe(false);
+    expect(matchesFilters(room, { search: "room", status: "online", farmId: "4" })).toBe(false);
+  });
+});

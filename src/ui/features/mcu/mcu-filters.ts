@@ -1,0 +1,28 @@
+import type { Mcu, McuStatus } from "../../../contract/entities.ts";
+
+/** The MCU Manager's search and filters (SPEC §2); "" means "all". */
+export interface McuFilters {
+  search: string;
+  status: McuStatus | "";
+  farmId: string;
+}
+
+export const NO_FILTERS: McuFilters = { search: "", status: "", farmId: "" };
+
+export const isFiltering = (f: McuFilters) => f.search.trim() !== "" || f.status !== "" || f.farmId !== "";
+
+/**
+ * SPEC §5: the search matches name, ID or MAC, case-insensitively. A MAC typed with dashes
+ * finds the colon-separated MAC the server stores.
+ */
+export function matchesFilters(mcu: Mcu, f: McuFilters): boolean {
+  const query = f.search.trim().toLowerCase();
+  if (query) {
+    const asMac = query.replace(/-/g, ":");
+    const hit = mcu.name.toLowerCase().includes(query) || String(mcu.mcu_id).includes(query) || mcu.mac.toLowerCase().includes(asMac);
+    if (!hit) return false;
+  }
+  if (f.status && mcu.status !== f.status) return false;
+  if (f.farmId && String(mcu.farm_id) !== f.farmId) return false;
+  return true;
+}

@@ -1,0 +1,121 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import type { Farm, Mcu } from "../../../contract/entities.ts";
+import { mcuForm } from "../../../contract/forms.ts";
+import { normalizeMac } from "../../../contract/mac.ts";
+import { SelectField, TextField } from "../../components/fields.tsx";
+import { ScanIcon } from "../../components/icons.tsx";
+import { MacEntryDialog } from "../../components/mac-entry-dialog.tsx";
+import { Modal } from "../../components/modal.tsx";
+import { messageOf, notify } from "../../components/toasts.ts";
+import { useAppData } from "../../data/provider.tsx";
+
+/** What the modal is open for: adding (maybe with a scanned MAC) or editing an MCU. */
+export type McuFormTarget = { kind: "add"; mac?: string } | { kind: "edit"; mcu: Mcu };
+
+/** SPEC §2 Add/Edit MCU modal. */
+export function McuFormDialog({ target, farms, onClose }: { target: McuFormTarget | null; farms: Farm[]; onClose: () => void }) {
+  return (
+    <Modal open={target !== null} onClose={onClose} title={target?.kind === "edit" ? "Edit MCU" : "Add New MCU"}>
+      {/* Mounted per opening, so each opening starts from its own defaults. */}
+      {target && <McuForm target={target} farms={farms} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm[]; onDone: () => void }) {
+  const { core } = useAppData();
+  const editing = target.kind === "edit" ? target.mcu : null;
+  const [saving, setSaving] = useState(false);
+  const [scanning, setScanning] = useState(false);
+
+  const [form, fields] = useForm({
+    defaultValue: editing
+      ? { name: editing.name, mac: editing.mac, farm_id: String(editing.farm_id) }
+      : { name: "", mac: target.kind === "add" ? (target.mac ?? "") : "", farm_id: "" },
+    onValidate({ formData }) {
+      return parseWithZod(formData, { schema: mcuForm });
+    },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    async onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status !== "success") return;
+      const body = { name: submission.value.name, mac: normalizeMac(submission.value.mac), farm_id: submission.value.farm_id };
+      setSaving(true);
+      try {
+        if (editing) {
+          const saved = await core.updateMcu(editing.mcu_id, body);
+          notify.success(`${saved.name} MCU updated successfully`);
+        } else {
+          const saved = await core.createMcu(body);
+          notify.success(`${saved.name} MCU added successfully`);
+        }
+        onDone();
+      } catch (err) {
+        // The modal stays open with what was typed, so a mistake can be fixed and sent again.
+        notify.error(editing ? messageOf(err, "Failed to update MCU") : `Creation failed : ${messageOf(err, "Failed to create MCU")}`);
+      } finally {
+        setSaving(false);
+      }
+    },
+  });
+
+  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: "text" });
+  const { key: macKey, ...macProps } = getInputProps(fields.mac, { type: "text" });
+  const { key: farmKey, ...farmProps } = getSelectProps(fields.farm_id);
+
+  return (
+    <>
+      <form {...getFormProps(form)} aria-busy={saving || undefined}>
+        <TextField key={nameKey} {...nameProps} label="MCU Name" placeholder="e.g. Oyster Room A" autoComplete="off" error={fields.name.errors} />
+        <div className="flex items-start gap-2">
+          <div className="flex-1 min-w-0">
+            <TextField
+              key={macKey}
+              {...macProps}
+              label="MAC Address"
+              placeholder="AA:BB:CC:DD:EE:FF"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              error={fields.mac.errors}
+            />
+          </div>
+          {!editing && (
+            <button type="button" className="btn-secondary mt-6 px-3" aria-label="Scan MAC address" title="Scan MAC address" onClick={() => setScanning(true)}>
+              <ScanIcon className="text-lg" />
+            </button>
+          )}
+        </div>
+        <SelectField key={farmKey} {...farmProps} label="Assign to Farm" error={fields.farm_id.errors}>
+          <option value="">Select a farm</option>
+          {farms.map((f) => (
+            <option key={f.farm_id} value={String(f.farm_id)}>
+              {f.name}
+            </option>
+          ))}
+        </SelectField>
+        <div className="flex justify-end gap-3 pt-2">
+          <button type="button" className="btn-secondary" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {editing ? "Update MCU" : "Add MCU"}
+          </button>
+        </div>
+      </form>
+      <MacEntryDialog
+        open={scanning}
+        onClose={() => setScanning(false)}
+        title="Scan MCU"
+        instructions="Enter the MAC address printed on the MCU's label, under its QR code."
+        onResult={(mac) => {
+          setScanning(false);
+          form.update({ name: fields.mac.name, value: mac, validated: true });
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ComponentType, SVGProps } from "react";
+import type { Mcu } from "../../../contract/entities.ts";
+import { BatteryIcon, ChipIcon, WifiIcon, WifiOffIcon } from "../../components/icons.tsx";
+import { useMcuIds, useMcus } from "../../data/hooks.ts";
+import { isLowBattery } from "./battery.ts";
+
+// Module-level filters: a stable identity keeps useMcuIds subscribed once.
+const isOnline = (m: Mcu) => m.status === "online";
+const isOffline = (m: Mcu) => m.status === "offline";
+
+/** SPEC §2 stat cards; counts follow the MCU's status field, like the status filter. */
+export function McuStats() {
+  const total = useMcus().length;
+  const online = useMcuIds(isOnline).length;
+  const offline = useMcuIds(isOffline).length;
+  const low = useMcuIds(isLowBattery).length;
+  return (
+    <dl className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4 4xl:gap-6">
+      <Stat label="Total MCUs" value={total} Icon={ChipIcon} tone="bg-brand-50 text-brand-700" />
+      <Stat label="Online" value={online} Icon={WifiIcon} tone="bg-green-50 text-green-700" />
+      <Stat label="Offline" value={offline} Icon={WifiOffIcon} tone="bg-gray-100 text-gray-700" />
+      <Stat label="Low Battery" value={low} Icon={BatteryIcon} tone="bg-red-50 text-red-700" />
+    </dl>
+  );
+}
+
+function Stat({ label, value, Icon, tone }: { label: string; value: number; Icon: ComponentType<SVGProps<SVGSVGElement>>; tone: string }) {
+  return (
+    <div className="card p-3 sm:p-4 4xl:p-6 flex items-center gap-3 min-w-0">
+      <span className={`shrink-0 rounded-xl p-2 sm:p-2.5 4xl:p-4 text-xl 4xl:text-4xl ${tone}`} aria-hidden="true">
+        <Icon />
+      </span>
+      <div className="min-w-0">
+        <dt className="text-xs sm:text-sm 4xl:text-2xl text-gray-600 truncate">{label}</dt>
+        <dd className="text-2xl 4xl:text-5xl font-semibold text-gray-900 tabular-nums">{value}</dd>
+      </div>
+    </div>
+  );
+}

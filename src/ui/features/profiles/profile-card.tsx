@@ -1,0 +1,69 @@
+import type { ReactNode } from "react";
+import type { SettingProfile } from "../../../contract/entities.ts";
+import { CloudIcon, DropletIcon, EditIcon, FanIcon, ThermometerIcon, TrashIcon } from "../../components/icons.tsx";
+import { AC_BASIS_LABELS } from "./settings-labels.ts";
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function Setting({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <div className="rounded-lg bg-gray-50 px-3 py-2">
+      <dt className="flex items-center gap-1.5 font-medium text-gray-600">
+        {icon}
+        {title}
+      </dt>
+      {children}
+    </div>
+  );
+}
+
+/** One profile's summary (SPEC §2): each device's settings with the units of SPEC §9. */
+export function ProfileCard({ profile, onEdit, onDelete, deleting }: { profile: SettingProfile; onEdit: () => void; onDelete: () => void; deleting: boolean }) {
+  const { irrigation, ventilation, ac, humidifier } = profile.config;
+  const links = profile.mcu_links.length;
+  const headingId = `profile-${profile.profile_id}-name`;
+  return (
+    <article aria-labelledby={headingId} className="card w-full p-5 4xl:p-7 flex flex-col">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id={headingId} className="text-lg 4xl:text-3xl font-semibold text-gray-900 break-words">
+            {profile.name}
+          </h3>
+          <p className={`mt-1 inline-block rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${links ? "bg-brand-50 text-brand-800" : "bg-gray-100 text-gray-600"}`}>
+            {links ? `${plural(links, "MCU", "MCUs")} linked` : "No MCUs linked"}
+          </p>
+        </div>
+        <div className="flex shrink-0 -mr-2 -mt-1">
+          <button type="button" className="icon-btn" aria-label={`Edit profile ${profile.name}`} onClick={onEdit}>
+            <EditIcon className="text-lg 4xl:text-3xl" />
+          </button>
+          <button type="button" className="icon-btn hover:text-red-700 hover:bg-red-50" aria-label={`Delete profile ${profile.name}`} onClick={onDelete} disabled={deleting}>
+            <TrashIcon className="text-lg 4xl:text-3xl" />
+          </button>
+        </div>
+      </div>
+
+      <dl className="mt-4 grid gap-2 sm:grid-cols-2 text-sm 4xl:text-xl">
+        <Setting icon={<DropletIcon className="text-sky-600" />} title="Irrigation">
+          <dd className="text-gray-900">
+            On {plural(irrigation.on_cycle_hours, "hour", "hours")} / Off {plural(irrigation.off_cycle_liters, "liter", "liters")}
+          </dd>
+          <dd className="text-gray-700">
+            Soil moisture {irrigation.soil_moisture_on}% – {irrigation.soil_moisture_off}%
+          </dd>
+        </Setting>
+        <Setting icon={<FanIcon className="text-teal-600" />} title="Ventilation">
+          <dd className="text-gray-900">CO2 threshold {ventilation.co2_threshold} ppm</dd>
+        </Setting>
+        <Setting icon={<ThermometerIcon className="text-orange-600" />} title="AC">
+          <dd className="text-gray-900">Target {ac.target_temp} °C</dd>
+          <dd className="text-gray-700">Based on {AC_BASIS_LABELS[ac.based_on].toLowerCase()}</dd>
+        </Setting>
+        <Setting icon={<CloudIcon className="text-indigo-600" />} title="Humidifier">
+          <dd className="text-gray-900">On below {humidifier.humidity_on_below}%</dd>
+          <dd className="text-gray-700">Off above {humidifier.humidity_off_above}%</dd>
+        </Setting>
+      </dl>
+    </article>
+  );
+}

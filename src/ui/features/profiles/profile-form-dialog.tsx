@@ -1,0 +1,78 @@
+import { useEffect, useId, useRef, useState } from "react";
+import type { ProfileConfig, SettingProfile } from "../../../contract/entities.ts";
+import { Modal } from "../../components/modal.tsx";
+import { messageOf, notify } from "../../components/toasts.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { ProfileNameStep } from "./profile-name-step.tsx";
+import { ProfileSettingsStep } from "./profile-settings-step.tsx";
+
+/**
+ * Creates (profile null) or edits a setting profile in two steps (SPEC §4): the name, then the
+ * settings. Both steps stay mounted so Back keeps what was typed in either. Mount it afresh for
+ * each opening (a new `key`), so a new profile starts empty.
+ */
+export function ProfileFormDialog({ open, profile, onClose }: { open: boolean; profile: SettingProfile | null; onClose: () => void }) {
+  const { core } = useAppData();
+  const [step, setStep] = useState<1 | 2>(1);
+  const [name, setName] = useState(profile?.name ?? "");
+  const [failure, setFailure] = useState<string | null>(null);
+  const ids = useId();
+  const nameFormId = `profile-name-${ids}`;
+  const settingsFormId = `profile-settings-${ids}`;
+
+  // Moving between steps hides the focused form: put the focus on the step that appears.
+  const moved = useRef(false);
+  useEffect(() => {
+    if (!moved.current) return;
+    const form = document.getElementById(step === 1 ? nameFormId : settingsFormId);
+    form?.querySelector<HTMLElement>("input, select")?.focus();
+  }, [step, nameFormId, settingsFormId]);
+  const goTo = (next: 1 | 2) => {
+    moved.current = true;
+    setStep(next);
+  };
+
+  async function save(config: ProfileConfig) {
+    setFailure(null);
+    try {
+      if (profile) {
+        await core.updateProfile(profile.profile_id, { name, config });
+        notify.success("Profile updated successfully");
+      } else {
+        await core.createProfile({ name, config });
+        notify.success("Profile created successfully");
+      }
+      onClose();
+    } catch (err) {
+      const message = messageOf(err, "Failed to save profile");
+      notify.error(message);
+      // Also inside the dialog: while it is open, everything outside it (the toasts too) is inert.
+      setFailure(message);
+    }
+  }
+
+  return (
+    <Modal open={open} onClose={onClose} title={profile ? "Edit Profile" : "Create Profile"} wide={step === 2}>
+      <p className="mb-4 text-sm text-gray-600">
+        {step === 1 ? (
+          "Step 1 of 2: name the profile"
+        ) : (
+          <>
+            Step 2 of 2: define the settings of <strong className="font-semibold text-gray-900">{name}</strong>
+          </>
+        )}
+      </p>
+      <ProfileNameStep
+        formId={nameFormId}
+        defaultName={profile?.name}
+        hidden={step !== 1}
+        onNext={(value) => {
+          setName(value);
+          goTo(2);
+        }}
+        onCancel={onClose}
+      />
+      <ProfileSettingsStep formId={settingsFormId} config={profile?.config} hidden={step !== 2} failure={failure} onSave={save} onBack={() => goTo(1)} onCancel={onClose} />
+    </Modal>
+  );
+}

@@ -1,0 +1,67 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import type { Client } from "../../../contract/entities.ts";
+import { settingsProfileForm } from "../../../contract/forms.ts";
+import { CountrySelect } from "../../components/country-select.tsx";
+import { TextAreaField, TextField } from "../../components/fields.tsx";
+import { notify } from "../../components/toasts.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { ServerMessage, serverMessageOf } from "./server-message.tsx";
+
+/** SPEC §2 Settings, Profile tab: the client's own account details. */
+export function ProfileSettingsForm({ client }: { client: Client }) {
+  const { core, session } = useAppData();
+  const [saving, setSaving] = useState(false);
+  const [serverMessage, setServerMessage] = useState<string | null>(null);
+  const [form, fields] = useForm({
+    id: "settings-profile",
+    defaultValue: { username: client.username, email: client.email, mobile: client.mobile, country: client.country, address: client.address },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsProfileForm }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    async onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status !== "success") return;
+      const v = submission.value;
+      setSaving(true);
+      setServerMessage(null);
+      try {
+        const updated = await core.updateClient(client.client_id, {
+          client_id: client.client_id,
+          username: v.username,
+          email: v.email,
+          // Phone and address are optional: an emptied field clears them rather than keeping the old value.
+          mobile: v.mobile ?? "",
+          address: v.address ?? "",
+          ...(v.country ? { country: v.country } : {}),
+        });
+        session.setClient(updated);
+        notify.success("Update profile Success");
+      } catch (err) {
+        notify.error("Update profile Failed");
+        setServerMessage(serverMessageOf(err));
+      } finally {
+        setSaving(false);
+      }
+    },
+  });
+
+  return (
+    <form {...getFormProps(form)} className="grid gap-x-6 md:grid-cols-2">
+      <TextField label="First Name" {...getInputProps(fields.username, { type: "text" })} error={fields.username.errors} autoComplete="given-name" />
+      <TextField label="Email Address" {...getInputProps(fields.email, { type: "email" })} error={fields.email.errors} autoComplete="email" />
+      <TextField label="Phone Number" {...getInputProps(fields.mobile, { type: "tel" })} error={fields.mobile.errors} autoComplete="tel" />
+      <CountrySelect {...getSelectProps(fields.country)} error={fields.country.errors} />
+      <div className="md:col-span-2">
+        <TextAreaField label="Address" {...getTextareaProps(fields.address)} error={fields.address.errors} autoComplete="street-address" />
+      </div>
+      <div className="md:col-span-2 flex flex-col items-stretch sm:items-end gap-2">
+        <ServerMessage text={serverMessage} />
+        <button type="submit" className="btn-primary" disabled={saving}>
+          Save Changes
+        </button>
+      </div>
+    </form>
+  );
+}
