@@ -1,3 +1,4 @@
+// Runs in Vitest browser mode (real Chromium): Last Seen is rendered with the browser's clock and locale.
 import { describe, expect, it } from "vitest";
 import { formatLastSeen } from "./last-seen.ts";
 

@@ -1,0 +1,55 @@
+import { EditIcon, TrashIcon } from "./icons.tsx";
+
+/**
+ * One controller or sensor card (SPEC §2): name, MAC, type badge, MCU name, edit and delete.
+ * The kinds differ only in the badge colour and in whether a blank name is shown as a
+ * placeholder (sensors may be unnamed, SPEC §3; controllers always have a name).
+ */
+export function DeviceCard({
+  name,
+  mac,
+  type,
+  mcuName,
+  badgeClass,
+  unnamed,
+  onEdit,
+  onDelete,
+}: {
+  name: string;
+  mac: string;
+  type: string;
+  mcuName: string | null;
+  /** Background and text colour of the type badge, e.g. "bg-sky-50 text-sky-800". */
+  badgeClass: string;
+  /** Shown instead of a blank name; without it the name is shown as it is. */
+  unnamed?: string;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const blank = unnamed !== undefined && name.trim() === "";
+  const shownName = unnamed === undefined ? name : name.trim() || unnamed;
+  return (
+    <li className="card p-4 4xl:p-6 flex flex-col gap-3">
+      <div className="flex items-start gap-2">
+        <div className="flex-1 min-w-0">
+          <h3 className={`font-semibold truncate 4xl:text-2xl ${blank ? "text-gray-500 italic" : "text-gray-900"}`}>{shownName}</h3>
+          <p className="font-mono text-sm 4xl:text-lg text-gray-600 break-all">{mac}</p>
+        </div>
+        <button type="button" className="icon-btn 4xl:text-2xl" aria-label={`Edit ${shownName} (${mac})`} onClick={onEdit}>
+          <EditIcon />
+        </button>
+        <button type="button" className="icon-btn 4xl:text-2xl hover:text-red-700 hover:bg-red-50" aria-label={`Delete ${shownName} (${mac})`} onClick={onDelete}>
+          <TrashIcon />
+        </button>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-lg">
+        <dt className="text-gray-500">Type</dt>
+        <dd>
+          <span className={`inline-block rounded-full ${badgeClass} px-2 py-0.5 text-xs 4xl:text-base font-medium`}>{type}</span>
+        </dd>
+        <dt className="text-gray-500">MCU</dt>
+        <dd className={`truncate ${mcuName ? "text-gray-900" : "text-gray-500 italic"}`}>{mcuName ?? "Unassigned"}</dd>
+      </dl>
+    </li>
+  );
+}

@@ -1,0 +1,174 @@
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { CoreError } from "../../contract/core-error.ts";
+import { useMcus } from "../data/hooks.ts";
+import { useAppData } from "../data/provider.tsx";
+import { useConfirm } from "./confirm-dialog.tsx";
+import { DeviceCard } from "./device-card.tsx";
+import { DeviceFilterBar } from "./device-filter-bar.tsx";
+import { DeviceFormDialog, type DeviceDraft } from "./device-form-dialog.tsx";
+import type { DeviceKind, ListedDevice } from "./device-kind.ts";
+import { ALL_TYPES, matchesDevice } from "./device-search.ts";
+import { ScanIcon } from "./icons.tsx";
+import { MacEntryDialog } from "./mac-entry-dialog.tsx";
+import { EmptyState, LoadError, Loading } from "./states.tsx";
+import { messageOf, notify } from "./toasts.ts";
+
+/**
+ * SPEC §2 System Controllers and Sensors: scan to add or edit, search and filter, edit and
+ * delete cards. The two screens behave the same; `kind` supplies what differs.
+ */
+export function DeviceListPage<Device extends ListedDevice<Type>, Type extends string, Values>({
+  kind,
+  devices,
+}: {
+  /** A module constant: the load effect depends on it. */
+  kind: DeviceKind<Device, Type, Values>;
+  devices: readonly Device[];
+}) {
+  const { core } = useAppData();
+  const confirm = useConfirm();
+  const mcus = useMcus();
+  const { texts } = kind;
+  // A list kept in the store from an earlier visit stays on screen while it reloads.
+  const [load, setLoad] = useState<"loading" | "ready" | "error">(devices.length > 0 ? "ready" : "loading");
+  const [query, setQuery] = useState("");
+  const [type, setType] = useState(ALL_TYPES);
+  const [scanning, setScanning] = useState(false);
+  const [draft, setDraft] = useState<DeviceDraft<Type> | null>(null);
+
+  const loadDevices = useCallback(async () => {
+    setLoad((s) => (s === "ready" ? s : "loading"));
+    try {
+      await kind.load(core);
+      setLoad("ready");
+    } catch {
+      notify.error(kind.texts.loadFailed, { toastId: kind.texts.loadFailedToastId });
+      setLoad("error");
+    }
+  }, [core, kind]);
+
+  useEffect(() => {
+    void loadDevices();
+    // The MCU list names each card's MCU and fills the form's select.
+    core.loadMcus().catch((err: unknown) => notify.info(messageOf(err, "Failed to fetch MCU by client"), { toastId: "mcus-load" }));
+  }, [core, loadDevices]);
+
+  const mcuNames = useMemo(() => new Map(mcus.map((m) => [m.mcu_id, m.name])), [mcus]);
+  const deferredQuery = useDeferredValue(query);
+  const shown = useMemo(() => devices.filter((d) => matchesDevice(d, deferredQuery, type)), [devices, deferredQuery, type]);
+
+  const draftOf = (d: Device): DeviceDraft<Type> => ({ id: kind.idOf(d), name: d.name, mac: d.mac, type: d.type, mcuId: d.mcu_id });
+  const isKnownType = (t: string): t is Type => (kind.types as readonly string[]).includes(t);
+
+  async function lookUp(mac: string) {
+    setScanning(false);
+    try {
+      const result = await kind.scan(core, mac);
+      if (result.found) {
+        setDraft(draftOf(result.device));
+        notify.success(texts.loaded(result.device.mac));
+      } else {
+        // Unclaimed stock: the inventory knows its type, the client chooses name and MCU.
+        const { device } = result;
+        setDraft({ id: null, name: device.name, mac: device.mac, type: isKnownType(device.type) ? device.type : null, mcuId: null });
+      }
+    } catch (err) {
+      if (err instanceof CoreError && err.status === 404) {
+        const notice = texts.notFound(mac);
+        setDraft({ id: null, name: "", mac, type: null, mcuId: null, notice });
+        notify.info(notice);
+      } else {
+        notify.error(err instanceof CoreError ? (err.serverMessage ?? err.message) : String(err));
+      }
+    }
+  }
+
+  async function save(values: Values) {
+    if (!draft) return;
+    try {
+      await kind.save(core, draft.id, values);
+      notify.success(draft.id === null ? texts.created : texts.updated);
+      setDraft(null);
+    } catch (err) {
+      notify.error(messageOf(err, "Save failed"));
+    }
+  }
+
+  async function remove(d: Device) {
+    if (!(await confirm(texts.confirmDelete))) return;
+    try {
+      await kind.remove(core, kind.idOf(d));
+      notify.success(texts.deleted);
+    } catch {
+      notify.error("Delete failed");
+    }
+  }
+
+  let content;
+  if (load === "loading" && devices.length === 0) {
+    content = <Loading text={texts.loading} />;
+  } else if (load === "error" && devices.length === 0) {
+    content = <LoadError text={texts.loadFailed} onRetry={() => void loadDevices()} />;
+  } else if (devices.length === 0) {
+    content = (
+      <EmptyState title={texts.emptyTitle}>
+        <p>{texts.emptyHint}</p>
+      </EmptyState>
+    );
+  } else if (shown.length === 0) {
+    content = (
+      <EmptyState title={texts.noMatchTitle}>
+        <p>Try another name, MAC or type.</p>
+      </EmptyState>
+    );
+  } else {
+    content = (
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 3xl:grid-cols-5 4xl:grid-cols-6" aria-label={texts.listLabel}>
+        {shown.map((d) => (
+          <DeviceCard
+            key={kind.idOf(d)}
+            name={d.name}
+            mac={d.mac}
+            type={d.type}
+            mcuName={(d.mcu_id !== null ? mcuNames.get(d.mcu_id) : undefined) ?? d.mcu_name}
+            badgeClass={kind.badgeClass}
+            unnamed={kind.unnamed}
+            onEdit={() => setDraft(draftOf(d))}
+            onDelete={() => void remove(d)}
+          />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section aria-labelledby={texts.headingId} className="space-y-4 4xl:space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id={texts.headingId} className="text-2xl 4xl:text-4xl font-semibold text-gray-900">
+          {texts.heading}
+        </h2>
+        <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setScanning(true)}>
+          <ScanIcon /> {texts.scan}
+        </button>
+      </div>
+      <DeviceFilterBar query={query} onQuery={setQuery} type={type} onType={setType} types={kind.types} searchLabel={texts.searchLabel} />
+      {devices.length > 0 && (
+        <p role="status" className="text-sm 4xl:text-lg text-gray-600">
+          {shown.length === devices.length ? texts.count(devices.length) : `${shown.length} of ${texts.count(devices.length)}`}
+        </p>
+      )}
+      {content}
+      <MacEntryDialog open={scanning} onClose={() => setScanning(false)} onResult={(mac) => void lookUp(mac)} title={texts.scan} instructions={texts.scanInstructions} />
+      <DeviceFormDialog
+        draft={draft}
+        titles={{ add: texts.addTitle, edit: texts.editTitle }}
+        mcus={mcus}
+        schema={kind.schema}
+        types={kind.types}
+        lockedType={kind.lockedType}
+        onClose={() => setDraft(null)}
+        onSave={save}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { startDataCore } from "./core-client.ts";
+import type { AppData } from "./provider.tsx";
+import { createSession } from "./session.ts";
+import { createAppStore } from "./store.ts";
+
+/**
+ * Wires the data core (worker), the main-thread store and the session: every update from the
+ * core is applied to the store, and each live batch acknowledged once applied (backpressure).
+ */
+export async function createAppData(options: { apiBase?: string; preferWorker?: boolean; storage?: Storage } = {}): Promise<AppData & { terminate(): void; inWorker: boolean }> {
+  const store = createAppStore();
+  let ack: (seq: number) => void = () => {};
+  const { core, inWorker, terminate } = await startDataCore({
+    apiBase: options.apiBase ?? "",
+    preferWorker: options.preferWorker,
+    onUpdate: (update) => {
+      const seq = store.apply(update);
+      if (seq !== null) ack(seq);
+    },
+  });
+  ack = (seq) => void core.ack(seq);
+  const session = createSession(core, store, options.storage);
+  return { core, store, session, inWorker, terminate };
+}

@@ -1,0 +1,93 @@
+import { act } from "react";
+import { createRoot } from "react-dom/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commands } from "vitest/browser";
+import { createAppData } from "./app-data.ts";
+import { useMcuLive } from "./hooks.ts";
+import { AppDataProvider, type AppData } from "./provider.tsx";
+import { keys } from "./store.ts";
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** Resolves once `check` holds, polling; fails with `what` after `ms`. */
+async function until(check: () => boolean, what: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("the data core in a real browser", () => {
+  let app: AppData & { terminate(): void; inWorker: boolean };
+  let macs: string[];
+
+  beforeAll(async () => {
+    const fixture = await commands.seedLiveFixture(2);
+    macs = fixture.macs;
+    app = await createAppData({ storage: sessionStorage });
+    const client = await app.core.login(fixture.username, fixture.password);
+    app.session.setClient(client);
+    await app.core.loadMcus();
+  });
+  afterAll(() => app?.terminate());
+
+  it("runs in a Web Worker, connects, authenticates and receives realtimeData", async () => {
+    expect(app.inWorker).toBe(true);
+    await until(() => app.store.getConnection().state === "connected", "the socket to authenticate");
+    await until(() => macs.every((m) => app.store.getLive(m)?.readings), "a reading from each device");
+    await commands.publishReading(macs[0]!, 91.5);
+    await until(() => app.store.getLive(macs[0]!)?.readings?.DHT?.humidity === 91.5, "the published reading");
+    expect(app.store.getLive(macs[0]!)!.online).toBe(true);
+    expect(app.store.get("mcus").map((m) => m.mac).sort()).toEqual([...macs].sort());
+  });
+
+  it("re-renders a component subscribed to one MCU when that MCU changes, not when another does", async () => {
+    let renders = 0;
+    function Humidity({ mac }: { mac: string }) {
+      renders++;
+      const live = useMcuLive(mac);
+      return <output data-testid="humidity">{live?.readings?.DHT?.humidity ?? "none"}</output>;
+    }
+    const host = document.createElement("div");
+    document.body.append(host);
+    const root = createRoot(host);
+    await act(async () => root.render(<AppDataProvider value={app}><Humidity mac={macs[0]!} /></AppDataProvider>));
+    const start = renders;
+
+    await commands.publishReading(macs[1]!, 70);
+    await until(() => app.store.getLive(macs[1]!)?.readings?.DHT?.humidity === 70, "the other MCU's reading");
+    await act(async () => new Promise((r) => setTimeout(r, 100)));
+    expect(renders).toBe(start);
+
+    await commands.publishReading(macs[0]!, 88.8);
+    await until(() => host.textContent === "88.8", "the subscribed MCU to re-render");
+    expect(renders).toBe(start + 1);
+
+    await act(async () => root.unmount());
+    host.remove();
+    expect(app.store.listenerCount()).toBe(0);
+  });
+
+  it("sends a command and resolves with the device's acknowledgement", async () => {
+    const mac = macs[0]!;
+    expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
+    expect(await app.core.sendCommand(mac, "Humidifier", "auto", false)).toEqual({ ok: true });
+    expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: true });
+    await until(() => app.store.getLive(mac)?.readings?.Humidifier?.status === true, "the device to report the new state");
+    expect(app.store.getLive(mac)!.pending).toBeNull();
+  });
+
+  it("reconnects after the server restarts and receives data again", async () => {
+    const states: string[] = [];
+    const off = app.store.subscribe(keys.connection, () => states.push(app.store.getConnection().state));
+    await commands.restartServer();
+    await until(() => states.includes("reconnecting"), "the core to notice the restart");
+    await until(() => app.store.getConnection().state === "connected", `the core to reconnect (went through ${states.join(", ")}: ${app.store.getConnection().message})`, 20_000);
+    off();
+    // The devices reconnect too; a new reading arrives over the new connection.
+    await until(() => app.store.getLive(macs[1]!)?.status === "online", "the device to be back", 20_000);
+    await commands.publishReading(macs[1]!, 64.2);
+    await until(() => app.store.getLive(macs[1]!)?.readings?.DHT?.humidity === 64.2, "a reading after the restart", 10_000);
+  });
+});
