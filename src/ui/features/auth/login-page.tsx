@@ -1,6 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Link, useNavigate } from "react-router-dom";
 import { loginForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
@@ -9,33 +7,24 @@ import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AuthCard, authLinkClass } from "./auth-card.tsx";
 import { SubmitButton } from "./submit-button.tsx";
+import { useAuthForm } from "./use-auth-form.ts";
 
 /** SPEC §2 Login: Welcome Back, email or username and password, then the dashboard. */
 export default function LoginPage() {
   const { core, session } = useAppData();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
 
-  const [form, fields] = useForm({
+  const { form, fields, busy } = useAuthForm({
     id: "login",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setBusy(true);
-      try {
-        const client = await core.login(submission.value.emailOrUsername, submission.value.password);
-        session.setClient(client);
-        notify.success("Login successful!");
-        navigate("/dashboard", { replace: true });
-      } catch {
-        // SPEC §8: one text for every failure, so it never tells which accounts exist.
-        notify.error("Invalid credentials or server error");
-        setBusy(false);
-      }
+    schema: loginForm,
+    async submit({ emailOrUsername, password }) {
+      const client = await core.login(emailOrUsername, password);
+      session.setClient(client);
+      notify.success("Login successful!");
+      navigate("/dashboard", { replace: true });
     },
+    // SPEC §8: one text for every failure, so it never tells which accounts exist.
+    onFailure: () => notify.error("Invalid credentials or server error"),
   });
 
   return (

@@ -1,6 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { Link, useNavigate } from "react-router-dom";
 import { registerForm } from "../../../contract/forms.ts";
 import { CONSTANTS, LIMITS } from "../../../contract/limits.ts";
@@ -11,33 +9,24 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AuthCard, authLinkClass } from "./auth-card.tsx";
 import { SubmitButton } from "./submit-button.tsx";
+import { useAuthForm } from "./use-auth-form.ts";
 
 /** SPEC §2 Register: Create Account; on success the new client signs in on /login. */
 export default function RegisterPage() {
   const { core } = useAppData();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
 
-  const [form, fields] = useForm({
+  const { form, fields, busy } = useAuthForm({
     id: "register",
+    schema: registerForm,
     defaultValue: { country: DEFAULT_COUNTRY_CODE },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setBusy(true);
-      try {
-        // SPEC §3: the body is exactly the registration fields, confirmPassword included.
-        await core.register(submission.value);
-        notify.success("Welcome, Registration is Successfull !");
-        navigate("/login");
-      } catch (err) {
-        notify.error(messageOf(err, "Register Error"), { position: "top-center", autoClose: CONSTANTS.registerErrorToastMs });
-        setBusy(false);
-      }
+    async submit(value) {
+      // SPEC §3: the body is exactly the registration fields, confirmPassword included.
+      await core.register(value);
+      notify.success("Welcome, Registration is Successfull !");
+      navigate("/login");
     },
+    onFailure: (err) => notify.error(messageOf(err, "Register Error"), { position: "top-center", autoClose: CONSTANTS.registerErrorToastMs }),
   });
 
   return (

@@ -1,6 +1,7 @@
 import { Link } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
-import { ChipIcon, EditIcon, TrashIcon } from "../../components/icons.tsx";
+import { EditableCardHeader } from "../../components/editable-card-header.tsx";
+import { ChipIcon } from "../../components/icons.tsx";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
 
@@ -9,22 +10,9 @@ export function FarmCard({ farm, onEdit, onDelete, deleting }: { farm: Farm; onE
   const headingId = `farm-${farm.farm_id}-name`;
   return (
     <article aria-labelledby={headingId} className="card w-full p-5 4xl:p-7 flex flex-col">
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h3 id={headingId} className="text-lg 4xl:text-3xl font-semibold text-gray-900 break-words">
-            {farm.name}
-          </h3>
-          <p className="text-sm 4xl:text-xl text-gray-600 break-words">{farm.location}</p>
-        </div>
-        <div className="flex shrink-0 -mr-2 -mt-1">
-          <button type="button" className="icon-btn" aria-label={`Edit farm ${farm.name}`} onClick={onEdit}>
-            <EditIcon className="text-lg 4xl:text-3xl" />
-          </button>
-          <button type="button" className="icon-btn hover:text-red-700 hover:bg-red-50" aria-label={`Delete farm ${farm.name}`} onClick={onDelete} disabled={deleting}>
-            <TrashIcon className="text-lg 4xl:text-3xl" />
-          </button>
-        </div>
-      </div>
+      <EditableCardHeader headingId={headingId} name={farm.name} noun="farm" onEdit={onEdit} onDelete={onDelete} deleting={deleting}>
+        <p className="text-sm 4xl:text-xl text-gray-600 break-words">{farm.location}</p>
+      </EditableCardHeader>
 
       <dl className="mt-4 grid grid-cols-2 gap-3 text-sm 4xl:text-xl">
         <div className="rounded-lg bg-gray-50 px-3 py-2">

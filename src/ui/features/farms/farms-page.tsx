@@ -1,15 +1,15 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
+import { useListLoad } from "../../components/use-list-load.ts";
 import { useFarms } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { FarmCard } from "./farm-card.tsx";
 import { FarmFormDialog } from "./farm-form-dialog.tsx";
-import { useFarmsLoad } from "./use-farms-load.ts";
 
 interface Dialog {
   open: boolean;
@@ -20,7 +20,11 @@ interface Dialog {
 export default function FarmsPage() {
   const { core } = useAppData();
   const farms = useFarms();
-  const { state, retry } = useFarmsLoad();
+  const { state, retry } = useListLoad({
+    load: useCallback(() => core.loadFarms(), [core]),
+    failure: { kind: "info", fallback: "Failed to fetch farms" },
+    toastId: "farms-load",
+  });
   const confirm = useConfirm();
   // The farm stays set while the dialog closes, so its title does not flip as it goes.
   const [dialog, setDialog] = useState<Dialog>({ open: false, farm: null });

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { SettingProfile } from "../../../contract/entities.ts";
-import { CloudIcon, DropletIcon, EditIcon, FanIcon, ThermometerIcon, TrashIcon } from "../../components/icons.tsx";
+import { EditableCardHeader } from "../../components/editable-card-header.tsx";
+import { CloudIcon, DropletIcon, FanIcon, ThermometerIcon } from "../../components/icons.tsx";
 import { AC_BASIS_LABELS } from "./settings-labels.ts";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -24,24 +25,11 @@ export function ProfileCard({ profile, onEdit, onDelete, deleting }: { profile: 
   const headingId = `profile-${profile.profile_id}-name`;
   return (
     <article aria-labelledby={headingId} className="card w-full p-5 4xl:p-7 flex flex-col">
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h3 id={headingId} className="text-lg 4xl:text-3xl font-semibold text-gray-900 break-words">
-            {profile.name}
-          </h3>
-          <p className={`mt-1 inline-block rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${links ? "bg-brand-50 text-brand-800" : "bg-gray-100 text-gray-600"}`}>
-            {links ? `${plural(links, "MCU", "MCUs")} linked` : "No MCUs linked"}
-          </p>
-        </div>
-        <div className="flex shrink-0 -mr-2 -mt-1">
-          <button type="button" className="icon-btn" aria-label={`Edit profile ${profile.name}`} onClick={onEdit}>
-            <EditIcon className="text-lg 4xl:text-3xl" />
-          </button>
-          <button type="button" className="icon-btn hover:text-red-700 hover:bg-red-50" aria-label={`Delete profile ${profile.name}`} onClick={onDelete} disabled={deleting}>
-            <TrashIcon className="text-lg 4xl:text-3xl" />
-          </button>
-        </div>
-      </div>
+      <EditableCardHeader headingId={headingId} name={profile.name} noun="profile" onEdit={onEdit} onDelete={onDelete} deleting={deleting}>
+        <p className={`mt-1 inline-block rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${links ? "bg-brand-50 text-brand-800" : "bg-gray-100 text-gray-600"}`}>
+          {links ? `${plural(links, "MCU", "MCUs")} linked` : "No MCUs linked"}
+        </p>
+      </EditableCardHeader>
 
       <dl className="mt-4 grid gap-2 sm:grid-cols-2 text-sm 4xl:text-xl">
         <Setting icon={<DropletIcon className="text-sky-600" />} title="Irrigation">

@@ -1,14 +1,14 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import type { SettingProfile } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
+import { useListLoad } from "../../components/use-list-load.ts";
 import { useProfiles } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { ProfileCard } from "./profile-card.tsx";
 import { ProfileFormDialog } from "./profile-form-dialog.tsx";
-import { useProfilesLoad } from "./use-profiles-load.ts";
 
 interface Dialog {
   open: boolean;
@@ -21,7 +21,12 @@ interface Dialog {
 export default function ProfilesPage() {
   const { core } = useAppData();
   const profiles = useProfiles();
-  const { state, retry } = useProfilesLoad();
+  const { state, retry } = useListLoad({
+    load: useCallback(() => core.loadProfiles(), [core]),
+    // SPEC §8 gives this list a fixed error text rather than the server's message.
+    failure: { kind: "error", text: "Failed to load setting profiles" },
+    toastId: "profiles-load",
+  });
   const confirm = useConfirm();
   const [dialog, setDialog] = useState<Dialog>({ open: false, profile: null, session: 0 });
   const [deleting, setDeleting] = useState<number | null>(null);

@@ -1,0 +1,48 @@
+import type { ReactNode } from "react";
+import { EditIcon, TrashIcon } from "./icons.tsx";
+
+/**
+ * The top of a card the client manages (a farm, a setting profile): the name that labels the
+ * card's article, a detail line under it, and the edit and delete icon buttons. The buttons say
+ * which item they act on, since a screen reader lists many cards' buttons together.
+ */
+export function EditableCardHeader({
+  headingId,
+  name,
+  noun,
+  children,
+  onEdit,
+  onDelete,
+  deleting,
+}: {
+  /** The id the card's `aria-labelledby` points at. */
+  headingId: string;
+  name: string;
+  /** What the item is, in the buttons' names: "Edit farm North Room". */
+  noun: string;
+  /** The detail line under the name. */
+  children: ReactNode;
+  onEdit: () => void;
+  onDelete: () => void;
+  /** A delete is under way: a second click would ask the server twice. */
+  deleting: boolean;
+}) {
+  return (
+    <div className="flex items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h3 id={headingId} className="text-lg 4xl:text-3xl font-semibold text-gray-900 break-words">
+          {name}
+        </h3>
+        {children}
+      </div>
+      <div className="flex shrink-0 -mr-2 -mt-1">
+        <button type="button" className="icon-btn" aria-label={`Edit ${noun} ${name}`} onClick={onEdit}>
+          <EditIcon className="text-lg 4xl:text-3xl" />
+        </button>
+        <button type="button" className="icon-btn hover:text-red-700 hover:bg-red-50" aria-label={`Delete ${noun} ${name}`} onClick={onDelete} disabled={deleting}>
+          <TrashIcon className="text-lg 4xl:text-3xl" />
+        </button>
+      </div>
+    </div>
+  );
+}

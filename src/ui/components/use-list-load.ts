@@ -1,0 +1,59 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { messageOf, notify } from "./toasts.ts";
+
+export type ListLoad = { status: "loading" } | { status: "ready" } | { status: "error"; message: string };
+
+/**
+ * SPEC §8 words a list's load failure in one of two ways: an info toast with the server's message
+ * (or a fallback when it sent none), or an error toast with a fixed text.
+ */
+export type LoadFailureToast = { kind: "info"; fallback: string } | { kind: "error"; text: string };
+
+export interface ListLoadOptions {
+  /** The core's load; keep it stable (useCallback), since a new one starts a new load. */
+  load: () => Promise<void>;
+  failure: LoadFailureToast;
+  /** Lets a failure that two screens can both hit show once. */
+  toastId?: string;
+  /**
+   * The store already holds the list from an earlier visit: the screen keeps showing it while the
+   * reload runs instead of flashing a spinner.
+   */
+  hasData?: boolean;
+}
+
+/**
+ * Runs one of the core's loads when the screen opens and again on retry. A failure shows SPEC §8's
+ * toast and becomes an error state whose message the screen's LoadError shows beside its retry.
+ */
+export function useListLoad({ load, failure, toastId, hasData = false }: ListLoadOptions): { state: ListLoad; retry: () => void } {
+  const [state, setState] = useState<ListLoad>(hasData ? { status: "ready" } : { status: "loading" });
+  // The latest request wins; an unmounted screen (or StrictMode's first mount) stays silent.
+  const current = useRef(0);
+  // Primitives, so a `failure` object written inline does not start a new load on every render.
+  const { kind } = failure;
+  const text = failure.kind === "info" ? failure.fallback : failure.text;
+
+  const run = useCallback(async () => {
+    const request = ++current.current;
+    setState((s) => (s.status === "ready" ? s : { status: "loading" }));
+    try {
+      await load();
+      if (request === current.current) setState({ status: "ready" });
+    } catch (err) {
+      if (request !== current.current) return;
+      const message = kind === "info" ? messageOf(err, text) : text;
+      notify[kind](message, { toastId });
+      setState({ status: "error", message });
+    }
+  }, [load, kind, text, toastId]);
+
+  useEffect(() => {
+    void run();
+    return () => {
+      current.current++;
+    };
+  }, [run]);
+
+  return { state, retry: () => void run() };
+}
