@@ -27,8 +27,9 @@ function ErrorText({ id, error }: { id: string; error?: string | string[] }) {
   ) : null;
 }
 
+// An invalid field stays red while focused, so the error is not hidden by the focus ring.
 const controlClass = (invalid: boolean) =>
-  `block w-full rounded-lg border ${invalid ? "border-red-500" : "border-gray-300"} bg-white px-3 py-2 text-gray-900 placeholder-gray-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100 disabled:text-gray-500`;
+  `block w-full rounded-lg border ${invalid ? "border-red-500 focus:border-red-600 focus:ring-red-500/30" : "border-gray-300 focus:border-brand-600 focus:ring-brand-600/30"} bg-white px-3 py-2 text-gray-900 placeholder-gray-400 focus:outline-none focus:ring-2 disabled:bg-gray-100 disabled:text-gray-500`;
 
 export function TextField({ label, error, hint, id, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
   const { controlId, errorId } = useFieldIds(id);
