@@ -2,6 +2,7 @@ import { Portal } from "@headlessui/react";
 import { BrowserRouter } from "react-router-dom";
 import { Bounce, ToastContainer } from "react-toastify";
 import "react-toastify/dist/ReactToastify.css";
+import { OfflineNotice } from "./app/offline-notice.tsx";
 import { AppRoutes } from "./app/routes.tsx";
 import { ConfirmProvider } from "./components/confirm-dialog.tsx";
 import { TOAST_AUTO_CLOSE_MS } from "./components/toasts.ts";
@@ -13,6 +14,7 @@ export function App({ data }: { data: AppData }) {
       <ConfirmProvider>
         <BrowserRouter>
           <AppRoutes />
+          <OfflineNotice />
         </BrowserRouter>
       </ConfirmProvider>
       {/* In Headless UI's portal root: an open dialog makes the rest of the page inert, and toasts

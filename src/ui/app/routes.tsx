@@ -4,9 +4,10 @@ import { Loading } from "../components/states.tsx";
 import { useClient } from "../data/provider.tsx";
 import { Layout } from "./layout.tsx";
 import NotFoundPage from "./not-found-page.tsx";
+import { loadWithRetry, PageLoadBoundary } from "./page-load-boundary.tsx";
 
-/** Lazy page chunks (each screen loads when first visited). */
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+/** Lazy page chunks (each screen loads when first visited), retried once, within SPEC §9's time-out. */
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => loadWithRetry(load));
 const LoginPage = page(() => import("../features/auth/login-page.tsx"));
 const RegisterPage = page(() => import("../features/auth/register-page.tsx"));
 const ForgotPasswordPage = page(() => import("../features/auth/forgot-password-page.tsx"));
@@ -26,7 +27,11 @@ function RequireClient({ children }: { children: ReactNode }) {
   return children;
 }
 
-const suspense = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
+const suspense = (node: ReactNode) => (
+  <PageLoadBoundary>
+    <Suspense fallback={<Loading />}>{node}</Suspense>
+  </PageLoadBoundary>
+);
 
 export function AppRoutes() {
   return (

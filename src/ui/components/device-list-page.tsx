@@ -9,7 +9,7 @@ import { DeviceFormDialog, type DeviceDraft } from "./device-form-dialog.tsx";
 import type { DeviceKind, ListedDevice } from "./device-kind.ts";
 import { ALL_TYPES, matchesDevice } from "./device-search.ts";
 import { ScanIcon } from "./icons.tsx";
-import { MacEntryDialog } from "./mac-entry-dialog.tsx";
+import { QrScannerModal } from "./qr-scanner-modal.tsx";
 import { EmptyState, LoadError, Loading } from "./states.tsx";
 import { messageOf, notify } from "./toasts.ts";
 
@@ -158,7 +158,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
         </p>
       )}
       {content}
-      <MacEntryDialog open={scanning} onClose={() => setScanning(false)} onResult={(mac) => void lookUp(mac)} title={texts.scan} instructions={texts.scanInstructions} />
+      <QrScannerModal open={scanning} onClose={() => setScanning(false)} onResult={(mac) => void lookUp(mac)} title={texts.scan} instructions={texts.scanInstructions} />
       <DeviceFormDialog
         draft={draft}
         titles={{ add: texts.addTitle, edit: texts.editTitle }}

@@ -20,7 +20,7 @@ const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof con
     heading: "System Controllers",
     headingId: "controllers-heading",
     scan: "Scan Controller",
-    scanInstructions: "Enter the MAC address printed under the controller's QR code.",
+    scanInstructions: "Point the rear camera at the QR code on the controller's label.",
     searchLabel: "Search controllers",
     listLabel: "Controllers",
     count: (n) => `${n} controller${n === 1 ? "" : "s"}`,

@@ -7,6 +7,7 @@ import { DashboardSection } from "./dashboard-section.tsx";
 import { FarmCard } from "./farm-card.tsx";
 import { McuCard } from "./mcu-card.tsx";
 import { SummaryCards } from "./summary-cards.tsx";
+import { InstallButton } from "../../components/install-button.tsx";
 
 /** SPEC §2 Dashboard: summary, the client's farms and a live card per MCU. */
 export default function DashboardPage() {
@@ -30,8 +31,10 @@ export default function DashboardPage() {
 
   return (
     <div className="flex flex-col gap-6 4xl:gap-8">
-      {/* The install-to-home-screen button (SPEC §2) goes here once the PWA install prompt is wired; empty until then. */}
-      <div data-slot="install" className="empty:hidden flex justify-end" />
+      {/* SPEC §2: the install button, present only while the browser offers installation. */}
+      <div className="empty:hidden flex justify-end">
+        <InstallButton />
+      </div>
 
       <SummaryCards farmsReady={farmsLoad.status !== "loading"} mcusReady={mcusLoad.status !== "loading"} />
 

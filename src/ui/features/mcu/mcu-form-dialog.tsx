@@ -6,7 +6,7 @@ import { mcuForm } from "../../../contract/forms.ts";
 import { normalizeMac } from "../../../contract/mac.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
 import { ScanIcon } from "../../components/icons.tsx";
-import { MacEntryDialog } from "../../components/mac-entry-dialog.tsx";
+import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
@@ -106,11 +106,11 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
           </button>
         </div>
       </form>
-      <MacEntryDialog
+      <QrScannerModal
         open={scanning}
         onClose={() => setScanning(false)}
         title="Scan MCU"
-        instructions="Enter the MAC address printed on the MCU's label, under its QR code."
+        instructions="Point the rear camera at the QR code on the MCU's label."
         onResult={(mac) => {
           setScanning(false);
           form.update({ name: fields.mac.name, value: mac, validated: true });

@@ -3,7 +3,7 @@ import type { Mcu, McuStatus } from "../../../contract/entities.ts";
 import { MCU_STATUSES } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
-import { MacEntryDialog } from "../../components/mac-entry-dialog.tsx";
+import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useFarms, useMcuIds, useMcus } from "../../data/hooks.ts";
@@ -203,11 +203,11 @@ export default function McuManagerPage() {
       </section>
 
       <McuFormDialog target={formTarget} farms={farmOptions} onClose={() => setFormTarget(null)} />
-      <MacEntryDialog
+      <QrScannerModal
         open={scanning}
         onClose={() => setScanning(false)}
         title="Scan MCU"
-        instructions="Enter the MAC address printed on the MCU's label, under its QR code."
+        instructions="Point the rear camera at the QR code on the MCU's label."
         onResult={(mac) => {
           setScanning(false);
           setFormTarget({ kind: "add", mac });

@@ -22,7 +22,7 @@ const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = 
     heading: "Sensors",
     headingId: "sensors-heading",
     scan: "Scan Sensor",
-    scanInstructions: "Enter the MAC address printed under the sensor's QR code.",
+    scanInstructions: "Point the rear camera at the QR code on the sensor's label.",
     searchLabel: "Search sensors",
     listLabel: "Sensors",
     count: (n) => `${n} sensor${n === 1 ? "" : "s"}`,

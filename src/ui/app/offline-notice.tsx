@@ -1,0 +1,64 @@
+import { useEffect, useState } from "react";
+import { CoreError } from "../../contract/core-error.ts";
+import { useConnection } from "../data/hooks.ts";
+import { useAppData } from "../data/provider.tsx";
+
+/** Asks the server (through the data core) whether it answers at all: any HTTP answer counts. */
+async function serverAnswers(me: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await me();
+    return true;
+  } catch (err) {
+    return !(err instanceof CoreError && (err.code === "NETWORK" || err.code === "TIMEOUT"));
+  }
+}
+
+/**
+ * A clear notice while the app runs from its offline cache: the device is offline, or the server
+ * cannot be reached (navigator.onLine says nothing about a farm server that is down).
+ */
+export function OfflineNotice() {
+  const { core } = useAppData();
+  const connection = useConnection();
+  const [online, setOnline] = useState(() => navigator.onLine);
+  const [reachable, setReachable] = useState(true);
+
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const probe = async () => {
+      const ok = await serverAnswers(() => core.me());
+      if (cancelled) return;
+      setReachable(ok);
+      // Keep asking while it does not answer; stop once it does.
+      if (!ok) timer = setTimeout(probe, 10_000);
+    };
+    const onOnline = () => {
+      setOnline(true);
+      clearTimeout(timer);
+      void probe();
+    };
+    const onOffline = () => setOnline(false);
+    window.addEventListener("online", onOnline);
+    window.addEventListener("offline", onOffline);
+    void probe();
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
+    };
+  }, [core]);
+
+  useEffect(() => {
+    if (connection.state === "connected") setReachable(true);
+  }, [connection.state]);
+
+  const offline = !online || !reachable || connection.state === "reconnecting";
+  if (!offline) return null;
+  return (
+    <div role="status" className="fixed bottom-4 inset-x-4 mx-auto z-40 max-w-xl rounded-xl bg-gray-900 text-white px-4 py-3 shadow-lg text-sm 4xl:text-xl">
+      {!online ? "You are offline." : "Cannot reach the farm server."} Showing what this device has; live data resumes when the connection is back.
+    </div>
+  );
+}
