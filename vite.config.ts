@@ -45,6 +45,8 @@ export default defineConfig({
             options: { cacheName: "flags", expiration: { maxEntries: 300 } },
           },
         ],
+        // Push messages are handled in this same worker: one worker at the root, no conflict.
+        importScripts: ["/push-sw.js"],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,

@@ -17,6 +17,8 @@ export interface ServerConfig {
   demo: boolean;
   demoHz: number;
   demoSpeed: number;
+  /** Firebase service account (JSON or a path): alert notifications are also pushed to browsers. */
+  firebaseServiceAccount: string | undefined;
 }
 
 function intOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -64,5 +66,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demo: env.DEMO !== "0" && !env.MQTT_URL,
     demoHz: numberOf(env, "DEMO_HZ", 0.5, 0.01, 10),
     demoSpeed: numberOf(env, "DEMO_SPEED", 10, 1, 3600),
+    firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
   };
 }

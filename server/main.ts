@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { createPasswordHasher } from "./auth/password.ts";
+import { firebasePushSender } from "./alerts/push-sender.ts";
 import { readConfig } from "./config.ts";
 import { openPglite, openPostgres, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -35,6 +36,7 @@ const system = await startSystem({
     trustProxy: secure,
   },
   mqtt: config.mqtt,
+  push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
 });
 const log = system.app.log;
 log.info(`Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`}${applied.length ? `; applied ${applied.join(", ")}` : ""}`);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { ProfileConfig } from "../src/contract/entities.ts";
 import { createAlerts, type AlertOptions } from "./alerts/alerts.ts";
+import { createPushNotifier, type PushSender } from "./alerts/push-sender.ts";
 import { buildApp, type AppConfig } from "./app.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
@@ -29,6 +30,8 @@ export interface SystemOptions {
   commandTimeoutMs?: number;
   coalesceMs?: number;
   readingsFlushMs?: number;
+  /** Also push alert notifications to browsers (Firebase Admin), when configured. */
+  push?: PushSender;
   log?: (msg: string) => void;
 }
 
@@ -85,7 +88,17 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   const directory = createMcuDirectory(o.db);
   const writer = createReadingsWriter(o.db, { flushMs: o.readingsFlushMs, onError: (err) => log(`readings: ${(err as Error).message}`) });
   let realtime: Realtime | undefined;
-  const alerts = createAlerts({ db: o.db, now, notify: (clientId, n) => realtime?.notification(clientId, n), log, ...o.alerts });
+  const pushNotify = o.push ? createPushNotifier(o.db, o.push, log) : undefined;
+  const alerts = createAlerts({
+    db: o.db,
+    now,
+    notify: (clientId, n) => {
+      realtime?.notification(clientId, n);
+      pushNotify?.(clientId, n).catch((err: Error) => log(`push: ${err.message}`));
+    },
+    log,
+    ...o.alerts,
+  });
 
   const gateway = await startGateway({
     ...gatewayLogin,
