@@ -97,7 +97,7 @@ describe("QR scanner", () => {
     await rm(videoDir, { recursive: true, force: true });
   });
 
-  it("reads a controller's MAC from the camera, looks it up, and stops the camera", async () => {
+  it("reads a controller's MAC from the camera, looks it up, stops the camera, and claims the device", async () => {
     const page = await cameraPage(STOCK_CONTROLLER);
     await page.goto("/controllers");
     await page.getByRole("heading", { level: 2, name: "System Controllers" }).waitFor();
@@ -110,6 +110,13 @@ describe("QR scanner", () => {
     const tracks = await cameraTracks(page);
     expect(tracks.total).toBeGreaterThan(0);
     expect(tracks.live).toBe(0);
+
+    // Claim it: the scanned inventory device becomes this client's controller.
+    await form.getByLabel("Name", { exact: true }).fill("Scanned mist maker");
+    await form.getByLabel("Assign to MCU").selectOption({ index: 1 });
+    await form.getByRole("button", { name: "Create" }).click();
+    await page.locator(".Toastify").getByText("Created successfully").first().waitFor();
+    await page.getByRole("heading", { name: "Scanned mist maker" }).or(page.getByText("Scanned mist maker")).first().waitFor();
   });
 
   it("fills the Add MCU form from Scan MCU and from the MAC field's scan button, even from a URL", async () => {
@@ -163,10 +170,12 @@ describe("QR scanner", () => {
     await error.getByRole("button", { name: "Try Again" }).click();
     await scanner.getByRole("alert").filter({ hasText: /camera/ }).waitFor();
 
-    await scanner.getByLabel("MAC Address").fill("02:4d:46:00:02:01");
+    // Another unclaimed controller: the first test has claimed STOCK_CONTROLLER.
+    await scanner.getByLabel("MAC Address").fill("02:4d:46:00:02:02");
     await scanner.getByRole("button", { name: "Look up" }).click();
     const form = await dialog(page, "Add Controller");
-    expect(await inputValue(form, "MAC")).toBe(STOCK_CONTROLLER);
+    expect(await inputValue(form, "MAC")).toBe("02:4D:46:00:02:02");
+    expect(await inputValue(form, "Type")).toBe("Irrigation");
     await context.close();
   });
 });
