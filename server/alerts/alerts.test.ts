@@ -3,7 +3,7 @@ import type { Notification } from "../../src/contract/entities.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
 import { createTestServer, sampleConfig, type TestServer } from "../test-support.ts";
 import { createAlerts } from "./alerts.ts";
-import { thresholdBreaches } from "./rules.ts";
+import { thresholdBreaches } from "../../src/contract/conditions.ts";
 
 const config = { ...sampleConfig, ac: { based_on: "soil_temp" as const, target_temp: 18 } };
 
@@ -19,7 +19,7 @@ describe("threshold rules", () => {
     expect(thresholdBreaches("R", reading, config)).toEqual([]);
     const room = { ...config, ac: { based_on: "room_temp" as const, target_temp: 18 } };
     expect(thresholdBreaches("R", reading, room)).toEqual([
-      { type: "temperature_off_target", title: "R: temperature off target", body: "Room temperature is 25 °C, target 18 °C." },
+      { type: "temperature_off_target", title: "R: temperature off target", body: "Room temperature is 25 °C, target 18 °C.", metric: "temperature", limit: "target 18 °C" },
     ]);
   });
 });

@@ -2,7 +2,7 @@ import type { AlertType, LiveReading, Notification } from "../../src/contract/en
 import type { Sql } from "../db/database.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches } from "./rules.ts";
+import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches } from "../../src/contract/conditions.ts";
 
 export interface AlertOptions {
   db: Sql;

@@ -228,6 +228,15 @@ export const linkRequest = request(
   type({ mcu_id: idField("MCU"), profile_id: idField("Profile"), "+": "reject" }),
 );
 
+/**
+ * PUT /notifications/{client_id}/read (an addition to SPEC §7): marks read the notifications the
+ * panel showed, by id, so one that arrived meanwhile stays unread. Answers `{ updated }`.
+ */
+export const markNotificationsReadRequest = request(
+  type({ notification_ids: type("number.integer > 0").array().atMostLength(500), "+": "reject" }),
+  { notification_ids: "notification_ids is required" },
+);
+
 export type RegisterRequest = typeof registerRequest.schema.inferIn;
 export type LoginRequest = typeof loginRequest.schema.inferIn;
 export type UpdateClientRequest = typeof updateClientRequest.schema.inferIn;
@@ -239,6 +248,7 @@ export type ControllerRequest = typeof controllerRequest.schema.inferIn;
 export type SensorRequest = typeof sensorRequest.schema.inferIn;
 export type ProfileRequest = typeof profileRequest.schema.inferIn;
 export type LinkRequest = typeof linkRequest.schema.inferIn;
+export type MarkNotificationsReadRequest = typeof markNotificationsReadRequest.schema.inferIn;
 
 /** Answers that carry only a message (deletes, logout). */
 export interface MessageResponse {
@@ -261,6 +271,7 @@ export const API_PATHS = {
   me: "/api/clients/me",
   client: (clientId: number) => `/api/clients/${clientId}`,
   notifications: (clientId: number) => `/notifications/${clientId}`,
+  notificationsRead: (clientId: number) => `/notifications/${clientId}/read`,
   mcusByClient: (clientId: number) => `/api/mcus/by-client/${clientId}`,
   mcus: "/api/mcus",
   mcu: (mcuId: number) => `/api/mcus/${mcuId}`,

@@ -1,0 +1,95 @@
+import type { AlertType, LiveReading, ProfileConfig } from "./entities.ts";
+
+/**
+ * The conditions that make an MCU need attention, judged the same way by the server's alerts and
+ * by the app's cards and farm badges: a reading outside the linked profile, a low battery.
+ */
+
+/** How far from the AC target a temperature may drift before it counts as off target (°C). */
+export const TEMPERATURE_TOLERANCE = 2;
+/** SPEC §9: low battery is below 30. */
+export const LOW_BATTERY_BELOW = 30;
+/** A low battery alert re-arms only once the battery is back above this (hysteresis). */
+export const BATTERY_REARM_ABOVE = 35;
+
+export type BreachType = Exclude<AlertType, "mcu_offline" | "mcu_online" | "battery_low">;
+
+/** The live values a profile judges, named as the dashboard card shows them. */
+export type ProfileMetric = "temperature" | "humidity" | "soilTemperature" | "co2" | "soilMoisture";
+
+export interface Breach {
+  type: BreachType;
+  /** The card value this breach is about. */
+  metric: ProfileMetric;
+  /** Short text for the card: "above 1200 ppm", "below 85 %", "target 18 °C". */
+  limit: string;
+  title: string;
+  body: string;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** The readings outside the linked profile's limits right now; nothing without a profile. */
+export function thresholdBreaches(name: string, reading: LiveReading, config: ProfileConfig | null | undefined): Breach[] {
+  if (!config) return [];
+  const breaches: Breach[] = [];
+  const humidity = reading.DHT?.humidity;
+  if (humidity !== undefined && humidity < config.humidifier.humidity_on_below) {
+    breaches.push({
+      type: "humidity_low",
+      metric: "humidity",
+      limit: `below ${config.humidifier.humidity_on_below} %`,
+      title: `${name}: humidity low`,
+      body: `Humidity is ${round(humidity)}%, below ${config.humidifier.humidity_on_below}%.`,
+    });
+  }
+  const co2 = reading.CO2?.co2;
+  if (co2 !== undefined && co2 > config.ventilation.co2_threshold) {
+    breaches.push({
+      type: "co2_high",
+      metric: "co2",
+      limit: `above ${config.ventilation.co2_threshold} ppm`,
+      title: `${name}: CO2 high`,
+      body: `CO2 is ${Math.round(co2)} ppm, above ${config.ventilation.co2_threshold} ppm.`,
+    });
+  }
+  const moisture = reading.MOISTURE?.soil_moisture;
+  if (moisture !== undefined && moisture < config.irrigation.soil_moisture_on) {
+    breaches.push({
+      type: "soil_moisture_low",
+      metric: "soilMoisture",
+      limit: `below ${config.irrigation.soil_moisture_on} %`,
+      title: `${name}: soil moisture low`,
+      body: `Soil moisture is ${round(moisture)}%, below ${config.irrigation.soil_moisture_on}%.`,
+    });
+  }
+  const room = config.ac.based_on === "room_temp";
+  const basis = room ? reading.DHT?.temperature : reading.SOIL_TEMP?.soil_temperature;
+  if (basis !== undefined && Math.abs(basis - config.ac.target_temp) > TEMPERATURE_TOLERANCE) {
+    breaches.push({
+      type: "temperature_off_target",
+      metric: room ? "temperature" : "soilTemperature",
+      limit: `target ${config.ac.target_temp} °C`,
+      title: `${name}: temperature off target`,
+      body: `${room ? "Room" : "Soil"} temperature is ${round(basis)} °C, target ${config.ac.target_temp} °C.`,
+    });
+  }
+  return breaches;
+}
+
+/** SPEC §9: a battery below 30 % is low. */
+export const isLowBattery = (reading: LiveReading | null | undefined): boolean =>
+  reading?.batteryLevel !== undefined && reading.batteryLevel < LOW_BATTERY_BELOW;
+
+/** An MCU needs attention while a reading is outside its profile or its battery is low. */
+export const needsAttention = (reading: LiveReading | null | undefined, config: ProfileConfig | null | undefined): boolean =>
+  !!reading && (isLowBattery(reading) || thresholdBreaches("", reading, config).length > 0);
+
+/**
+ * SPEC §3 farm status, derived from its MCUs: offline when every MCU is offline, warning while
+ * an online MCU needs attention, otherwise active. A farm without MCUs is active.
+ */
+export function farmStatusOf(mcus: readonly { online: boolean; attention: boolean }[]): "active" | "warning" | "offline" {
+  if (mcus.length > 0 && mcus.every((m) => !m.online)) return "offline";
+  return mcus.some((m) => m.online && m.attention) ? "warning" : "active";
+}
