@@ -36,7 +36,7 @@ export async function serveApp(app: FastifyInstance, staticDir: string | undefin
       index: false,
       setHeaders(res, path) {
         // Vite puts a content hash in every file name under assets/: cache those for a year.
-        res.header("Cache-Control", /[/\\]assets[/\\]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
+        res.setHeader("Cache-Control", /[/\\]assets[/\\]/.test(path) ? "public, max-age=31536000, immutable" : "no-cache");
       },
     });
   }
