@@ -1,0 +1,210 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, CDPSession, Page } from "playwright";
+
+const PROBE_SCRIPT = readFileSync(join(import.meta.dirname, "page-probe.js"), "utf8");
+
+export type ClientKind = "ours" | "naive";
+
+export interface LoadResult {
+  /** ms from navigation start to the first MCU card in the DOM (checked every frame). */
+  firstCardMs: number | null;
+  /** ms from navigation start until every card in the viewport shows its values. */
+  visibleCardsMs: number | null;
+  visibleCards: number;
+}
+
+export interface WindowResult {
+  seconds: number;
+  /** Main-thread task time per second of wall time (CDP Performance TaskDuration). */
+  busyMsPerSec: number;
+  /** The same tasks in thread CPU time (CDP Performance with timeDomain threadTicks). */
+  cpuMsPerSec: number;
+  scriptMsPerSec: number;
+  layoutMsPerSec: number;
+  styleMsPerSec: number;
+  longTasks: number;
+  longTaskMs: number;
+  fps: number;
+  slowFramePct: number;
+  worstFrameMs: number;
+  probeSamples: number;
+  probesFound: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+  heapStartMB: number;
+  heapEndMB: number;
+  heapGrowthMBPerMin: number;
+  domElements: number;
+  mountedCards: number;
+}
+
+export interface ScrollResult {
+  load: LoadResult;
+  fps: number;
+  slowFramePct: number;
+  longTasks: number;
+  scrolledPx: number;
+  domElements: number;
+}
+
+export interface PageRunOptions {
+  browser: Browser;
+  origin: string;
+  kind: ClientKind;
+  sid: string;
+  client: unknown;
+  expectedCards: number;
+  probeNames: string[];
+  viewport: { width: number; height: number };
+  warmupSec: number;
+  seconds: number;
+  /** Also load /mcu and scroll it (our app only). */
+  mcuPage: boolean;
+  /** Called after the load, before the warm-up: e.g. to note the feed's counters. */
+  log(message: string): void;
+}
+
+export interface PageRun {
+  load: LoadResult;
+  window: WindowResult;
+  mcuPage?: ScrollResult;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const MB = 1024 * 1024;
+
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+}
+
+/** JS heap of the page's main thread after a forced full GC. */
+async function heapAfterGc(cdp: CDPSession): Promise<number> {
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+  return usedSize;
+}
+
+async function waitForLoad(page: Page, timeoutMs: number): Promise<LoadResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = (await page.evaluate("window.__bench && window.__bench.loadResult()")) as { firstCardAt: number | null; visibleCardsAt: number | null; visibleCards: number } | null;
+    if (r?.visibleCardsAt != null || Date.now() > deadline) {
+      return { firstCardMs: r?.firstCardAt ?? null, visibleCardsMs: r?.visibleCardsAt ?? null, visibleCards: r?.visibleCards ?? 0 };
+    }
+    await sleep(100);
+  }
+}
+
+const round = (v: number, digits = 1) => +v.toFixed(digits);
+
+/**
+ * One client in a fresh browser context: signed in (the session cookie and the stored client, as
+ * the app keeps them after its login page), dashboard loaded, warmed up, then one window measured
+ * with CDP (main-thread task time, heap after GC) and the in-page probe (frames, long tasks,
+ * probe event-to-paint, DOM size).
+ */
+export async function measureClient(o: PageRunOptions): Promise<PageRun> {
+  const context = await o.browser.newContext({ viewport: o.viewport, deviceScaleFactor: 1, serviceWorkers: "block" });
+  try {
+    await context.addCookies([{ name: "sid", value: o.sid, url: o.origin, httpOnly: true, sameSite: "Lax" }]);
+    const page = await context.newPage();
+    // A dashboard card has its values when it shows its CO2; the MCU Manager's cards have none.
+    await page.addInitScript({
+      content: [
+        `try { localStorage.setItem("client", ${JSON.stringify(JSON.stringify(o.client))}); } catch {}`,
+        `window.__benchConfig = { expectedCards: ${o.expectedCards}, valuePattern: location.pathname === "/mcu" ? null : ${JSON.stringify(String.raw`\d\s*ppm`)} };`,
+        PROBE_SCRIPT,
+      ].join("\n"),
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable", { timeDomain: "timeTicks" });
+    // A second session counts the same tasks in thread CPU time: on a shared machine a task's wall
+    // time includes the time the OS ran something else, its CPU time does not.
+    const cpu = await context.newCDPSession(page);
+    await cpu.send("Performance.enable", { timeDomain: "threadTicks" });
+    page.on("pageerror", (err) => o.log(`  page error (${o.kind}): ${err.message}`));
+
+    const path = o.kind === "ours" ? "/dashboard" : "/naive/index.html";
+    const loadTimeout = 30_000 + o.expectedCards * 20;
+    await page.goto(o.origin + path, { waitUntil: "commit" });
+    const load = await waitForLoad(page, loadTimeout);
+    if (load.visibleCardsMs === null) o.log(`  ${o.kind}: the visible cards did not all show values within ${loadTimeout / 1000} s`);
+
+    await sleep(o.warmupSec * 1000);
+    const heapStart = await heapAfterGc(cdp);
+    const m0 = await metrics(cdp);
+    const c0 = await metrics(cpu);
+    const started = (await page.evaluate(`window.__bench.startWindow(${JSON.stringify(o.probeNames)})`)) as { probesFound: number };
+    if (started.probesFound < o.probeNames.length) o.log(`  ${o.kind}: found ${started.probesFound} of ${o.probeNames.length} probe cards`);
+    await sleep(o.seconds * 1000);
+    const m1 = await metrics(cdp);
+    const c1 = await metrics(cpu);
+    const w = (await page.evaluate("window.__bench.endWindow()")) as {
+      durationMs: number;
+      frames: number;
+      slowFrames: number;
+      worstFrameMs: number;
+      longTasks: number;
+      longTaskMs: number;
+      latencies: number[];
+      probesFound: number;
+    };
+    const heapEnd = await heapAfterGc(cdp);
+    const domElements = (await page.evaluate("window.__bench.domElements()")) as number;
+    const mountedCards = (await page.evaluate("window.__bench.mountedCards()")) as number;
+
+    const wall = m1.Timestamp! - m0.Timestamp!;
+    const perSec = (name: string) => round(((m1[name]! - m0[name]!) * 1000) / wall);
+    const sorted = [...w.latencies].sort((a, b) => a - b);
+    const window: WindowResult = {
+      seconds: round(wall),
+      busyMsPerSec: perSec("TaskDuration"),
+      cpuMsPerSec: round(((c1.TaskDuration! - c0.TaskDuration!) * 1000) / wall),
+      scriptMsPerSec: perSec("ScriptDuration"),
+      layoutMsPerSec: perSec("LayoutDuration"),
+      styleMsPerSec: perSec("RecalcStyleDuration"),
+      longTasks: w.longTasks,
+      longTaskMs: Math.round(w.longTaskMs),
+      fps: round((w.frames * 1000) / w.durationMs),
+      slowFramePct: w.frames ? round((w.slowFrames * 100) / w.frames, 2) : 100,
+      worstFrameMs: Math.round(w.worstFrameMs),
+      probeSamples: sorted.length,
+      probesFound: w.probesFound,
+      p50Ms: percentile(sorted, 50),
+      p95Ms: percentile(sorted, 95),
+      maxMs: sorted.length ? sorted[sorted.length - 1]! : null,
+      heapStartMB: round(heapStart / MB),
+      heapEndMB: round(heapEnd / MB),
+      heapGrowthMBPerMin: round(((heapEnd - heapStart) / MB) * (60 / wall), 2),
+      domElements,
+      mountedCards,
+    };
+
+    let mcuPage: ScrollResult | undefined;
+    if (o.mcuPage) {
+      await page.goto(o.origin + "/mcu", { waitUntil: "commit" });
+      const mcuLoad = await waitForLoad(page, loadTimeout);
+      await sleep(2000);
+      const s = (await page.evaluate("window.__bench.scrollTest(5000, 120, 16)")) as { durationMs: number; frames: number; slowFrames: number; longTasks: number; scrolledPx: number };
+      mcuPage = {
+        load: mcuLoad,
+        fps: round((s.frames * 1000) / s.durationMs),
+        slowFramePct: s.frames ? round((s.slowFrames * 100) / s.frames, 2) : 100,
+        longTasks: s.longTasks,
+        scrolledPx: Math.round(s.scrolledPx),
+        domElements: (await page.evaluate("window.__bench.domElements()")) as number,
+      };
+    }
+    return { load, window, mcuPage };
+  } finally {
+    await context.close();
+  }
+}
