@@ -113,9 +113,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       realtime?.reading(entry.clientId, entry.mac, reading);
       alerts.onReading(entry, reading);
     },
-    onStatus(entry, status) {
+    onStatus(entry, status, previous) {
       realtime?.status(entry.clientId, entry.mac, status);
-      alerts.onStatus(entry, status);
+      // An MCU never heard since it was registered (status active) did not "go" offline.
+      if (!(status === "offline" && previous === "active")) alerts.onStatus(entry, status);
     },
   });
 
@@ -144,6 +145,9 @@ export async function startSystem(o: SystemOptions): Promise<System> {
 
   events.sessionEnded = (idHash) => realtime?.endSession(idHash);
   events.mcusChanged = (clientId) => directory.invalidateClient(clientId);
+  events.mcuClaimed = (_clientId, mac) => {
+    gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`));
+  };
   events.profileChanged = (clientId, mcuIds) => {
     directory.invalidateClient(clientId);
     for (const mcuId of mcuIds) publishConfigOf(mcuId).catch((err: Error) => log(`config of MCU ${mcuId}: ${err.message}`));
@@ -160,6 +164,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     async close() {
       await realtime?.close();
       await gateway.close();
+      await alerts.idle();
       await writer.close();
       await broker?.close();
       await app.close();

@@ -56,7 +56,8 @@ describe("Dashboard", () => {
     const offline = await summaryValue(page, "Offline MCUs");
     expect(active + offline).toBe(12);
     const farms = page.getByRole("region", { name: "Your Farms" }).getByRole("listitem");
-    expect(await summaryValue(page, "Warnings")).toBe(await farms.filter({ hasText: "Warning" }).count());
+    // Farm statuses follow the live readings, so compare both at one moment.
+    await expect.poll(async () => (await summaryValue(page, "Warnings")) - (await farms.filter({ hasText: "Warning" }).count())).toBe(0);
     await context.close();
   });
 
@@ -85,10 +86,12 @@ describe("Dashboard", () => {
     expect(await card.innerText()).toContain("Oyster fruiting");
     // This MCU has two Humidity sensors (DHT), one Soil_temp and one CO2, all reporting.
     const readings = await readingsOf(card);
-    expect(readings).toMatch(/Temperature\s+[\d.]+ °C\s+2\/2 sensors/);
-    expect(readings).toMatch(/Humidity\s+[\d.]+ %\s+2\/2 sensors/);
-    expect(readings).toMatch(/Soil Temperature\s+[\d.]+ °C\s+1\/1 sensors/);
-    expect(readings).toMatch(/CO2\s+[\d,]+ ppm\s+1\/1 sensors/);
+    // A value outside the linked profile carries its limit between the value and the count.
+    const mark = String.raw`(?:Outside the profile:\s+(?:Above|Below|Target) -?[\d.]+ \S+\s+)?`;
+    expect(readings).toMatch(new RegExp(String.raw`Temperature\s+[\d.]+ °C\s+${mark}2/2 sensors`));
+    expect(readings).toMatch(new RegExp(String.raw`Humidity\s+[\d.]+ %\s+${mark}2/2 sensors`));
+    expect(readings).toMatch(new RegExp(String.raw`Soil Temperature\s+[\d.]+ °C\s+${mark}1/1 sensors`));
+    expect(readings).toMatch(new RegExp(String.raw`CO2\s+[\d,]+ ppm\s+${mark}1/1 sensors`));
     expect(await lastUpdatedOf(card)).not.toContain("No data");
     await expect.poll(() => readingsOf(card), { timeout: 30_000 }).not.toBe(readings);
     await context.close();
@@ -103,12 +106,8 @@ describe("Dashboard", () => {
     await expect.poll(() => automation.isEnabled()).toBe(true);
     expect(await automation.getAttribute("aria-checked")).toBe("true");
 
-    // Automation on: the device refuses a manual switch, and the toggle rolls back.
-    const before = await status.getAttribute("aria-checked");
-    await status.click();
-    await expectToast(page, "Turn Automation off to switch Humidifier by hand");
-    await expect.poll(() => status.getAttribute("aria-busy")).toBe("false");
-    expect(await status.getAttribute("aria-checked")).toBe(before);
+    // Automation on: the device would refuse a manual switch, so Status is disabled (its reason: tests/dashboard-warnings.test.ts).
+    expect(await status.isDisabled()).toBe(true);
 
     await automation.click();
     await expect.poll(() => automation.getAttribute("aria-checked")).toBe("false");

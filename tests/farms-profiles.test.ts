@@ -222,7 +222,7 @@ describe("Manage Setting Profiles", () => {
     }
   });
 
-  it("keeps both steps' values on Back and shows the server's reason for a value out of range", async () => {
+  it("keeps both steps' values on Back and refuses a value out of range under its field", async () => {
     await page.getByRole("button", { name: "Edit profile Button cropping" }).click();
     const dialog = page.getByRole("dialog", { name: "Edit Profile" });
     expect(await dialog.getByLabel("Profile Name").inputValue()).toBe("Button cropping");
@@ -236,8 +236,8 @@ describe("Manage Setting Profiles", () => {
     await dialog.getByRole("button", { name: "Next: Define Settings" }).click();
     expect(await dialog.getByLabel("Soil moisture on (%)").inputValue()).toBe("150");
     await dialog.getByRole("button", { name: "Save Settings" }).click();
-    await dialog.getByRole("alert").filter({ hasText: "Soil moisture on (%) must be between 0 and 100" }).waitFor();
-    await toastBehindDialog(page, "Soil moisture on (%) must be between 0 and 100").waitFor();
+    await dialog.getByText("Soil moisture on (%) must be between 0 and 100").waitFor();
+    expect(await dialog.getByLabel("Soil moisture on (%)").getAttribute("aria-invalid")).toBe("true");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
     expect(await card(page, "Button cropping").textContent()).toContain("Soil moisture 42% – 68%");

@@ -164,7 +164,10 @@ describe("QR scanner", () => {
     const error = scanner.getByRole("alert").filter({ hasText: /camera/ });
     await error.waitFor();
     expect(["No camera found on this device.", "Camera permission denied. Please allow camera access and try again."]).toContain(await error.locator("p").textContent());
-    await page.locator(".Toastify__toast", { hasText: "Scanner error" }).first().waitFor();
+    // One error, in one place: the dialog says it (SPEC §8's Scanner error and the camera's text), no toast repeats it.
+    expect(await error.getByRole("heading", { name: "Scanner error" }).count()).toBe(1);
+    expect(await page.getByRole("dialog").getByRole("alert").count()).toBe(1);
+    expect(await page.locator(".Toastify__toast").count()).toBe(0);
     await page.screenshot({ path: "test-results/qr-scanner-error-phone.png" });
 
     await error.getByRole("button", { name: "Try Again" }).click();

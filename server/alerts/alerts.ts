@@ -1,11 +1,11 @@
 import type { AlertType, LiveReading, Notification } from "../../src/contract/entities.ts";
-import type { Sql } from "../db/database.ts";
-import { notificationsRepo } from "../db/notifications-repo.ts";
+import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type BreachType } from "../../src/contract/conditions.ts";
+import { alertsRepo } from "../db/alerts-repo.ts";
+import type { Database } from "../db/database.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches } from "../../src/contract/conditions.ts";
 
 export interface AlertOptions {
-  db: Sql;
+  db: Database;
   now: () => Date;
   /** Called with each stored notification, to push it to the client's sockets. */
   notify(clientId: number, notification: Notification): void;
@@ -13,101 +13,141 @@ export interface AlertOptions {
   graceMs?: number;
   /** The same alert for the same MCU is not repeated within this time (flapping). */
   repeatMs?: number;
+  /**
+   * How long this node trusts its copy of an MCU's unresolved alerts before reading them again:
+   * with several server nodes, another one may have raised or resolved one meanwhile.
+   */
+  cacheMs?: number;
   log?: (msg: string) => void;
 }
 
 interface McuAlertState {
-  /** When each threshold breach started, while it lasts. */
-  breachSince: Map<AlertType, number>;
+  /** When `unresolved` and `lastRaised` were read from the database, epoch ms; 0: not yet. */
+  loadedAt: number;
+  /** Alert types raised and not yet resolved (the database's alerts table is the truth). */
+  unresolved: Set<AlertType>;
   /** When each alert type was last raised. */
   lastRaised: Map<AlertType, number>;
-  /** Breaches already alerted and not yet recovered. */
-  active: Set<AlertType>;
-  offlineAlerted: boolean;
+  /** When each threshold breach started, while it lasts (a grace period restarts with the server). */
+  breachSince: Map<BreachType, number>;
+  /** This MCU's events, handled one after another. */
+  queue: Promise<void>;
 }
+
+const isBreach = (type: AlertType): type is BreachType => type !== "battery_low" && type !== "mcu_offline" && type !== "mcu_online";
 
 /**
  * Turns device events into notifications: offline / back online, low battery, and readings
- * outside the linked profile's thresholds for longer than a grace period. Repeats are
- * suppressed so that a flapping sensor or connection does not flood the bell.
+ * outside the linked profile's thresholds for longer than a grace period. An alert stays open
+ * in the database while its condition lasts, so it is raised once, not again after a restart;
+ * the condition clearing resolves it and re-arms it. Repeats within `repeatMs` are suppressed
+ * so that a flapping sensor or connection does not flood the bell.
  */
 export function createAlerts(o: AlertOptions) {
   const graceMs = o.graceMs ?? 5 * 60_000;
   const repeatMs = o.repeatMs ?? 60 * 60_000;
-  const notifications = notificationsRepo(o.db);
+  const cacheMs = o.cacheMs ?? 60_000;
+  const repo = alertsRepo(o.db);
   const states = new Map<number, McuAlertState>();
+  const running = new Set<Promise<void>>();
 
-  const stateOf = (mcuId: number) => {
+  function stateOf(mcuId: number): McuAlertState {
     let s = states.get(mcuId);
     if (!s) {
-      s = { breachSince: new Map(), lastRaised: new Map(), active: new Set(), offlineAlerted: false };
+      s = { loadedAt: 0, unresolved: new Set(), lastRaised: new Map(), breachSince: new Map(), queue: Promise.resolve() };
       states.set(mcuId, s);
     }
     return s;
-  };
+  }
 
-  function raise(entry: McuEntry, state: McuAlertState, type: AlertType, title: string, body: string, force = false): boolean {
+  /** Runs `work` after the MCU's earlier events, with its alert state read from the database when stale. */
+  function enqueue(entry: McuEntry, work: (s: McuAlertState, t: number) => Promise<void>): void {
+    const s = stateOf(entry.mcuId);
     const t = o.now().getTime();
-    const last = state.lastRaised.get(type);
-    if (!force && last !== undefined && t - last < repeatMs) return false;
-    state.lastRaised.set(type, t);
-    notifications
-      .create(entry.clientId, { type, title, body }, o.now())
-      .then((n) => o.notify(entry.clientId, n))
-      .catch((err: Error) => o.log?.(`alerts: ${err.message}`));
-    return true;
+    const step = s.queue.then(async () => {
+      if (t - s.loadedAt >= cacheMs) {
+        const history = await repo.historyOf(entry.clientId, entry.mcuId);
+        s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => h.type));
+        s.lastRaised = new Map(history.map((h) => [h.type, h.lastRaisedAt]));
+        s.loadedAt = t;
+      }
+      await work(s, t);
+    });
+    const done = step.catch((err: Error) => o.log?.(`alerts: ${entry.mac}: ${err.message}`));
+    s.queue = done;
+    running.add(done);
+    void done.finally(() => running.delete(done));
+  }
+
+  async function raise(entry: McuEntry, s: McuAlertState, t: number, type: AlertType, title: string, body: string): Promise<void> {
+    if (s.unresolved.has(type)) return;
+    const last = s.lastRaised.get(type);
+    if (last !== undefined && t - last < repeatMs) return;
+    const n = await repo.raise({ clientId: entry.clientId, mcuId: entry.mcuId, type }, { title, body }, new Date(t));
+    // Null: another server node raised it first; it is unresolved all the same.
+    s.unresolved.add(type);
+    if (n) {
+      s.lastRaised.set(type, t);
+      o.notify(entry.clientId, n);
+    }
+  }
+
+  async function resolve(entry: McuEntry, s: McuAlertState, t: number, type: AlertType): Promise<void> {
+    if (!s.unresolved.has(type)) return;
+    s.unresolved.delete(type);
+    await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, type }, new Date(t));
   }
 
   return {
     onStatus(entry: McuEntry, status: "online" | "offline"): void {
-      const state = stateOf(entry.mcuId);
-      if (status === "offline") {
-        if (raise(entry, state, "mcu_offline", `${entry.name} went offline`, `${entry.name} (${entry.farmName}) stopped reporting.`)) {
-          state.offlineAlerted = true;
+      enqueue(entry, async (s, t) => {
+        if (status === "offline") {
+          await raise(entry, s, t, "mcu_offline", `${entry.name} went offline`, `${entry.name} (${entry.farmName}) stopped reporting.`);
+        } else if (s.unresolved.has("mcu_offline")) {
+          // Only a device whose going offline was announced is announced back, once.
+          s.unresolved.delete("mcu_offline");
+          const n = await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, type: "mcu_offline" }, new Date(t), {
+            type: "mcu_online",
+            title: `${entry.name} is back online`,
+            body: `${entry.name} (${entry.farmName}) is reporting again.`,
+          });
+          if (n) o.notify(entry.clientId, n);
         }
-      } else if (state.offlineAlerted) {
-        // Only a device whose going offline was announced is announced back, once.
-        state.offlineAlerted = false;
-        raise(entry, state, "mcu_online", `${entry.name} is back online`, `${entry.name} (${entry.farmName}) is reporting again.`, true);
-      }
+      });
     },
 
     onReading(entry: McuEntry, reading: LiveReading): void {
-      const state = stateOf(entry.mcuId);
-      const t = o.now().getTime();
-
-      const battery = reading.batteryLevel;
-      if (battery !== undefined) {
-        if (battery < LOW_BATTERY_BELOW && !state.active.has("battery_low")) {
-          if (raise(entry, state, "battery_low", `${entry.name}: battery low`, `Battery at ${Math.round(battery)}%. Replace or charge it soon.`)) {
-            state.active.add("battery_low");
+      enqueue(entry, async (s, t) => {
+        const battery = reading.batteryLevel;
+        if (battery !== undefined) {
+          if (battery < LOW_BATTERY_BELOW) {
+            await raise(entry, s, t, "battery_low", `${entry.name}: battery low`, `Battery at ${Math.round(battery)}%. Replace or charge it soon.`);
+          } else if (battery > BATTERY_REARM_ABOVE) {
+            await resolve(entry, s, t, "battery_low");
           }
-        } else if (battery > BATTERY_REARM_ABOVE) {
-          state.active.delete("battery_low");
         }
-      }
 
-      const now = new Set<AlertType>();
-      for (const breach of thresholdBreaches(entry.name, reading, entry.config)) {
-        now.add(breach.type);
-        const since = state.breachSince.get(breach.type) ?? t;
-        state.breachSince.set(breach.type, since);
-        if (t - since >= graceMs && !state.active.has(breach.type) && raise(entry, state, breach.type, breach.title, breach.body)) {
-          state.active.add(breach.type);
+        const current = new Set<BreachType>();
+        for (const breach of thresholdBreaches(entry.name, reading, entry.config)) {
+          current.add(breach.type);
+          const since = s.breachSince.get(breach.type) ?? t;
+          s.breachSince.set(breach.type, since);
+          if (t - since >= graceMs) await raise(entry, s, t, breach.type, breach.title, breach.body);
         }
-      }
-      // A breach that ended re-arms its alert (the repeat window still applies).
-      for (const type of [...state.breachSince.keys()]) {
-        if (!now.has(type)) {
-          state.breachSince.delete(type);
-          state.active.delete(type);
-        }
-      }
+        // A breach that ended re-arms its alert (the repeat window still applies).
+        for (const type of s.breachSince.keys()) if (!current.has(type)) s.breachSince.delete(type);
+        for (const type of [...s.unresolved]) if (isBreach(type) && !current.has(type)) await resolve(entry, s, t, type);
+      });
     },
 
     /** Forgets an MCU (deleted). */
     forget(mcuId: number): void {
       states.delete(mcuId);
+    },
+
+    /** Resolves when every event received so far has been handled (tests, shutdown). */
+    async idle(): Promise<void> {
+      while (running.size > 0) await Promise.all([...running]);
     },
   };
 }

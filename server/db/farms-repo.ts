@@ -1,4 +1,6 @@
-import type { Farm, FarmStatus } from "../../src/contract/entities.ts";
+import { farmStatusOf, needsAttention } from "../../src/contract/conditions.ts";
+import type { Farm, FarmStatus, LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
+import { CONSTANTS } from "../../src/contract/limits.ts";
 import { AppError } from "../errors.ts";
 import type { Sql } from "./database.ts";
 import { groupBy, iso } from "./rows.ts";
@@ -13,14 +15,33 @@ interface FarmRow {
   updated_at: Date;
 }
 
+/** A farm's MCU with what its status is judged on. */
+interface FarmMcuRow {
+  mcu_id: number;
+  farm_id: number;
+  name: string;
+  /** Said online and reported within the dashboard's freshness window (SPEC §4). */
+  online: boolean;
+  readings: LiveReading | null;
+  config: ProfileConfig | null;
+}
+
 const COLUMNS = "farm_id, client_id, name, location, status, created_at, updated_at";
 
-function toFarm(row: FarmRow, mcus: { mcu_id: number; name: string }[]): Farm {
+/**
+ * SPEC §3 farm status from its MCUs, judged as the app judges it live: offline when none is
+ * online, warning while an online one has a reading outside its linked profile or a low battery.
+ */
+function statusOf(mcus: FarmMcuRow[]): FarmStatus {
+  return farmStatusOf(mcus.map((m) => ({ online: m.online, attention: needsAttention(m.readings, m.config) })));
+}
+
+function toFarm(row: FarmRow, mcus: FarmMcuRow[]): Farm {
   return {
     farm_id: row.farm_id,
     name: row.name,
     location: row.location,
-    status: row.status,
+    status: statusOf(mcus),
     mcuCount: mcus.length,
     client_id: row.client_id,
     mcus: mcus.map((m) => ({ id: m.mcu_id, mcu_id: m.mcu_id, name: m.name })),
@@ -33,12 +54,21 @@ function stillHasMcus(count: number): AppError {
   return new AppError("CONFLICT", `This farm still has ${count} MCU${count === 1 ? "" : "s"}. Move or delete ${count === 1 ? "it" : "them"} first.`);
 }
 
-/** Farms of one client; every query is scoped by client_id. */
-export function farmsRepo(sql: Sql) {
+/**
+ * Farms of one client; every query is scoped by client_id. A farm's status is derived from its
+ * MCUs whenever it is read (the stored column is not kept up to date); `now` is the clock the
+ * freshness of their readings is judged by.
+ */
+export function farmsRepo(sql: Sql, now: () => Date = () => new Date()) {
   async function mcusOf(clientId: number, farmId?: number) {
-    return sql.query<{ mcu_id: number; farm_id: number; name: string }>(
-      `select mcu_id, farm_id, name from mcus where client_id = $1 ${farmId ? "and farm_id = $2" : ""} order by mcu_id`,
-      farmId ? [clientId, farmId] : [clientId],
+    const freshSince = new Date(now().getTime() - CONSTANTS.freshnessWindowMs);
+    return sql.query<FarmMcuRow>(
+      `select m.mcu_id, m.farm_id, m.name, coalesce(m.status = 'online' and m.last_seen_at > $2, false) as online, m.readings, p.config
+       from mcus m
+       left join profile_links l on l.mcu_id = m.mcu_id
+       left join setting_profiles p on p.profile_id = l.profile_id
+       where m.client_id = $1 ${farmId ? "and m.farm_id = $3" : ""} order by m.mcu_id`,
+      farmId ? [clientId, freshSince, farmId] : [clientId, freshSince],
     );
   }
 

@@ -103,18 +103,24 @@ export function mcusRepo(sql: Sql) {
       return (await get(clientId, row!.mcu_id))!;
     },
 
-    /** Call inside a transaction. A new MAC is claimed and the old one released. */
-    async update(clientId: number, mcuId: number, input: McuInput, now: Date): Promise<Mcu | undefined> {
+    /**
+     * Call inside a transaction. A new MAC is claimed and the old one released; the MCU then
+     * starts over as a new one (status active) until its new device is heard.
+     */
+    async update(clientId: number, mcuId: number, input: McuInput, now: Date): Promise<{ mcu: Mcu; macChanged: boolean } | undefined> {
       const [current] = await sql.query<{ mac: string }>("select mac from mcus where client_id = $1 and mcu_id = $2 for update", [clientId, mcuId]);
       if (!current) return undefined;
       const inventory = inventoryRepo(sql);
-      if (current.mac !== input.mac) await inventory.claim(input.mac, "mcu", null, clientId, now);
+      const macChanged = current.mac !== input.mac;
+      if (macChanged) await inventory.claim(input.mac, "mcu", null, clientId, now);
       await sql.query(
-        "update mcus set name = $3, farm_id = $4, mac = $5, updated_at = $6 where client_id = $1 and mcu_id = $2",
-        [clientId, mcuId, input.name, input.farm_id, input.mac, now],
+        `update mcus set name = $3, farm_id = $4, mac = $5, updated_at = $6, status = case when $7 then 'active' else status end
+         where client_id = $1 and mcu_id = $2`,
+        [clientId, mcuId, input.name, input.farm_id, input.mac, now, macChanged],
       );
-      if (current.mac !== input.mac) await inventory.release(current.mac);
-      return get(clientId, mcuId);
+      if (macChanged) await inventory.release(current.mac);
+      const mcu = await get(clientId, mcuId);
+      return mcu && { mcu, macChanged };
     },
 
     /** Call inside a transaction. Its controllers and sensors stay registered, unassigned. */

@@ -42,5 +42,15 @@ export function notificationsRepo(sql: Sql) {
       );
       return toNotification(row!);
     },
+
+    /** Marks the client's notifications among `ids` read; answers how many were unread. Ids of other clients match nothing. */
+    async markRead(clientId: number, ids: readonly number[]): Promise<number> {
+      if (ids.length === 0) return 0;
+      const rows = await sql.query(
+        "update notifications set read_status = true where client_id = $1 and notification_id = any($2::int[]) and not read_status returning notification_id",
+        [clientId, ids],
+      );
+      return rows.length;
+    },
   };
 }

@@ -21,8 +21,11 @@ export interface GatewayOptions {
   now: () => Date;
   /** How long a command waits for the device's acknowledgement. */
   commandTimeoutMs?: number;
+  /** How long a re-read waits for the broker's retained status before giving up (there may be none). */
+  rereadTimeoutMs?: number;
   onReading(entry: McuEntry, reading: LiveReading): void;
-  onStatus(entry: McuEntry, status: "online" | "offline"): void;
+  /** The MCU's status changed (`previous` is what it was), by a status message or by a reading. */
+  onStatus(entry: McuEntry, status: "online" | "offline", previous: McuStatus): void;
   log?: (msg: string) => void;
 }
 
@@ -37,6 +40,12 @@ export interface Gateway {
   sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">): Promise<CommandAck>;
   /** Publishes a profile config to the device, retained; null clears it (unlinked). */
   publishConfig(mac: string, config: ProfileConfig | null): Promise<void>;
+  /**
+   * Has the broker send the device's retained status again and handles it like a new one: an MCU
+   * was just claimed, and the status its device published before that was dropped (unknown MAC).
+   * Resolves once the status arrived, or after `rereadTimeoutMs` when the broker holds none.
+   */
+  rereadStatus(mac: string): Promise<void>;
   stats(): GatewayStats;
   close(): Promise<void>;
 }
@@ -48,8 +57,10 @@ export interface Gateway {
  */
 export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const timeoutMs = o.commandTimeoutMs ?? 5000;
+  const rereadTimeoutMs = o.rereadTimeoutMs ?? 2000;
   const stats: GatewayStats = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0 } };
   const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck) => void }>();
+  const rereads = new Map<string, Promise<void>>();
 
   const client: MqttClient = await mqtt.connectAsync(o.url, {
     clientId: o.clientId,
@@ -90,6 +101,8 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const reading: LiveReading = { ...data, lastUpdated: at.toISOString() };
     o.writer.put(entry.mcuId, reading, at);
     o.onReading(entry, reading);
+    // A device that reports is reachable, whatever status was last heard (or missed) for it.
+    if (entry.status !== "online") await setStatus(entry, "online");
   }
 
   async function onStatus(mac: string, payload: Buffer) {
@@ -98,10 +111,32 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const entry = await o.directory.lookup(mac);
     if (!entry) return void stats.dropped.unknownDevice++;
     stats.statuses++;
+    await setStatus(entry, status);
+  }
+
+  /** The MCUs' status writes, one after another per MAC, so that the last one heard is the one stored. */
+  const statusWrites = new Map<string, Promise<unknown>>();
+
+  /**
+   * The one place an MCU's reachability changes: the directory's cached entry (which commands
+   * check), the mcus row (the REST list, the socket's snapshot), then the owner's sockets and
+   * alerts, once per change.
+   */
+  async function setStatus(entry: McuEntry, status: "online" | "offline"): Promise<void> {
+    const { mac } = entry;
     const previous = entry.status;
-    o.directory.setStatus(mac, status as McuStatus);
-    await o.db.query("update mcus set status = $2, updated_at = updated_at where mac = $1", [mac, status]);
-    if (previous !== status) o.onStatus(entry, status);
+    entry.status = status;
+    o.directory.setStatus(mac, status);
+    const write = (statusWrites.get(mac) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => o.db.query("update mcus set status = $2, updated_at = updated_at where mac = $1", [mac, status]));
+    statusWrites.set(mac, write);
+    try {
+      await write;
+    } finally {
+      if (statusWrites.get(mac) === write) statusWrites.delete(mac);
+    }
+    if (previous !== status) o.onStatus(entry, status, previous);
   }
 
   function onAck(payload: Buffer) {
@@ -125,6 +160,31 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       o.log?.(`gateway: ${topic}: ${err.message}`);
     });
   });
+
+  /**
+   * The gateway's standing subscription to every device's status is shared between server nodes
+   * (or long established), so the broker sends it no retained message. A subscription of its own
+   * to this one topic does get the retained status, which the message handler above then treats
+   * like any other; it is dropped again once that arrived.
+   */
+  async function reread(mac: string): Promise<void> {
+    const topic = TOPICS.status(mac);
+    let onMessage: ((t: string, p: Buffer, packet: { retain: boolean }) => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      onMessage = (t, _p, packet) => t === topic && packet.retain && resolve();
+      client.on("message", onMessage);
+      timer = setTimeout(resolve, rereadTimeoutMs);
+    });
+    try {
+      await client.subscribeAsync(topic, { qos: 1 });
+      await arrived;
+      await client.unsubscribeAsync(topic);
+    } finally {
+      clearTimeout(timer);
+      client.off("message", onMessage!);
+    }
+  }
 
   return {
     async sendCommand(entry, command) {
@@ -156,6 +216,17 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
 
     async publishConfig(mac, config) {
       await client.publishAsync(TOPICS.config(mac), config ? JSON.stringify(config) : "", { qos: 1, retain: true });
+    },
+
+    rereadStatus(mac) {
+      // One at a time per MAC: an earlier re-read's unsubscribe must not cut a later one short.
+      const next = (rereads.get(mac) ?? Promise.resolve()).then(() => reread(mac));
+      const settled = next.catch(() => undefined);
+      rereads.set(mac, settled);
+      void settled.then(() => {
+        if (rereads.get(mac) === settled) rereads.delete(mac);
+      });
+      return next;
     },
 
     stats: () => structuredClone(stats),

@@ -20,8 +20,11 @@ export interface McuEntry {
 export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000, now = () => Date.now() } = {}) {
   const cache = new Map<string, { entry: McuEntry | null; until: number }>();
   const loading = new Map<string, Promise<McuEntry | null>>();
+  /** Bumped by every invalidation: a load that began before one does not fill the cache. */
+  let generation = 0;
 
   async function load(mac: string): Promise<McuEntry | null> {
+    const startedIn = generation;
     const [row] = await sql.query<{
       mcu_id: number;
       client_id: number;
@@ -41,7 +44,7 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
     const entry = row
       ? { mcuId: row.mcu_id, clientId: row.client_id, mac: row.mac, name: row.name, farmName: row.farm_name, status: row.status, config: row.config }
       : null;
-    cache.set(mac, { entry, until: now() + (entry ? ttlMs : missTtlMs) });
+    if (startedIn === generation) cache.set(mac, { entry, until: now() + (entry ? ttlMs : missTtlMs) });
     return entry;
   }
 
@@ -51,7 +54,10 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
       if (hit && hit.until > now()) return hit.entry;
       let pending = loading.get(mac);
       if (!pending) {
-        pending = load(mac).finally(() => loading.delete(mac));
+        const started = load(mac).finally(() => {
+          if (loading.get(mac) === started) loading.delete(mac);
+        });
+        pending = started;
         loading.set(mac, pending);
       }
       return pending;
@@ -66,6 +72,9 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
     /** Forgets every MCU of a client, and every unknown MAC (one may just have been registered). */
     invalidateClient(clientId: number): void {
       for (const [mac, { entry }] of cache) if (!entry || entry.clientId === clientId) cache.delete(mac);
+      // A lookup under way may have read the database before the change: the next one reads again.
+      generation++;
+      loading.clear();
     },
   };
 }

@@ -337,6 +337,29 @@ describe("SPEC §5 Profile", () => {
     expectClientError(await c.post("/api/setting-profiles", make()), 400);
     expectClientError(await c.put(`/api/setting-profiles/${seed.profile.profile_id}`, make()), 400);
   });
+
+  it("refuses an on value not below its off value at the field's path, and saves nothing (POST and PUT)", async () => {
+    const config = {
+      ...sampleConfig,
+      irrigation: { ...sampleConfig.irrigation, soil_moisture_on: 70, soil_moisture_off: 60 },
+      humidifier: { humidity_on_below: 92, humidity_off_above: 92 },
+    };
+    const profiles = async () => (await c.get(`/api/setting-profiles/${c.clientId}`)).json() as { name: string; config: unknown }[];
+    const before = await profiles();
+    for (const res of [
+      await c.post("/api/setting-profiles", body({ name: "Contrary", config })),
+      await c.put(`/api/setting-profiles/${seed.profile.profile_id}`, body({ name: "Contrary", config })),
+    ]) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors).toEqual(
+        expect.arrayContaining([
+          { path: "config.irrigation.soil_moisture_on", message: "Soil moisture on (70 %) must be below Soil moisture off (60 %)" },
+          { path: "config.humidifier.humidity_on_below", message: "Humidifier on below (92 %) must be below Humidifier off above (92 %)" },
+        ]),
+      );
+    }
+    expect(await profiles()).toEqual(before);
+  });
 });
 
 describe("SPEC §5 Settings: PUT /api/clients/{id}", () => {
@@ -551,6 +574,16 @@ const endpoints: Endpoint[] = [
     // No text field: a huge string goes into an id field.
     textField: "mcu_id",
   },
+  {
+    label: "PUT /notifications/{client_id}/read",
+    method: "PUT",
+    url: () => `/notifications/${c.clientId}/read`,
+    valid: () => ({ notification_ids: [1, 2] }),
+    wrongTypes: [{ notification_ids: "1,2" }, { notification_ids: [1.5] }, { notification_ids: [0] }, { notification_ids: [-3] }, { notification_ids: ["1"] }, { notification_ids: null }],
+    missing: (v) => omit(v, "notification_ids"),
+    // No text field: a huge string goes into the id list.
+    textField: "notification_ids",
+  },
 ];
 
 interface BadCase {
@@ -640,6 +673,7 @@ describe("path and query ids", () => {
 
   const idRoutes: [string, "GET" | "PUT" | "DELETE", (id: string) => string, (() => Body) | undefined][] = [
     ["GET /notifications/{client_id}", "GET", (id) => `/notifications/${id}`, undefined],
+    ["PUT /notifications/{client_id}/read", "PUT", (id) => `/notifications/${id}/read`, () => ({ notification_ids: [1] })],
     ["GET /api/mcus/by-client/{clientId}", "GET", (id) => `/api/mcus/by-client/${id}`, undefined],
     ["GET /api/setting-profiles/{clientId}", "GET", (id) => `/api/setting-profiles/${id}`, undefined],
     ["GET /api/farms/myfarms/get?client_id=", "GET", (id) => `/api/farms/myfarms/get?client_id=${id}`, undefined],

@@ -10,6 +10,11 @@ export interface DomainEvents {
   sessionEnded?(idHash: string): void;
   /** MCUs of a client were added, changed or deleted: caches keyed by MAC must forget them. */
   mcusChanged?(clientId: number): void;
+  /**
+   * A client registered an MCU under this MAC (new, or an MCU moved to another device): whatever
+   * the device said before it was claimed (its retained status) must be heard again.
+   */
+  mcuClaimed?(clientId: number, mac: string): void;
 }
 
 /** What every route module receives. */

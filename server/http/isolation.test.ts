@@ -208,6 +208,10 @@ interface Case {
 describe("client isolation: client_id of another client in a path, query or body", () => {
   const cases: Case[] = [
     { name: "refuses client B reading client A's notifications by client_id with 403", request: () => ({ method: "GET", url: `/notifications/${A.c.clientId}` }) },
+    {
+      name: "refuses client B marking client A's notifications read by client_id with 403",
+      request: () => ({ method: "PUT", url: `/notifications/${A.c.clientId}/read`, body: { notification_ids: aNotificationIds() } }),
+    },
     { name: "refuses client B reading client A's MCUs by client_id with 403", request: () => ({ method: "GET", url: `/api/mcus/by-client/${A.c.clientId}` }) },
     {
       name: "refuses client B reading client A's farms by client_id in the query with 403",
@@ -253,6 +257,17 @@ describe("client isolation: client_id of another client in a path, query or body
 
   it.each(cases)("$name", async ({ request }) => {
     await expectRefused(await request(), 403, "FORBIDDEN");
+  });
+});
+
+/** A's notification ids (unread when seeded; "after every attempt" checks they stay so). */
+const aNotificationIds = () => (aBefore.notifications as { notification_id: number }[]).map((n) => n.notification_id);
+
+describe("client isolation: another client's notification ids", () => {
+  it("marks none of client A's notifications read when client B names their ids on its own path", async () => {
+    const res = await B.c.put(`/notifications/${B.c.clientId}/read`, { notification_ids: aNotificationIds() });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ updated: 0 });
   });
 });
 

@@ -51,7 +51,8 @@ const progress = setInterval(() => {
 
 async function stop() {
   clearInterval(progress);
-  await fleet.stop();
+  // Simulated devices switched off: each says offline, as the broker and the server stay up.
+  await fleet.stop({ announce: true });
   process.exit(0);
 }
 process.on("SIGINT", () => void stop());

@@ -1,5 +1,6 @@
 import type { ControllerType, ProfileConfig, SensorType } from "../../src/contract/entities.ts";
 import type { PasswordHasher } from "../auth/password.ts";
+import { recordOpenAlert } from "../db/alerts-repo.ts";
 import { clientsRepo } from "../db/clients-repo.ts";
 import type { Database } from "../db/database.ts";
 import { farmsRepo } from "../db/farms-repo.ts";
@@ -106,11 +107,13 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
         ...DEMO_STOCK.sensors.map((s) => ({ mac: s.mac, kind: "sensor" as const, type: s.type })),
       ]);
 
+      const mcuIds: number[] = [];
       for (const [f, farmSpec] of FARMS.entries()) {
         const farm = await farmsRepo(tx).create(id, farmSpec.name, farmSpec.location);
         for (const [r, room] of farmSpec.rooms.entries()) {
           const n = f * 4 + r;
           const mcu = await mcusRepo(tx).create(id, { name: room, mac: mcuMacs[n]!, farm_id: farm.farm_id }, at);
+          mcuIds.push(mcu.mcu_id);
           const humidity = n % 3 === 0 ? 2 : 1;
           const sensors: SensorType[] = [...Array<SensorType>(humidity).fill("Humidity"), "CO2", "Soil_temp", "Moisture"];
           for (const [j, type] of sensors.entries()) {
@@ -146,7 +149,14 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       const minutesAgo = (m: number) => new Date(at.getTime() - m * 60_000);
       await notes.create(id, { type: "subscribe", title: "Welcome to Mushroom Farm", body: "Your demo farms are live: 12 MCUs report every few seconds." }, minutesAgo(90));
       await notes.create(id, { type: "wash", title: "Wash day", body: "Clean and sanitise Tunnel 2 before the next flush." }, minutesAgo(45));
-      await notes.create(id, { type: "battery_low", title: "Packing Cooler: battery low", body: "Battery at 24%. Replace or charge it soon." }, minutesAgo(5));
+      const packingCooler = FARMS.flatMap((f) => f.rooms).indexOf("Packing Cooler");
+      const batteryLow = await notes.create(
+        id,
+        { type: "battery_low", title: "Packing Cooler: battery low", body: `Battery at ${LOW_BATTERY.get(packingCooler)}%. Replace or charge it soon.` },
+        minutesAgo(5),
+      );
+      // The alert that notification announced is open: the fleet's first low reading does not raise it again.
+      await recordOpenAlert(tx, { clientId: id, mcuId: mcuIds[packingCooler]!, type: "battery_low" }, batteryLow.notification_id, minutesAgo(5));
       await tx.query("update notifications set read_status = true where client_id = $1 and type = 'subscribe'", [id]);
     });
   }

@@ -16,7 +16,12 @@ export interface FleetOptions {
 export interface Fleet {
   mcus: SimulatedMcu[];
   reportsSent(): number;
-  stop(options?: { clean?: boolean }): Promise<void>;
+  /**
+   * Stops every device. By default they leave silently: the demo fleet stops with the server and
+   * its broker, which is no device going offline (no status, no last-will, no alert). `announce`
+   * has each say offline, as devices switched off do.
+   */
+  stop(options?: { announce?: boolean }): Promise<void>;
 }
 
 /**
@@ -57,9 +62,9 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   return {
     mcus,
     reportsSent: () => sent,
-    async stop({ clean = true } = {}) {
+    async stop({ announce = false } = {}) {
       clearInterval(timer);
-      await Promise.all(mcus.map((m) => m.stop({ clean })));
+      await Promise.all(mcus.map((m) => m.stop({ silent: !announce })));
     },
   };
 }

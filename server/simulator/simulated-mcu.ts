@@ -134,12 +134,17 @@ export class SimulatedMcu {
     this.report();
   }
 
-  /** Stops; `clean` says goodbye (offline status), otherwise the connection just drops (last-will). */
-  async stop({ clean = true } = {}): Promise<void> {
+  /**
+   * Stops; `clean` says goodbye (offline status), otherwise the connection just drops (last-will).
+   * `silent` disconnects properly without a word, so the broker discards the last-will too.
+   */
+  async stop({ clean = true, silent = false } = {}): Promise<void> {
     const client = this.client;
     if (!client) return;
     this.client = undefined;
-    if (clean && client.connected) {
+    if (silent && client.connected) {
+      await client.endAsync();
+    } else if (clean && client.connected) {
       await client.publishAsync(TOPICS.status(this.mac), "offline", { qos: 1, retain: true }).catch(() => undefined);
       await client.endAsync();
     } else {

@@ -1,7 +1,8 @@
-import { type, type Type } from "arktype";
+import { type, type Traversal, type Type } from "arktype";
 import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client } from "./entities.ts";
 import { emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
 import { LIMITS } from "./limits.ts";
+import { breaksOrder, orderMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, standaloneLabel, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
 /**
  * Request bodies of SPEC §7, validated by the server. `missing` gives the message for an
@@ -189,26 +190,44 @@ export const sensorRequest = request(
   { mcu_id: "MCU required", type: "Type required" },
 );
 
-/** Plausible ranges for the automation settings; the units are those of SPEC §9. */
+const S = PROFILE_SETTINGS;
+const settingNumber = (s: ProfileSetting) => numberIn(standaloneLabel(s), s.min, s.max);
+
+/**
+ * A device's order rule (on below off), checked on its numbers and reported at the lower value's
+ * path (e.g. config.humidifier.humidity_on_below). arktype checks it even when another part of
+ * the config is wrong, so the answer lists every problem.
+ */
+const keepsOrder =
+  (rule: ProfileOrderRule) =>
+  (group: object, ctx: Traversal): boolean => {
+    const values = group as Record<string, number>;
+    return (
+      !breaksOrder(rule, values) ||
+      ctx.reject({ path: [...ctx.path, rule.lower], message: orderMessage(rule, values[rule.lower]!, values[rule.upper]!) })
+    );
+  };
+
+/** The automation settings in their plausible ranges (src/contract/profile-settings.ts, the form's too); units of SPEC §9. */
 export const profileConfigInput = type({
   irrigation: type({
-    on_cycle_hours: numberIn("Irrigation on cycle (hours)", 0, 168),
-    off_cycle_liters: numberIn("Irrigation off cycle (liters)", 0, 100_000),
-    soil_moisture_on: numberIn("Soil moisture on (%)", 0, 100),
-    soil_moisture_off: numberIn("Soil moisture off (%)", 0, 100),
+    on_cycle_hours: settingNumber(S.irrigation.on_cycle_hours),
+    off_cycle_liters: settingNumber(S.irrigation.off_cycle_liters),
+    soil_moisture_on: settingNumber(S.irrigation.soil_moisture_on),
+    soil_moisture_off: settingNumber(S.irrigation.soil_moisture_off),
     "+": "reject",
-  }),
-  ventilation: type({ co2_threshold: numberIn("CO2 threshold (ppm)", 0, 50_000), "+": "reject" }),
+  }).narrow(keepsOrder(PROFILE_ORDER_RULES.irrigation)),
+  ventilation: type({ co2_threshold: settingNumber(S.ventilation.co2_threshold), "+": "reject" }),
   ac: type({
     "based_on?": type.enumerated(...AC_BASES),
-    target_temp: numberIn("AC target temperature (°C)", -20, 60),
+    target_temp: settingNumber(S.ac.target_temp),
     "+": "reject",
   }).pipe((ac) => ({ based_on: ac.based_on ?? "soil_temp", target_temp: ac.target_temp })),
   humidifier: type({
-    humidity_on_below: numberIn("Humidifier on below (%)", 0, 100),
-    humidity_off_above: numberIn("Humidifier off above (%)", 0, 100),
+    humidity_on_below: settingNumber(S.humidifier.humidity_on_below),
+    humidity_off_above: settingNumber(S.humidifier.humidity_off_above),
     "+": "reject",
-  }),
+  }).narrow(keepsOrder(PROFILE_ORDER_RULES.humidifier)),
   "+": "reject",
 });
 

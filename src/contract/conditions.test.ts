@@ -18,6 +18,13 @@ describe("profile conditions", () => {
     ]);
   });
 
+  it("leaves the automation its switching band before a value counts as out of profile", () => {
+    const near = { DHT: { temperature: 18, humidity: 83.5, count: 1 }, CO2: { co2: 1300, count: 1 }, MOISTURE: { soil_moisture: 37.5, count: 1 } };
+    expect(thresholdBreaches("Room", near, config)).toEqual([]);
+    const beyond = { DHT: { temperature: 18, humidity: 82.9, count: 1 }, CO2: { co2: 1321, count: 1 }, MOISTURE: { soil_moisture: 36.9, count: 1 } };
+    expect(thresholdBreaches("Room", beyond, config).map((b) => b.type)).toEqual(["humidity_low", "co2_high", "soil_moisture_low"]);
+  });
+
   it("counts a battery below 30 % as low, and 30 % as not", () => {
     expect(isLowBattery({ batteryLevel: 29.9 })).toBe(true);
     expect(isLowBattery({ batteryLevel: 30 })).toBe(false);
@@ -26,7 +33,7 @@ describe("profile conditions", () => {
 
   it("needs attention for a breach or a low battery, not without a reading", () => {
     expect(needsAttention({ CO2: { co2: 900, count: 1 }, batteryLevel: 80 }, config)).toBe(false);
-    expect(needsAttention({ CO2: { co2: 1300, count: 1 } }, config)).toBe(true);
+    expect(needsAttention({ CO2: { co2: 1400, count: 1 } }, config)).toBe(true);
     expect(needsAttention({ batteryLevel: 12 }, null)).toBe(true);
     expect(needsAttention(null, config)).toBe(false);
   });

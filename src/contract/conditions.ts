@@ -5,8 +5,19 @@ import type { AlertType, LiveReading, ProfileConfig } from "./entities.ts";
  * by the app's cards and farm badges: a reading outside the linked profile, a low battery.
  */
 
+/**
+ * A profile's limits are also where its automation switches (the humidifier starts below
+ * humidity_on_below, ventilation above co2_threshold), so a value just past a limit while the
+ * actuator corrects it is normal operation, not a problem. A value counts as out of profile only
+ * beyond these bands.
+ */
 /** How far from the AC target a temperature may drift before it counts as off target (°C). */
 export const TEMPERATURE_TOLERANCE = 2;
+/** Humidity and soil moisture: percentage points below the on-limit. */
+export const HUMIDITY_BAND = 2;
+export const SOIL_MOISTURE_BAND = 3;
+/** CO2: this share of the threshold above it. */
+export const CO2_BAND = 0.1;
 /** SPEC §9: low battery is below 30. */
 export const LOW_BATTERY_BELOW = 30;
 /** A low battery alert re-arms only once the battery is back above this (hysteresis). */
@@ -34,7 +45,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
   if (!config) return [];
   const breaches: Breach[] = [];
   const humidity = reading.DHT?.humidity;
-  if (humidity !== undefined && humidity < config.humidifier.humidity_on_below) {
+  if (humidity !== undefined && humidity < config.humidifier.humidity_on_below - HUMIDITY_BAND) {
     breaches.push({
       type: "humidity_low",
       metric: "humidity",
@@ -44,7 +55,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
     });
   }
   const co2 = reading.CO2?.co2;
-  if (co2 !== undefined && co2 > config.ventilation.co2_threshold) {
+  if (co2 !== undefined && co2 > config.ventilation.co2_threshold * (1 + CO2_BAND)) {
     breaches.push({
       type: "co2_high",
       metric: "co2",
@@ -54,7 +65,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
     });
   }
   const moisture = reading.MOISTURE?.soil_moisture;
-  if (moisture !== undefined && moisture < config.irrigation.soil_moisture_on) {
+  if (moisture !== undefined && moisture < config.irrigation.soil_moisture_on - SOIL_MOISTURE_BAND) {
     breaches.push({
       type: "soil_moisture_low",
       metric: "soilMoisture",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EMAIL_PATTERN, MOBILE_PATTERN } from "./fields.ts";
 import { AC_BASES, CONTROLLER_TYPES, SENSOR_TYPES } from "./entities.ts";
 import { MAC_PATTERN } from "./mac.ts";
+import { breaksOrder, orderFieldMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, rangeMessage, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
 /**
  * The forms of SPEC §2 with the exact messages of SPEC §5, for Conform (`parseWithZod`). Conform
@@ -9,6 +10,13 @@ import { MAC_PATTERN } from "./mac.ts";
  */
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+
+/** Both fields hold text, so comparing them means something (an empty one has its own "required" message). */
+function bothTyped(value: unknown, a: string, b: string): boolean {
+  const v = value as Record<string, unknown> | undefined;
+  const typed = (x: unknown) => typeof x === "string" && x.length > 0;
+  return typed(v?.[a]) && typed(v?.[b]);
+}
 
 export const registerForm = z
   .object({
@@ -20,7 +28,12 @@ export const registerForm = z
     country: required("Please select your country"),
     address: required("Address is required"),
   })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], error: "Passwords do not match" });
+  // `when`: zod skips an object's refinement once any field failed; this one needs only the two passwords.
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ["confirmPassword"],
+    error: "Passwords do not match",
+    when: ({ value }) => bothTyped(value, "password", "confirmPassword"),
+  });
 
 export const loginForm = z.object({
   emailOrUsername: required("Email or username is required"),
@@ -54,23 +67,55 @@ export const sensorForm = z.object({
 
 export const profileNameForm = z.object({ name: required("Name is required") });
 
-const requiredNumber = (label: string) =>
+const S = PROFILE_SETTINGS;
+
+/** A required number within the setting's plausible range, the same range the server holds (SPEC §5: converted on submit). */
+const settingNumber = (s: ProfileSetting) =>
   z.preprocess(
     (v) => (v === "" || v === undefined || v === null ? undefined : Number(v)),
-    z.number({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a number`) }),
+    z
+      .number({ error: (issue) => (issue.input === undefined ? `${s.label} is required` : `${s.label} must be a number`) })
+      .min(s.min, { error: rangeMessage(s.label, s) })
+      .max(s.max, { error: rangeMessage(s.label, s) }),
   );
 
-/** Step 2 of a profile: every value is a required number, converted on submit (SPEC §5). */
+/**
+ * One device's values, with its order rule (on below off) reported under the lower field. `when`
+ * lets the rule speak while other fields of the form are still wrong, so every mistake shows at once.
+ */
+function orderedGroup<Shape extends z.ZodRawShape>(shape: Shape, rule: ProfileOrderRule) {
+  return z.object(shape).superRefine(
+    (group, ctx) => {
+      // Judged only when both values are numbers in range; otherwise their own messages stand alone.
+      const values = group as Record<string, number>;
+      if (breaksOrder(rule, values)) {
+        ctx.addIssue({ code: "custom", path: [rule.lower], message: orderFieldMessage(rule, values[rule.upper]!) });
+      }
+    },
+    { when: ({ value }) => typeof value === "object" && value !== null },
+  );
+}
+
+/** Step 2 of a profile: every value is a required number in its range, converted on submit (SPEC §5), and each "on" below its "off". */
 export const profileSettingsForm = z.object({
-  irrigation: z.object({
-    on_cycle_hours: requiredNumber("On cycle (hours)"),
-    off_cycle_liters: requiredNumber("Off cycle (liters)"),
-    soil_moisture_on: requiredNumber("Soil moisture on (%)"),
-    soil_moisture_off: requiredNumber("Soil moisture off (%)"),
-  }),
-  ventilation: z.object({ co2_threshold: requiredNumber("CO2 threshold (ppm)") }),
-  ac: z.object({ based_on: z.enum(AC_BASES).default("soil_temp"), target_temp: requiredNumber("Target temperature (°C)") }),
-  humidifier: z.object({ humidity_on_below: requiredNumber("On below (%)"), humidity_off_above: requiredNumber("Off above (%)") }),
+  irrigation: orderedGroup(
+    {
+      on_cycle_hours: settingNumber(S.irrigation.on_cycle_hours),
+      off_cycle_liters: settingNumber(S.irrigation.off_cycle_liters),
+      soil_moisture_on: settingNumber(S.irrigation.soil_moisture_on),
+      soil_moisture_off: settingNumber(S.irrigation.soil_moisture_off),
+    },
+    PROFILE_ORDER_RULES.irrigation,
+  ),
+  ventilation: z.object({ co2_threshold: settingNumber(S.ventilation.co2_threshold) }),
+  ac: z.object({ based_on: z.enum(AC_BASES).default("soil_temp"), target_temp: settingNumber(S.ac.target_temp) }),
+  humidifier: orderedGroup(
+    {
+      humidity_on_below: settingNumber(S.humidifier.humidity_on_below),
+      humidity_off_above: settingNumber(S.humidifier.humidity_off_above),
+    },
+    PROFILE_ORDER_RULES.humidifier,
+  ),
 });
 
 export const settingsProfileForm = z.object({

@@ -19,6 +19,7 @@ import type { SnapshotBatch } from "../streams/fold.ts";
 import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
 import { openLiveSocket, type ConnectionState, type LiveSocket, type LiveSocketOptions } from "./live-socket.ts";
 import { createRestClient, type RestClient } from "./rest-client.ts";
+import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../contract/session-ended.ts";
 
 /** The collections the core keeps for the app, each replaced whole when it changes. */
 export interface Entities {
@@ -46,6 +47,12 @@ export interface CoreDeps {
   frameMs?: number;
 }
 
+/** The calls that work without a session (or end one): a 401 from them is an answer, not an ended session. */
+const SIGNED_OUT_CALLS: ReadonlySet<keyof RestClient> = new Set(["register", "login", "logout", "me"]);
+
+/** The server takes at most this many ids per mark-read request. */
+const MARK_READ_BATCH = 500;
+
 export type ScanResult<T> = { found: true; device: T } | { found: false; device: { mac: string; type: string; name: string; mcu_id: null } };
 
 /**
@@ -55,11 +62,14 @@ export type ScanResult<T> = { found: true; device: T } | { found: false; device:
  */
 export function createDataCore(deps: CoreDeps = {}) {
   const now = deps.now ?? Date.now;
-  let rest: RestClient = createRestClient({ apiBase: "", fetch: deps.fetch });
   let apiBase = "";
   let clientId: number | null = null;
+  /** The session of the last started client ended (reset by the next start). */
+  let sessionEnded = false;
   let socket: LiveSocket | null = null;
   let listener: ((update: CoreUpdate) => void) | null = null;
+  let sessionListener: ((ended: SessionEnded) => void) | null = null;
+  let rest: RestClient = sessionBound(createRestClient({ apiBase: "", fetch: deps.fetch }));
   const entities: Entities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [] };
 
   const events$ = new Subject<CoreEvent>();
@@ -77,12 +87,47 @@ export function createDataCore(deps: CoreDeps = {}) {
     return value;
   }
   function requireClient(): number {
-    if (clientId === null) throw new CoreError("NOT_STARTED", "Sign in first");
+    if (clientId === null) throw sessionEnded ? new SessionEndedError() : new CoreError("NOT_STARTED", "Sign in first");
     return clientId;
+  }
+
+  /**
+   * The server no longer knows the session of `ofClient`: report it once and stop, so nothing
+   * more is loaded or sent for that client. Later failures of the same session stay quiet.
+   */
+  function endSession(ofClient: number, cause: SessionEndCause) {
+    if (clientId !== ofClient) return;
+    core.stop();
+    sessionEnded = true;
+    sessionListener?.({ clientId: ofClient, cause });
+  }
+
+  /**
+   * Every call that needs the session: a 401 UNAUTHENTICATED to one made while a client was
+   * started ends that client's session, and the call fails with SessionEndedError.
+   */
+  function sessionBound(r: RestClient): RestClient {
+    const bound: Record<string, unknown> = { ...r };
+    for (const name of Object.keys(r) as (keyof RestClient)[]) {
+      if (SIGNED_OUT_CALLS.has(name)) continue;
+      const call = r[name] as (...args: unknown[]) => Promise<unknown>;
+      bound[name] = async (...args: unknown[]) => {
+        const asClient = clientId;
+        try {
+          return await call(...args);
+        } catch (err) {
+          if (asClient === null || !(err instanceof CoreError) || err.code !== "UNAUTHENTICATED") throw err;
+          endSession(asClient, "api");
+          throw new SessionEndedError();
+        }
+      };
+    }
+    return bound as RestClient;
   }
   const replace = <T>(list: T[], match: (item: T) => boolean, item: T) => list.map((x) => (match(x) ? item : x));
 
   async function sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
+    if (!socket && sessionEnded) throw new SessionEndedError();
     if (!socket) return { ok: false, message: "Not connected to the server" };
     const key = pendingKey(target, type);
     events$.next({ kind: "pending", mac, key, value: onOff });
@@ -96,7 +141,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     /** The API base of SPEC §7 ({host}); "" is the page's own origin. */
     configure(options: { apiBase: string }) {
       apiBase = options.apiBase.replace(/\/$/, "");
-      rest = createRestClient({ apiBase, fetch: deps.fetch });
+      rest = sessionBound(createRestClient({ apiBase, fetch: deps.fetch }));
     },
 
     /** The main thread's receiver of updates (a Comlink proxy in the worker). */
@@ -107,6 +152,14 @@ export function createDataCore(deps: CoreDeps = {}) {
     /** The main thread applied live batch `seq`: the next one may come. */
     ack(_seq: number) {
       ready$.next();
+    },
+
+    /**
+     * The main thread's receiver of the one "session ended" report per session: an API call
+     * answered 401 UNAUTHENTICATED, or the socket was refused. The core has stopped by then.
+     */
+    onSessionEnded(receiver: (ended: SessionEnded) => void) {
+      sessionListener = receiver;
     },
 
     register: (body: RegisterRequest) => rest.register(body),
@@ -127,6 +180,7 @@ export function createDataCore(deps: CoreDeps = {}) {
       if (clientId === id && socket) return;
       core.stop();
       clientId = id;
+      sessionEnded = false;
       socket = openLiveSocket({
         url: apiBase,
         clientId: id,
@@ -139,7 +193,11 @@ export function createDataCore(deps: CoreDeps = {}) {
             set("notifications", [n, ...entities.notifications]);
             send({ kind: "notification", notification: n });
           },
-          connection: (state, message) => send({ kind: "connection", state, message }),
+          connection: (state, message) => {
+            // The server refused the socket: the session is over, not the connection.
+            if (state === "unauthorized") endSession(id, "socket");
+            else send({ kind: "connection", state, message });
+          },
         },
       });
     },
@@ -157,6 +215,21 @@ export function createDataCore(deps: CoreDeps = {}) {
 
     async loadNotifications() {
       set("notifications", await rest.notifications(requireClient()));
+    },
+    /**
+     * Marks read the given notifications (those the panel showed), here at once and then on the
+     * server, so the unread dot stays off after a reload. Ids already read are not sent again.
+     */
+    async markNotificationsRead(ids: readonly number[]) {
+      const id = requireClient();
+      const wanted = new Set(ids);
+      const unread = entities.notifications.filter((n) => wanted.has(n.notification_id) && !n.read_status).map((n) => n.notification_id);
+      if (unread.length === 0) return;
+      const marked = new Set(unread);
+      set("notifications", entities.notifications.map((n) => (marked.has(n.notification_id) ? { ...n, read_status: true } : n)));
+      for (let i = 0; i < unread.length; i += MARK_READ_BATCH) {
+        await rest.markNotificationsRead(id, { notification_ids: unread.slice(i, i + MARK_READ_BATCH) });
+      }
     },
     async loadMcus() {
       set("mcus", await rest.mcus(requireClient()));
@@ -273,6 +346,7 @@ export function createDataCore(deps: CoreDeps = {}) {
 
     sendCommand,
     async refresh(mac: string): Promise<CommandAck> {
+      if (!socket && sessionEnded) throw new SessionEndedError();
       if (!socket) return { ok: false, message: "Not connected to the server" };
       return socket.refresh({ deviceId: mac, mac });
     },

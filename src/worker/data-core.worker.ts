@@ -2,6 +2,7 @@
 import * as Comlink from "comlink";
 import { serializeCoreError, toCoreError } from "../contract/core-error.ts";
 import { createDataCore, type DataCore } from "./core.ts";
+import { SessionEndedError, type SerializedSessionEnded } from "../contract/session-ended.ts";
 
 const core = createDataCore();
 
@@ -13,6 +14,7 @@ const exposed = Object.fromEntries(
       try {
         return await (fn as (...a: unknown[]) => unknown)(...args);
       } catch (err) {
+        if (err instanceof SessionEndedError) throw { ...serializeCoreError(err), sessionEnded: true } satisfies SerializedSessionEnded;
         throw serializeCoreError(toCoreError(err));
       }
     },

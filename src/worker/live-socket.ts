@@ -84,13 +84,11 @@ export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000,
   });
   socket.on("disconnect", (reason: string) => {
     if (closed || reason === "io client disconnect") return;
-    // The server ended this socket on purpose (the session was signed out): socket.io does not retry.
-    if (reason === "io server disconnect") {
-      closed = true;
-      handlers.connection("unauthorized", "Your session has ended. Please sign in again.");
-    } else {
-      handlers.connection("reconnecting", reason);
-    }
+    // The server ended this socket on purpose, and socket.io does not retry that by itself. It does
+    // so when the session is signed out (here or on another device, or by a password change):
+    // connecting again lets the handshake tell, refusing an ended session ("unauthorized" above).
+    if (reason === "io server disconnect") socket.connect();
+    else handlers.connection("reconnecting", reason);
   });
 
   /** Emits only on a live connection: socket.io would buffer it and replay it, stale, after a reconnect. */

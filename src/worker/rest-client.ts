@@ -5,6 +5,7 @@ import {
   type CreateFarmRequest,
   type CreateMcuRequest,
   type LinkRequest,
+  type MarkNotificationsReadRequest,
   type ProfileRequest,
   type RegisterRequest,
   type SensorRequest,
@@ -17,6 +18,7 @@ import { client, controller, farm, mcu, notification, profileLink, sensor, setti
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
 
 const message = type({ message: "string" });
+const updatedCount = type({ updated: "number.integer >= 0" });
 const loginAnswer = type({ message: "string", client });
 const controllerScan = controller.or(unclaimedDevice);
 const sensorScan = sensor.or(unclaimedDevice);
@@ -26,6 +28,12 @@ export interface RestClientOptions {
   apiBase: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+}
+
+/** The code of a failure whose body names none (a proxy's page, an empty body). */
+function fallbackCode(status: number): ErrorCode {
+  if (status === 401) return "UNAUTHENTICATED";
+  return status >= 500 ? "INTERNAL" : "BAD_REQUEST";
 }
 
 /**
@@ -57,7 +65,7 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     if (!res.ok) {
       const d = data as { code?: string; message?: unknown } | undefined;
       const serverMessage = typeof d?.message === "string" && d.message ? d.message : null;
-      const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(d?.code ?? "") ? (d!.code as ErrorCode) : res.status >= 500 ? "INTERNAL" : "BAD_REQUEST";
+      const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(d?.code ?? "") ? (d!.code as ErrorCode) : fallbackCode(res.status);
       throw new CoreError(code, serverMessage ?? `Request failed (${res.status})`, res.status, serverMessage);
     }
     const out = schema(data);
@@ -72,6 +80,7 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     me: () => call("GET", API_PATHS.me, client),
     updateClient: (clientId: number, body: UpdateClientRequest) => call("PUT", API_PATHS.client(clientId), client, body),
     notifications: (clientId: number) => call("GET", API_PATHS.notifications(clientId), notification.array()),
+    markNotificationsRead: (clientId: number, body: MarkNotificationsReadRequest) => call("PUT", API_PATHS.notificationsRead(clientId), updatedCount, body),
     mcus: (clientId: number) => call("GET", API_PATHS.mcusByClient(clientId), mcu.array()),
     createMcu: (body: CreateMcuRequest) => call("POST", API_PATHS.mcus, mcu, body),
     updateMcu: (mcuId: number, body: UpdateMcuRequest) => call("PUT", API_PATHS.mcu(mcuId), mcu, body),

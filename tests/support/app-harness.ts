@@ -20,6 +20,8 @@ export interface DemoApp {
   url: string;
   /** A fresh browser context (own cookies and storage) with a page at `size`. */
   newPage(size?: keyof typeof VIEWPORTS): Promise<{ context: BrowserContext; page: Page }>;
+  /** Stops the server (SIGTERM) and starts it again on the same data folder and port; `server` is the new one. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -31,23 +33,30 @@ export async function startDemoApp(env: Record<string, string> = {}): Promise<De
   const dataDir = await mkdtemp(join(tmpdir(), "mf-app-"));
   // E2E_STATIC_DIR lets parallel work build into its own folder instead of dist/.
   const staticDir: Record<string, string> = process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {};
-  const server = await startServer({ DATA_DIR: dataDir, DEMO_HZ: "1", ...staticDir, ...env });
+  const serverEnv = { DATA_DIR: dataDir, DEMO_HZ: "1", ...staticDir, ...env };
+  const server = await startServer(serverEnv);
   const browser = await launchChromium();
-  return {
+  const app: DemoApp = {
     server,
     browser,
     url: server.url,
     async newPage(size = "laptop") {
-      const context = await browser.newContext({ viewport: VIEWPORTS[size], baseURL: server.url });
+      const context = await browser.newContext({ viewport: VIEWPORTS[size], baseURL: app.url });
       const page = await context.newPage();
       return { context, page };
     },
+    async restart() {
+      const code = await app.server.stop();
+      if (code !== 0) throw new Error(`server exited with ${code} when stopped:\n${app.server.output()}`);
+      app.server = await startServer(serverEnv, { port: Number(new URL(app.url).port) });
+    },
     async stop() {
       await browser.close();
-      await server.stop();
+      await app.server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return app;
 }
 
 /** Signs in through the Login screen and waits for the dashboard. */

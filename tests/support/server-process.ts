@@ -9,9 +9,12 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` as a user would (`npm start` without the build), on loopback. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/**
+ * Starts `server/main.ts` as a user would (`npm start` without the build), on loopback; on `port`
+ * when given (a restart keeps the address the browser has open), otherwise on a free one.
+ */
+export async function startServer(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: "0", SCRYPT_LOG2N: "10", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -11,7 +11,7 @@ import { idParam, parse } from "../validate.ts";
 const farmsQuery = { schema: type({ client_id: "string", "+": "reject" }), missing: { client_id: "client_id is required" } };
 
 export function farmRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const farms = farmsRepo(ctx.db);
+  const farms = farmsRepo(ctx.db, ctx.now);
 
   app.get("/api/farms/myfarms/get", async (req): Promise<Farm[]> => {
     const { clientId: sessionClient } = await ctx.sessions.require(req);

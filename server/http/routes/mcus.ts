@@ -29,6 +29,7 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return mcusRepo(tx).create(clientId, body, ctx.now());
     });
     ctx.events.mcusChanged?.(clientId);
+    ctx.events.mcuClaimed?.(clientId, mcu.mac);
     reply.status(201);
     return mcu;
   });
@@ -37,14 +38,15 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const { clientId } = await ctx.sessions.require(req);
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const body = parse(updateMcuRequest, req.body);
-    const mcu = await ctx.db.transaction(async (tx) => {
+    const updated = await ctx.db.transaction(async (tx) => {
       if (!(await mcusRepo(tx).exists(clientId, mcuId))) throw notFound("MCU");
       await requireFarm(tx, clientId, body.farm_id);
       return mcusRepo(tx).update(clientId, mcuId, body, ctx.now());
     });
-    if (!mcu) throw notFound("MCU");
+    if (!updated) throw notFound("MCU");
     ctx.events.mcusChanged?.(clientId);
-    return mcu;
+    if (updated.macChanged) ctx.events.mcuClaimed?.(clientId, updated.mcu.mac);
+    return updated.mcu;
   });
 
   app.delete<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req): Promise<MessageResponse> => {

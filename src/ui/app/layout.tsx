@@ -18,12 +18,14 @@ export function Layout() {
   const connection = useConnection();
   const [menuOpen, setMenuOpen] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
-  // SPEC §2: the dot shows while any notification is unread; opening or closing the panel clears
-  // it, until an unread notification arrives that the panel has not shown yet.
-  const [seenUnread, setSeenUnread] = useState<ReadonlySet<number>>(() => new Set());
+  // SPEC §2: the dot shows while any notification is unread. Opening or closing the panel marks
+  // read what it shows (on the server too, so a reload keeps the dot off); one that arrives later
+  // is unread and brings the dot back.
   const unreadIds = notifications.filter((n) => !n.read_status).map((n) => n.notification_id);
   const unread = unreadIds.length > 0;
-  const dotCleared = unreadIds.every((id) => seenUnread.has(id));
+  // What was unread when the panel opened keeps its unread look until the panel is closed, so
+  // the farmer sees which ones are new although they are marked read at once.
+  const [newInPanel, setNewInPanel] = useState<ReadonlySet<number>>(() => new Set());
   useEffect(() => setMenuOpen(false), [pathname]);
 
   const title = titleOf(pathname);
@@ -37,9 +39,18 @@ export function Layout() {
     navigate("/login", { replace: true });
   }
 
-  const togglePanel = (open: boolean) => {
-    setPanelOpen(open);
-    setSeenUnread(new Set(unreadIds));
+  const markShownRead = () => {
+    if (unreadIds.length === 0) return;
+    core.markNotificationsRead(unreadIds).catch((err: unknown) => console.error("Failed to mark notifications read", err));
+  };
+  const openPanel = () => {
+    setNewInPanel(new Set(unreadIds));
+    setPanelOpen(true);
+    markShownRead();
+  };
+  const closePanel = () => {
+    setPanelOpen(false);
+    markShownRead();
   };
 
   return (
@@ -101,16 +112,16 @@ export function Layout() {
               Reconnecting…
             </span>
           )}
-          <button type="button" className="icon-btn relative" aria-label={unread && !dotCleared ? "Notifications (unread)" : "Notifications"} onClick={() => togglePanel(true)}>
+          <button type="button" className="icon-btn relative" aria-label={unread ? "Notifications (unread)" : "Notifications"} onClick={openPanel}>
             <BellIcon className="text-xl" />
-            {unread && !dotCleared && <span data-testid="unread-dot" className="absolute top-1.5 right-1.5 w-2.5 h-2.5 rounded-full bg-red-600 ring-2 ring-white" />}
+            {unread && <span data-testid="unread-dot" className="absolute top-1.5 right-1.5 w-2.5 h-2.5 rounded-full bg-red-600 ring-2 ring-white" />}
           </button>
         </header>
         <main id="main" className="flex-1 p-4 sm:p-6 4xl:p-10">
           <Outlet />
         </main>
       </div>
-      <NotificationPanel open={panelOpen} onClose={() => togglePanel(false)} />
+      <NotificationPanel open={panelOpen} onClose={closePanel} newIds={newInPanel} />
     </div>
   );
 }

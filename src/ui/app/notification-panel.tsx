@@ -1,6 +1,7 @@
 import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import type { ComponentType, SVGProps } from "react";
 import type { Notification } from "../../contract/entities.ts";
+import { formatDateTime } from "../components/dates.ts";
 import { useNotifications } from "../data/hooks.ts";
 import {
   BatteryIcon,
@@ -39,29 +40,33 @@ export function iconOf(type: string) {
   return ICONS[type] ?? InfoIcon;
 }
 
-function Item({ n }: { n: Notification }) {
+/** SPEC §2: an unread notification is highlighted, a read one greyed. */
+function Item({ n, unread }: { n: Notification; unread: boolean }) {
   const Icon = iconOf(n.type);
   return (
-    <li className={`flex gap-3 p-3 rounded-xl ${n.read_status ? "bg-gray-50 text-gray-500" : "bg-brand-50 text-gray-900"}`} data-read={n.read_status}>
-      <span className={`shrink-0 mt-0.5 text-xl ${n.read_status ? "text-gray-400" : "text-brand-700"}`}>
+    <li className={`flex gap-3 p-3 rounded-xl ${unread ? "bg-brand-50 text-gray-900" : "bg-gray-50 text-gray-500"}`} data-read={!unread}>
+      <span className={`shrink-0 mt-0.5 text-xl ${unread ? "text-brand-700" : "text-gray-400"}`}>
         <Icon />
       </span>
       <div className="min-w-0">
-        <p className={`font-medium ${n.read_status ? "" : "text-gray-900"}`}>
+        <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
           {n.title}
-          {!n.read_status && <span className="sr-only"> (unread)</span>}
+          {unread && <span className="sr-only"> (unread)</span>}
         </p>
         <p className="text-sm break-words">{n.body}</p>
         <p className="text-xs mt-1 text-gray-500">
-          <time dateTime={n.createdAt}>{new Date(n.createdAt).toLocaleString()}</time>
+          <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
         </p>
       </div>
     </li>
   );
 }
 
-/** SPEC §2: slides in from the right, 85% wide up to 400 px, with a close button. */
-export function NotificationPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * SPEC §2: slides in from the right, 85% wide up to 400 px, with a close button. `newIds` were
+ * unread when it opened: they keep the unread look while it is open, though marked read by then.
+ */
+export function NotificationPanel({ open, onClose, newIds }: { open: boolean; onClose: () => void; newIds: ReadonlySet<number> }) {
   const notifications = useNotifications();
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
@@ -84,7 +89,7 @@ export function NotificationPanel({ open, onClose }: { open: boolean; onClose: (
           ) : (
             <ul className="space-y-2">
               {notifications.map((n) => (
-                <Item key={n.notification_id} n={n} />
+                <Item key={n.notification_id} n={n} unread={!n.read_status || newIds.has(n.notification_id)} />
               ))}
             </ul>
           )}

@@ -27,6 +27,13 @@ function RequireClient({ children }: { children: ReactNode }) {
   return children;
 }
 
+/** /login and /register are for signed-out visitors: a signed-in client goes to the dashboard. */
+function SignedOutOnly({ children }: { children: ReactNode }) {
+  const client = useClient();
+  if (client) return <Navigate to="/dashboard" replace />;
+  return children;
+}
+
 const suspense = (node: ReactNode) => (
   <PageLoadBoundary>
     <Suspense fallback={<Loading />}>{node}</Suspense>
@@ -36,8 +43,8 @@ const suspense = (node: ReactNode) => (
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/login" element={suspense(<LoginPage />)} />
-      <Route path="/register" element={suspense(<RegisterPage />)} />
+      <Route path="/login" element={<SignedOutOnly>{suspense(<LoginPage />)}</SignedOutOnly>} />
+      <Route path="/register" element={<SignedOutOnly>{suspense(<RegisterPage />)}</SignedOutOnly>} />
       <Route path="/forgot-password" element={suspense(<ForgotPasswordPage />)} />
       <Route
         element={

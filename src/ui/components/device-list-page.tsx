@@ -143,8 +143,10 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
 
   return (
     <section aria-labelledby={texts.headingId} className="space-y-4 4xl:space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id={texts.headingId} className="text-2xl 4xl:text-4xl font-semibold text-gray-900">
+      {/* The top bar shows the sidebar entry's name as the page's one visible title; SPEC's
+          title names the section for screen readers. */}
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <h2 id={texts.headingId} className="sr-only">
           {texts.heading}
         </h2>
         <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setScanning(true)}>

@@ -3,7 +3,6 @@ import { BASIC_CONSTRAINTS, CAMERA_ERROR_TEXTS, CameraUnsupportedError, cameraFa
 import { MacEntryForm } from "./mac-entry-form.tsx";
 import { Modal } from "./modal.tsx";
 import { macFromScan } from "./scanned-mac.ts";
-import { notify } from "./toasts.ts";
 
 /** SPEC §4 camera states, and the texts of SPEC §2 for those that show one. */
 type CameraPhase = "starting" | "ready" | "scanning" | "error";
@@ -112,7 +111,6 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
         setErrorText(failureText(err));
         setPhase("error");
         setTyping(true);
-        notify.error("Scanner error", { toastId: "scanner-error" });
       }
     }
 
@@ -127,8 +125,11 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
     <div>
       <p className="text-sm 4xl:text-lg text-gray-600 mb-3">{instructions}</p>
       {phase === "error" ? (
+        // SPEC §8's scanner error and camera text, in one place: here, beside its Try Again. A toast
+        // would sit behind this dialog (inert while it is open) and outlive the error.
         <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 mb-4 text-center">
-          <p className="text-sm 4xl:text-lg text-red-700 mb-3">{errorText}</p>
+          <h3 className="text-sm 4xl:text-lg font-semibold text-red-800">Scanner error</h3>
+          <p className="text-sm 4xl:text-lg text-red-700 mt-1 mb-3">{errorText}</p>
           <button type="button" className="btn-primary" onClick={() => setAttempt((n) => n + 1)}>
             Try Again
           </button>

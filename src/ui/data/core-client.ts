@@ -1,6 +1,7 @@
 import * as Comlink from "comlink";
 import { CoreError, deserializeCoreError, toCoreError, type SerializedCoreError } from "../../contract/core-error.ts";
 import type { CoreUpdate, DataCore } from "../../worker/core.ts";
+import { isSessionEnded } from "../../contract/session-ended.ts";
 
 /** The data core as the main thread sees it: every call is asynchronous, in a worker or not. */
 export type CoreHandle = { [K in keyof DataCore]: (...args: Parameters<DataCore[K]>) => Promise<Awaited<ReturnType<DataCore[K]>>> };
@@ -8,8 +9,29 @@ export type CoreHandle = { [K in keyof DataCore]: (...args: Parameters<DataCore[
 const isSerializedCoreError = (e: unknown): e is SerializedCoreError =>
   typeof e === "object" && e !== null && "code" in e && "message" in e && !(e instanceof Error);
 
-function rethrow(err: unknown): never {
+/**
+ * A call that failed because the session ended never settles: the core has reported the end, the
+ * app answers it once (a notice and /login), and the screen that made the call is going away. Its
+ * own failure toast or retry button would only repeat the notice with nothing the user can do.
+ */
+const never = new Promise<never>(() => {});
+
+function rethrow(err: unknown): Promise<never> {
+  if (isSessionEnded(err)) return never;
   throw isSerializedCoreError(err) ? deserializeCoreError(err) : err instanceof CoreError ? err : toCoreError(err);
+}
+
+/** Calls `target[name]`, passing callbacks across the worker boundary as Comlink proxies. */
+function handleOf(target: Record<string, (...args: unknown[]) => unknown>, inWorker: boolean): CoreHandle {
+  return new Proxy({} as CoreHandle, {
+    get: (_t, name: string) => async (...args: unknown[]) => {
+      try {
+        return await target[name]!(...(inWorker ? args.map((a) => (typeof a === "function" ? Comlink.proxy(a) : a)) : args));
+      } catch (err) {
+        return rethrow(err);
+      }
+    },
+  });
 }
 
 /**
@@ -21,17 +43,9 @@ export async function startDataCore(options: { apiBase: string; onUpdate: (updat
     try {
       const worker = new Worker(new URL("../../worker/data-core.worker.ts", import.meta.url), { type: "module", name: "data-core" });
       const remote = Comlink.wrap<DataCore>(worker);
-      const core = new Proxy({} as CoreHandle, {
-        get: (_t, name: string) => async (...args: unknown[]) => {
-          try {
-            return await (remote as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args);
-          } catch (err) {
-            rethrow(err);
-          }
-        },
-      });
+      const core = handleOf(remote as unknown as Record<string, (...a: unknown[]) => unknown>, true);
       await core.configure({ apiBase: options.apiBase });
-      await core.subscribe(Comlink.proxy(options.onUpdate));
+      await core.subscribe(options.onUpdate);
       return { core, inWorker: true, terminate: () => worker.terminate() };
     } catch (err) {
       console.warn("Data core worker unavailable, running in this thread:", err);
@@ -41,14 +55,5 @@ export async function startDataCore(options: { apiBase: string; onUpdate: (updat
   const local = createDataCore();
   local.configure({ apiBase: options.apiBase });
   local.subscribe(options.onUpdate);
-  const core = new Proxy({} as CoreHandle, {
-    get: (_t, name: string) => async (...args: unknown[]) => {
-      try {
-        return await (local as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
-      } catch (err) {
-        rethrow(err);
-      }
-    },
-  });
-  return { core, inWorker: false, terminate: () => local.stop() };
+  return { core: handleOf(local as unknown as Record<string, (...a: unknown[]) => unknown>, false), inWorker: false, terminate: () => local.stop() };
 }

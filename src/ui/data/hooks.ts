@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
-import type { Mcu } from "../../contract/entities.ts";
+import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
 import type { McuLive } from "../../streams/device-snapshots.ts";
 import type { Entities, EntityName } from "../../worker/core.ts";
 import { useAppData } from "./provider.tsx";
@@ -77,11 +77,22 @@ export function useDashboardSummary(): DashboardSummary {
     () => {
       const mcus = store.get("mcus");
       const online = mcus.filter((m) => store.getLive(m.mac)?.online).length;
-      const farms = store.get("farms");
-      return { totalFarms: farms.length, activeMcus: online, warnings: farms.filter((f) => f.status === "warning").length, offlineMcus: mcus.length - online };
+      let warnings = 0;
+      for (const status of store.farmStatuses().values()) if (status === "warning") warnings++;
+      return { totalFarms: store.get("farms").length, activeMcus: online, warnings, offlineMcus: mcus.length - online };
     },
     (a, b) => a.totalFarms === b.totalFarms && a.activeMcus === b.activeMcus && a.warnings === b.warnings && a.offlineMcus === b.offlineMcus,
   );
+}
+
+/**
+ * A farm's SPEC §3 status, derived live from its MCUs' readings, profiles and freshness. The card
+ * re-renders only when the status itself changes, not on every reading of its MCUs.
+ */
+export function useFarmStatus(farm: Farm): FarmStatus {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribeMany([keys.entities("farms"), keys.entities("mcus"), keys.anyLive], fn), [store]);
+  return useSyncExternalStore(subscribe, () => store.farmStatuses().get(farm.farm_id) ?? farm.status);
 }
 
 export function useConnection() {

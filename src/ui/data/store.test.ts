@@ -66,4 +66,21 @@ describe("main-thread store", () => {
     expect(two).toHaveBeenCalledTimes(1);
     expect(list).toHaveBeenCalledTimes(1);
   });
+
+  it("derives farm statuses live from the MCUs, once per change, keeping the map until an input changes", () => {
+    const store = createAppStore();
+    const at = "2026-01-01T00:00:00.000Z";
+    const mcu = { mcu_id: 1, name: "Room", mac: "M1", farm_id: 7, farm: { name: "F" }, client_id: 1, status: "active" as const, readings: null, lastSeen: null, controllers: [], sensors: [], profile_links: [], createdAt: at, updatedAt: at };
+    const farm = { farm_id: 7, name: "F", location: "L", status: "active" as const, mcuCount: 1, client_id: 1, mcus: [{ id: 1, mcu_id: 1, name: "Room" }], createdAt: at, updatedAt: at };
+    store.apply({ kind: "entities", entities: { farms: [farm], mcus: [mcu] } });
+    // Not reported yet: every MCU of the farm is offline.
+    expect(store.farmStatuses().get(7)).toBe("offline");
+    store.apply({ kind: "live", batch: { seq: 1, upserts: [{ ...snap("M1", 80), mcuId: 1 }], removed: [], clock: 0 } });
+    const calm = store.farmStatuses();
+    expect(calm.get(7)).toBe("active");
+    store.apply({ kind: "connection", state: "connected" });
+    expect(store.farmStatuses()).toBe(calm);
+    store.apply({ kind: "live", batch: { seq: 2, upserts: [{ ...snap("M1", 80), mcuId: 1, readings: { batteryLevel: 12 } }], removed: [], clock: 0 } });
+    expect(store.farmStatuses().get(7)).toBe("warning");
+  });
 });

@@ -1,5 +1,6 @@
-import type { Notification } from "../../contract/entities.ts";
+import type { FarmStatus, Notification } from "../../contract/entities.ts";
 import type { McuLive } from "../../streams/device-snapshots.ts";
+import { deriveFarmStatuses } from "../../streams/live-status.ts";
 import type { SnapshotBatch } from "../../streams/fold.ts";
 import type { CoreUpdate, Entities, EntityName } from "../../worker/core.ts";
 
@@ -33,6 +34,9 @@ export function createAppStore() {
   const listeners = new Map<string, Set<Listener>>();
   /** Counts applied changes: a snapshot for selectors that read several parts of the store. */
   let version = 0;
+  /** Counts changes of what farm statuses derive from (live snapshots, MCUs, farms). */
+  let fleetVersion = 0;
+  let farmStatuses: { at: number; statuses: ReadonlyMap<number, FarmStatus> } | null = null;
 
   function emit(changed: Iterable<string>) {
     version++;
@@ -55,7 +59,10 @@ export function createAppStore() {
     for (const mac of batch.removed) {
       if (live.delete(mac)) changed.push(keys.live(mac));
     }
-    if (changed.length) emit([...changed, keys.anyLive]);
+    if (changed.length) {
+      fleetVersion++;
+      emit([...changed, keys.anyLive]);
+    }
   }
 
   function applyEntities(partial: Partial<Entities>) {
@@ -89,6 +96,7 @@ export function createAppStore() {
       }
     }
     entities = next;
+    if (changed.includes(keys.entities("mcus")) || changed.includes(keys.entities("farms"))) fleetVersion++;
     emit(changed);
   }
 
@@ -133,6 +141,17 @@ export function createAppStore() {
     get: <K extends EntityName>(name: K): Entities[K] => entities[name],
     getConnection: () => connection,
     version: () => version,
+
+    /**
+     * SPEC §3 status of each farm, derived live from its MCUs; computed at most once per change
+     * of its inputs, however many farm cards ask.
+     */
+    farmStatuses(): ReadonlyMap<number, FarmStatus> {
+      if (farmStatuses?.at !== fleetVersion) {
+        farmStatuses = { at: fleetVersion, statuses: deriveFarmStatuses(entities.farms, entities.mcus, (mac) => live.get(mac)) };
+      }
+      return farmStatuses.statuses;
+    },
 
     /** Forgets the notifications (sign-out, SPEC §4). */
     resetNotifications() {

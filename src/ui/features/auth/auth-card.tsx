@@ -16,8 +16,11 @@ export function AuthCard({ title, subtitle, wide = false, footer, children }: { 
   return (
     <div className="min-h-screen bg-brand-50 flex flex-col items-center justify-center px-4 py-8 sm:py-12">
       <main className={`w-full ${wide ? "max-w-2xl" : "max-w-md"} 3xl:[zoom:1.25] 4xl:[zoom:2]`}>
-        <p className="flex items-center justify-center gap-2 mb-6 text-xl font-bold text-brand-900">
-          <img src="/favicon.svg" alt="" width={36} height={36} className="w-9 h-9" />
+        <p className="flex items-center justify-center gap-3 mb-6 text-xl font-bold text-brand-900">
+          {/* The logo's white stem needs a dark ground: the app icon's tile, as in the sidebar. */}
+          <span className="inline-flex items-center justify-center w-11 h-11 rounded-xl bg-brand-900 shadow-sm">
+            <img src="/favicon.svg" alt="" width={32} height={32} className="w-8 h-8" />
+          </span>
           Mushroom Farm
         </p>
         <div className="card px-5 py-6 sm:px-8 sm:py-8">

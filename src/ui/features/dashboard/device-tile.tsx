@@ -18,7 +18,7 @@ interface DeviceTileProps {
 }
 
 /**
- * Why the toggles cannot be used, or null. An offline MCU cannot act on a command, so its
+ * Why the tile's toggles cannot be used, or null. An offline MCU cannot act on a command, so its
  * toggles are disabled and show the last state it reported, labelled as such, rather than a
  * state that may no longer be true; a device the MCU never reported has no state to show.
  */
@@ -27,6 +27,12 @@ function unavailableReason(online: boolean, reported: boolean): string | null {
   if (!reported) return "Not reported by this MCU";
   return null;
 }
+
+/**
+ * The device switches itself while its Automation is on and refuses a manual Status, so the
+ * Status toggle is disabled with that reason instead of sending a command bound to fail.
+ */
+export const AUTOMATION_ON_REASON = "Automation is on";
 
 /**
  * One device tile of an MCU card (SPEC §2): an Automation and a Status toggle. A toggle shows the
@@ -47,23 +53,28 @@ export function DeviceTile({ mac, target, device, pending, online }: DeviceTileP
     }
   }
 
+  const shown = (type: CommandType) => pending?.[pendingKey(target, type)] ?? device?.[type] ?? false;
+  // What the tile shows is what the next command will meet: a pending "Automation off" frees Status.
+  const automationOn = shown("auto");
+
   return (
-    <div role="group" aria-labelledby={titleId} className="rounded-xl border border-gray-200 bg-gray-50 p-2.5 sm:p-3 4xl:p-4 min-w-0">
+    <div role="group" aria-labelledby={titleId} className="rounded-xl border border-gray-200 bg-gray-50 px-2.5 py-2 sm:px-3 4xl:px-4 4xl:py-3 min-w-0">
       <p id={titleId} className="font-medium text-gray-900 text-sm 4xl:text-xl">
         {target}
       </p>
-      <div className="mt-2 space-y-2">
+      <div className="mt-1 flex flex-col gap-1 4xl:gap-2">
         {(["auto", "status"] as const).map((type) => {
-          const key = pendingKey(target, type);
-          const waiting = pending?.[key];
+          const waiting = pending?.[pendingKey(target, type)];
+          const ownReason = type === "status" && automationOn ? AUTOMATION_ON_REASON : null;
           return (
             <DeviceSwitch
               key={type}
               target={target}
               label={type === "auto" ? "Automation" : "Status"}
-              checked={waiting ?? device?.[type] ?? false}
+              checked={shown(type)}
               pending={waiting !== undefined}
-              disabledReason={reason}
+              disabledReason={reason ?? ownReason}
+              showReason={reason === null && ownReason !== null}
               onChange={(next) => void send(type, next)}
             />
           );
@@ -71,7 +82,7 @@ export function DeviceTile({ mac, target, device, pending, online }: DeviceTileP
       </div>
       {/* The card says once that the MCU is offline; a device it does not report is this tile's own news. */}
       {online && reason && (
-        <p className="mt-2 text-xs 4xl:text-base text-gray-500" aria-hidden="true">
+        <p className="mt-1 text-xs 4xl:text-base text-gray-600" aria-hidden="true">
           {reason}
         </p>
       )}
@@ -85,18 +96,22 @@ interface DeviceSwitchProps {
   checked: boolean;
   pending: boolean;
   disabledReason: string | null;
+  /** Show the reason under the switch (otherwise it is said once for the tile or the card). */
+  showReason: boolean;
   onChange: (next: boolean) => void;
 }
 
-function DeviceSwitch({ target, label, checked, pending, disabledReason, onChange }: DeviceSwitchProps) {
+/**
+ * A labelled switch whose hit area is at least 44 x 44 px (WCAG 2.5.5, Apple's HIG): the button
+ * is that big, the track drawn inside it is lower. The label toggles it too.
+ */
+function DeviceSwitch({ target, label, checked, pending, disabledReason, showReason, onChange }: DeviceSwitchProps) {
   return (
-    <Field disabled={disabledReason !== null} className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
-      <Label className="text-xs sm:text-sm 4xl:text-lg text-gray-700 data-[disabled]:text-gray-400 cursor-pointer data-[disabled]:cursor-not-allowed">
+    <Field disabled={disabledReason !== null} className="flex flex-wrap items-center justify-between gap-x-1">
+      <Label className="min-w-0 text-xs sm:text-sm 4xl:text-lg text-gray-700 data-[disabled]:text-gray-500 cursor-pointer data-[disabled]:cursor-not-allowed">
         <span className="sr-only">{target} </span>
         {label}
       </Label>
-      {disabledReason && <Description className="sr-only">{disabledReason}</Description>}
-      {pending && <Description className="sr-only">Waiting for the device</Description>}
       <Switch
         checked={checked}
         // Ignored rather than disabled while pending, so keyboard focus stays on the switch.
@@ -104,10 +119,21 @@ function DeviceSwitch({ target, label, checked, pending, disabledReason, onChang
           if (!pending) onChange(next);
         }}
         aria-busy={pending}
-        className={`group relative inline-flex h-6 w-11 4xl:h-8 4xl:w-15 shrink-0 items-center rounded-full transition-colors bg-gray-300 data-[checked]:bg-brand-600 data-[disabled]:opacity-50 data-[disabled]:cursor-not-allowed focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${pending ? "animate-pulse" : ""}`}
+        className="group inline-flex h-11 w-11 4xl:h-16 4xl:w-20 shrink-0 items-center justify-center rounded-full focus:outline-none data-[disabled]:cursor-not-allowed"
       >
-        <span className="inline-block h-4 w-4 4xl:h-6 4xl:w-6 translate-x-1 rounded-full bg-white shadow transition-transform group-data-[checked]:translate-x-6 4xl:group-data-[checked]:translate-x-8" />
+        <span
+          className={`relative inline-flex h-6 w-11 4xl:h-8 4xl:w-15 items-center rounded-full transition-colors bg-gray-300 group-data-[checked]:bg-brand-600 group-data-[disabled]:opacity-50 group-focus-visible:outline group-focus-visible:outline-2 group-focus-visible:outline-offset-2 group-focus-visible:outline-brand-600 ${pending ? "animate-pulse" : ""}`}
+        >
+          <span className="inline-block h-4 w-4 4xl:h-6 4xl:w-6 translate-x-1 rounded-full bg-white shadow transition-transform group-data-[checked]:translate-x-6 4xl:group-data-[checked]:translate-x-8" />
+        </span>
       </Switch>
+      {disabledReason &&
+        (showReason ? (
+          <Description className="basis-full -mt-1 text-xs 4xl:text-base text-gray-600">{disabledReason}</Description>
+        ) : (
+          <Description className="sr-only">{disabledReason}</Description>
+        ))}
+      {pending && <Description className="sr-only">Waiting for the device</Description>}
     </Field>
   );
 }

@@ -1,5 +1,7 @@
 import { memo } from "react";
 import type { Farm } from "../../../contract/entities.ts";
+import { formatDateTime } from "../../components/dates.ts";
+import { useFarmStatus } from "../../data/hooks.ts";
 
 const STATUS_LOOK: Record<string, string> = {
   active: "bg-brand-100 text-brand-800",
@@ -9,16 +11,20 @@ const STATUS_LOOK: Record<string, string> = {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** One farm of the "Your Farms" grid (SPEC §2): name, status badge, location, MCU count, updated time. */
+/**
+ * One farm of the "Your Farms" grid (SPEC §2): name, status badge, location, MCU count, updated
+ * time. The badge follows the farm's live status (SPEC §3), derived from its MCUs.
+ */
 export const FarmCard = memo(function FarmCard({ farm }: { farm: Farm }) {
+  const status = useFarmStatus(farm);
   return (
     <li className="card p-4 4xl:p-6">
       <div className="flex items-start justify-between gap-3">
         <h3 className="font-semibold text-gray-900 4xl:text-2xl break-words min-w-0">
           {farm.name}
         </h3>
-        <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${STATUS_LOOK[farm.status] ?? "bg-gray-100 text-gray-700"}`}>
-          {capitalise(farm.status)}
+        <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${STATUS_LOOK[status] ?? "bg-gray-100 text-gray-700"}`}>
+          {capitalise(status)}
         </span>
       </div>
       <p className="mt-1 text-sm 4xl:text-xl text-gray-600 break-words">{farm.location}</p>
@@ -30,7 +36,7 @@ export const FarmCard = memo(function FarmCard({ farm }: { farm: Farm }) {
         <div className="flex gap-1">
           <dt className="text-gray-500">Updated:</dt>
           <dd className="text-gray-900">
-            <time dateTime={farm.updatedAt}>{new Date(farm.updatedAt).toLocaleString()}</time>
+            <time dateTime={farm.updatedAt}>{formatDateTime(farm.updatedAt)}</time>
           </dd>
         </div>
       </dl>

@@ -1,7 +1,12 @@
+import type { SVGProps } from "react";
+import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading, SensorType } from "../../../contract/entities.ts";
+import { sensorCountLabel } from "./sensor-totals.ts";
 
 interface Metric {
   label: string;
+  /** The profile metric of conditions.ts this value is judged as. */
+  metric: ProfileMetric;
   /** The sensor type whose count is the "total" of the label (SPEC §2). */
   sensorType: SensorType;
   read: (r: LiveReading) => { value: number; count: number } | undefined;
@@ -11,31 +16,69 @@ interface Metric {
 
 /** DHT readings come from Humidity sensors, so both of its values count those. */
 const METRICS: Metric[] = [
-  { label: "Temperature", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.temperature, count: r.DHT.count }, unit: "°C", digits: 1 },
-  { label: "Humidity", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.humidity, count: r.DHT.count }, unit: "%", digits: 1 },
-  { label: "Soil Temperature", sensorType: "Soil_temp", read: (r) => r.SOIL_TEMP && { value: r.SOIL_TEMP.soil_temperature, count: r.SOIL_TEMP.count }, unit: "°C", digits: 1 },
-  { label: "CO2", sensorType: "CO2", read: (r) => r.CO2 && { value: r.CO2.co2, count: r.CO2.count }, unit: "ppm", digits: 0 },
+  { label: "Temperature", metric: "temperature", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.temperature, count: r.DHT.count }, unit: "°C", digits: 1 },
+  { label: "Humidity", metric: "humidity", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.humidity, count: r.DHT.count }, unit: "%", digits: 1 },
+  { label: "Soil Temperature", metric: "soilTemperature", sensorType: "Soil_temp", read: (r) => r.SOIL_TEMP && { value: r.SOIL_TEMP.soil_temperature, count: r.SOIL_TEMP.count }, unit: "°C", digits: 1 },
+  { label: "CO2", metric: "co2", sensorType: "CO2", read: (r) => r.CO2 && { value: r.CO2.co2, count: r.CO2.count }, unit: "ppm", digits: 0 },
 ];
+
+/** The profile metrics the readings grid shows; a breach of another one is listed under it. */
+export const SHOWN_METRICS: ReadonlySet<ProfileMetric> = new Set(METRICS.map((m) => m.metric));
 
 // A fixed number of decimals keeps the numbers from jumping in width as readings change.
 const format = (value: number, digits: number) => value.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+const sentenceCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A warning triangle: with the text beside it, never the only sign. */
+export function AlertIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...props}>
+      <path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0zM12 9v4M12 17h.01" />
+    </svg>
+  );
+}
+
 /**
  * The environmental readings of an online MCU, each labelled reporting / total sensors of its
- * type. A value the reading lacks shows as a dash with 0 reporting, not as a stale number.
+ * type. A value the reading lacks shows as a dash with 0 reporting, not as a stale number. A
+ * value outside the linked profile is marked in amber with the limit it crosses in words
+ * ("Above 800 ppm"), so the mark does not rest on colour and a screen reader says it.
  */
-export function LiveReadings({ readings, totals }: { readings: LiveReading; totals: Record<SensorType, number> }) {
+export function LiveReadings({ readings, totals, breaches }: { readings: LiveReading; totals: Record<SensorType, number>; breaches: readonly Breach[] }) {
   return (
     <dl className="grid grid-cols-2 gap-2 4xl:gap-3">
       {METRICS.map((m) => {
         const r = m.read(readings);
-        const total = totals[m.sensorType];
+        const count = sensorCountLabel(r?.count ?? 0, totals[m.sensorType]);
+        const breach = r ? breaches.find((b) => b.metric === m.metric) : undefined;
         return (
-          <div key={m.label} className="rounded-xl bg-brand-50/60 px-3 py-2 4xl:px-4 4xl:py-3 min-w-0">
+          <div
+            key={m.label}
+            data-out-of-profile={breach ? "" : undefined}
+            className={`rounded-xl px-3 py-2 4xl:px-4 4xl:py-3 min-w-0 ${breach ? "bg-amber-50 ring-1 ring-inset ring-amber-400" : "bg-brand-50/60"}`}
+          >
             <dt className="text-xs 4xl:text-lg text-gray-600">{m.label}</dt>
-            <dd className="text-lg 4xl:text-3xl font-semibold text-gray-900 tabular-nums">{r ? `${format(r.value, m.digits)} ${m.unit}` : "—"}</dd>
+            <dd className={`text-lg 4xl:text-3xl font-semibold tabular-nums ${breach ? "text-amber-900" : "text-gray-900"}`}>
+              {r ? `${format(r.value, m.digits)} ${m.unit}` : "—"}
+            </dd>
+            {breach && (
+              <dd className="flex items-center gap-1 text-xs 4xl:text-base font-medium text-amber-900">
+                <AlertIcon className="shrink-0" />
+                <span>
+                  <span className="sr-only">Outside the profile: </span>
+                  {sentenceCase(breach.limit)}
+                </span>
+              </dd>
+            )}
             <dd className="text-xs 4xl:text-base text-gray-500 tabular-nums">
-              {r?.count ?? 0}/{total} sensors
+              {count.text}
+              {count.unregistered > 0 && (
+                <>
+                  <span className="sr-only">,</span>
+                  <span className="block text-gray-600">{count.unregistered} not registered</span>
+                </>
+              )}
             </dd>
           </div>
         );

@@ -2,11 +2,12 @@ import { act, Profiler, type ReactNode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { ToastContainer } from "react-toastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LiveReading, Mcu } from "../../../contract/entities.ts";
+import type { LiveReading, Mcu, ProfileConfig } from "../../../contract/entities.ts";
 import type { CommandAck } from "../../../contract/realtime.ts";
 import type { McuLive } from "../../../streams/device-snapshots.ts";
 import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider, type AppData } from "../../data/provider.tsx";
+import { formatReadingTime } from "../../components/dates.ts";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
 import { McuCard } from "./mcu-card.tsx";
@@ -45,6 +46,19 @@ const READING: LiveReading = {
   Humidifier: { status: true, auto: false },
   lastUpdated: "2026-01-01T08:30:00.000Z",
 };
+
+/** The demo's "Oyster fruiting": CO2 up to 800 ppm, room 18 ± 2 °C, humidity from 85 %, soil moisture from 40 %. */
+const PROFILE: ProfileConfig = {
+  irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
+  ventilation: { co2_threshold: 800 },
+  ac: { based_on: "room_temp", target_temp: 18 },
+  humidifier: { humidity_on_below: 85, humidity_off_above: 93 },
+};
+
+const withProfile = (mcu: Mcu, config: ProfileConfig): Mcu => ({
+  ...mcu,
+  profile_links: [{ id: 1, mcu_id: mcu.mcu_id, profile_id: 1, profile: { profile_id: 1, name: "Oyster fruiting", config } }],
+});
 
 const live = (mac: string, mcuId: number, over: Partial<McuLive>): McuLive => ({
   mac,
@@ -119,7 +133,8 @@ describe("McuCard in a real browser", () => {
     expect(toggle(c, "Ventilation Automation").getAttribute("aria-checked")).toBe("false");
     expect(toggle(c, "Humidifier Status").disabled).toBe(false);
     // Not today's reading, so the date is shown with the time.
-    expect(c.textContent).toContain(`Last updated: ${new Date(READING.lastUpdated!).toLocaleString()}`);
+    expect(c.textContent).toContain(`Last updated: ${formatReadingTime(READING.lastUpdated!)}`);
+    expect(c.querySelector("[data-out-of-profile]")).toBeNull();
   });
 
   it("disables the toggles of an offline MCU and says they show its last known state", async () => {
@@ -155,7 +170,8 @@ describe("McuCard in a real browser", () => {
     await render(<McuCard mcuId={1} />);
     const c = card("Room A");
     expect(toggle(c, "Humidifier Status").disabled).toBe(true);
-    expect(toggle(c, "AC Status").disabled).toBe(false);
+    expect(toggle(c, "Humidifier Automation").disabled).toBe(true);
+    expect(toggle(c, "Ventilation Status").disabled).toBe(false);
     const tile = [...c.querySelectorAll('[role="group"]')].find((g) => g.textContent!.startsWith("Humidifier"))!;
     expect(tile.textContent).toContain("Not reported by this MCU");
   });
@@ -164,22 +180,82 @@ describe("McuCard in a real browser", () => {
     const mac = "AA:00:00:00:00:01";
     await setLive(live(mac, 1, {}));
     await render(<McuCard mcuId={1} />);
-    answer = { ok: false, message: "Turn Automation off to switch AC by hand" };
-    await act(async () => toggle(card("Room A"), "AC Status").click());
-    expect(sent).toEqual([[mac, "AC", "status", false]]);
+    answer = { ok: false, message: "The Humidifier did not answer" };
+    await act(async () => toggle(card("Room A"), "Humidifier Status").click());
+    expect(sent).toEqual([[mac, "Humidifier", "status", false]]);
     await act(async () => new Promise((r) => setTimeout(r, 50)));
-    expect(host.querySelector('[role="alert"]')?.textContent).toContain("Turn Automation off to switch AC by hand");
+    expect(host.querySelector('[role="alert"]')?.textContent).toContain("The Humidifier did not answer");
 
     // While the core holds the toggle as pending, it shows the requested value and ignores clicks.
-    await setLive(live(mac, 1, { pending: { "AC:status": false } }));
-    const status = toggle(card("Room A"), "AC Status");
+    await setLive(live(mac, 1, { pending: { "Humidifier:status": false } }));
+    const status = toggle(card("Room A"), "Humidifier Status");
     expect(status.getAttribute("aria-checked")).toBe("false");
     expect(status.getAttribute("aria-busy")).toBe("true");
     await act(async () => status.click());
     expect(sent).toHaveLength(1);
     // The pending value is dropped without a confirmation: the device's state shows again.
     await setLive(live(mac, 1, { pending: null }));
-    expect(toggle(card("Room A"), "AC Status").getAttribute("aria-checked")).toBe("true");
+    expect(toggle(card("Room A"), "Humidifier Status").getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("disables Status while Automation is on, with the reason shown and announced", async () => {
+    const mac = "AA:00:00:00:00:01";
+    await setLive(live(mac, 1, {}));
+    await render(<McuCard mcuId={1} />);
+    const c = card("Room A");
+    // AC and Irrigation run on Automation; Ventilation and Humidifier are switched by hand.
+    for (const target of ["AC", "Irrigation"]) {
+      const status = toggle(c, `${target} Status`);
+      expect(status.disabled, target).toBe(true);
+      const reason = document.getElementById(status.getAttribute("aria-describedby")!)!;
+      expect(reason.textContent).toBe("Automation is on");
+      expect(toggle(c, `${target} Automation`).disabled).toBe(false);
+      await act(async () => status.click());
+    }
+    expect(sent).toEqual([]);
+    expect(toggle(c, "Ventilation Status").disabled).toBe(false);
+    expect(toggle(c, "Ventilation Status").hasAttribute("aria-describedby")).toBe(false);
+
+    // Turning Automation off frees Status at once, while the device is still to confirm it.
+    await setLive(live(mac, 1, { pending: { "AC:auto": false } }));
+    expect(toggle(card("Room A"), "AC Status").disabled).toBe(false);
+    expect(toggle(card("Room A"), "AC Status").hasAttribute("aria-describedby")).toBe(false);
+  });
+
+  it("marks a value outside the linked profile with the limit in words, and only that value", async () => {
+    await store.apply({ kind: "entities", entities: { mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] } });
+    const reading = { ...READING, CO2: { co2: 1250, count: 1 }, DHT: { temperature: 18.6, humidity: 88, count: 1 } };
+    await setLive(live("AA:00:00:00:00:01", 1, { readings: reading }));
+    await render(<McuCard mcuId={1} />);
+    const c = card("Room A");
+    const marked = [...c.querySelectorAll("[data-out-of-profile]")];
+    expect(marked.map((m) => m.textContent)).toEqual(["CO21,250 ppmOutside the profile: Above 800 ppm1/1 sensors"]);
+    expect(marked[0]!.querySelector(".sr-only")!.textContent).toBe("Outside the profile: ");
+
+    // Room temperature 21.3 °C is off the 18 °C target by more than 2 °C.
+    await setLive(live("AA:00:00:00:00:01", 1, { readings: { ...reading, DHT: { temperature: 21.3, humidity: 88, count: 1 } } }));
+    expect([...card("Room A").querySelectorAll("[data-out-of-profile] dt")].map((d) => d.textContent)).toEqual(["Temperature", "CO2"]);
+    expect(card("Room A").textContent).toContain("Target 18 °C");
+  });
+
+  it("shows a low battery and an out-of-profile soil moisture, which the grid has no place for", async () => {
+    await store.apply({ kind: "entities", entities: { mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] } });
+    await setLive(live("AA:00:00:00:00:01", 1, { readings: { ...READING, DHT: { temperature: 18, humidity: 88, count: 1 }, CO2: { co2: 700, count: 1 }, batteryLevel: 24.2, MOISTURE: { soil_moisture: 31, count: 1 } } }));
+    await render(<McuCard mcuId={1} />);
+    const notes = [...card("Room A").querySelectorAll("li")].map((l) => l.textContent);
+    expect(notes).toEqual(["Battery low: 24%", "Soil moisture is 31%, below 40%."]);
+  });
+
+  it("counts sensors that report without being registered, never showing fewer sensors than report", async () => {
+    const registered = { ...mcuFixture(1, "AA:00:00:00:00:01", "Room A"), sensors: [sensor(1, "Humidity")] };
+    await store.apply({ kind: "entities", entities: { mcus: [registered] } });
+    await setLive(live("AA:00:00:00:00:01", 1, { readings: { ...READING, CO2: { co2: 850, count: 2 } } }));
+    await render(<McuCard mcuId={1} />);
+    const text = card("Room A").querySelector("dl")!.textContent!;
+    expect(text).toContain("Temperature20.4 °C1/1 sensors");
+    expect(text).toContain("Soil Temperature19.5 °C1/1 sensors,1 not registered");
+    expect(text).toContain("CO2850 ppm2/2 sensors,2 not registered");
+    expect(text).not.toMatch(/\d\/0 sensors/);
   });
 
   it("re-renders only the card whose MCU got a reading", async () => {

@@ -1,8 +1,12 @@
 import { memo, useMemo, type CSSProperties } from "react";
+import { isLowBattery, thresholdBreaches, type Breach } from "../../../contract/conditions.ts";
+import type { LiveReading } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/realtime.ts";
+import { linkedConfig } from "../../../streams/live-status.ts";
+import { formatReadingTime } from "../../components/dates.ts";
 import { useMcu, useMcuLive } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
-import { LiveReadings } from "./live-readings.tsx";
+import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
 import { sensorTotals } from "./sensor-totals.ts";
 
 /**
@@ -11,13 +15,27 @@ import { sensorTotals } from "./sensor-totals.ts";
  */
 const OFFSCREEN_SKIP: CSSProperties = { contentVisibility: "auto", containIntrinsicSize: "auto 560px" };
 
-/** The local time of a reading's `lastUpdated`, or null when there is none. */
-function localTime(iso: string | undefined): string | null {
-  if (!iso) return null;
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return null;
-  // A reading from an earlier day needs its date; today's needs only the time.
-  return at.toDateString() === new Date().toDateString() ? at.toLocaleTimeString() : at.toLocaleString();
+const NO_BREACHES: Breach[] = [];
+
+/**
+ * What needs the farmer's attention beyond the marked values: a low battery (SPEC §9: below 30),
+ * and a reading outside the profile that the grid does not show (soil moisture).
+ */
+function AttentionNotes({ readings, breaches }: { readings: LiveReading; breaches: readonly Breach[] }) {
+  const notes: string[] = [];
+  if (isLowBattery(readings)) notes.push(`Battery low: ${Math.round(readings.batteryLevel!)}%`);
+  for (const b of breaches) if (!SHOWN_METRICS.has(b.metric)) notes.push(b.body);
+  if (notes.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-1">
+      {notes.map((note) => (
+        <li key={note} className="flex items-center gap-1.5 rounded-lg bg-amber-50 px-3 py-1.5 text-sm 4xl:text-lg font-medium text-amber-900 ring-1 ring-inset ring-amber-300">
+          <AlertIcon className="shrink-0" />
+          {note}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /**
@@ -29,14 +47,17 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const live = useMcuLive(mcu?.mac);
   const sensors = mcu?.sensors;
   const totals = useMemo(() => sensorTotals(sensors ?? []), [sensors]);
-  if (!mcu) return null;
-
   const online = live?.online ?? false;
   const readings = live?.readings ?? null;
+  const config = mcu ? linkedConfig(mcu) : null;
+  // Judged only while online: an old reading says nothing about the room now.
+  const breaches = useMemo(() => (online && readings && config ? thresholdBreaches("", readings, config) : NO_BREACHES), [online, readings, config]);
+  if (!mcu) return null;
+
   const profile = mcu.profile_links[0]?.profile.name;
   const headingId = `mcu-card-${mcuId}`;
   const lastUpdated = readings?.lastUpdated;
-  const updatedText = localTime(lastUpdated);
+  const updatedText = lastUpdated ? formatReadingTime(lastUpdated) : "";
 
   return (
     <li style={OFFSCREEN_SKIP}>
@@ -59,7 +80,8 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
           <span className="text-gray-500">Profile: </span>
           {profile ?? <span className="text-gray-500 italic">No profile linked</span>}
         </p>
-        {online && readings && <LiveReadings readings={readings} totals={totals} />}
+        {online && readings && <LiveReadings readings={readings} totals={totals} breaches={breaches} />}
+        {readings && <AttentionNotes readings={readings} breaches={breaches} />}
         {!online && (
           <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
             {readings ? "MCU offline: showing the last known device state. Switching resumes when it reports again." : "MCU offline: no device state reported yet."}

@@ -1,9 +1,8 @@
 import { Link } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
 import { EditableCardHeader } from "../../components/editable-card-header.tsx";
+import { formatDate } from "../../components/dates.ts";
 import { ChipIcon } from "../../components/icons.tsx";
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
 
 /** One farm of the Manage Farms grid (SPEC §2): no status is shown here (SPEC §4). */
 export function FarmCard({ farm, onEdit, onDelete, deleting }: { farm: Farm; onEdit: () => void; onDelete: () => void; deleting: boolean }) {
@@ -22,7 +21,7 @@ export function FarmCard({ farm, onEdit, onDelete, deleting }: { farm: Farm; onE
         <div className="rounded-lg bg-gray-50 px-3 py-2">
           <dt className="text-gray-500">Created</dt>
           <dd className="font-semibold text-gray-900">
-            <time dateTime={farm.createdAt}>{dateFormat.format(new Date(farm.createdAt))}</time>
+            <time dateTime={farm.createdAt}>{formatDate(farm.createdAt)}</time>
           </dd>
         </div>
       </dl>

@@ -46,8 +46,10 @@ export default function FarmsPage() {
 
   return (
     <section aria-labelledby="farms-heading">
-      <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
-        <h2 id="farms-heading" className="text-2xl 4xl:text-4xl font-bold text-gray-900">
+      {/* The top bar shows the page's one visible title; this heading names the section for
+          screen readers. */}
+      <div className="flex flex-wrap items-center justify-end gap-3 mb-5">
+        <h2 id="farms-heading" className="sr-only">
           Manage Farms
         </h2>
         <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setDialog({ open: true, farm: null })}>

@@ -1,8 +1,6 @@
+import { LOW_BATTERY_BELOW } from "../../../contract/conditions.ts";
 import type { Mcu } from "../../../contract/entities.ts";
 import { parseReadings, type McuLive } from "../../../streams/device-snapshots.ts";
-
-/** SPEC §9: an MCU is low on battery below 30 %. */
-export const LOW_BATTERY_BELOW = 30;
 
 export type BatteryColor = "green" | "yellow" | "red";
 

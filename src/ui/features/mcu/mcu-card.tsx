@@ -1,5 +1,7 @@
 import { memo, useId } from "react";
 import type { Mcu } from "../../../contract/entities.ts";
+import { mcuLiveStatus } from "../../../streams/live-status.ts";
+import { formatDate } from "../../components/dates.ts";
 import { EditIcon, TrashIcon } from "../../components/icons.tsx";
 import { useMcu, useMcuLive } from "../../data/hooks.ts";
 import { batteryLevelOf } from "./battery.ts";
@@ -34,7 +36,7 @@ export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: {
             <h3 id={titleId} className="font-semibold text-gray-900 text-base 4xl:text-2xl break-words">
               {mcu.name}
             </h3>
-            <StatusBadge status={mcu.status} />
+            <StatusBadge status={mcuLiveStatus(mcu.status, live)} />
           </div>
           <p className="text-xs 4xl:text-base text-gray-500 mt-0.5">ID {mcu.mcu_id}</p>
         </div>
@@ -64,7 +66,7 @@ export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: {
         </dd>
         <dt className="text-gray-500">Added</dt>
         <dd className="text-gray-900">
-          <time dateTime={mcu.createdAt}>{new Date(mcu.createdAt).toLocaleDateString()}</time>
+          <time dateTime={mcu.createdAt}>{formatDate(mcu.createdAt)}</time>
         </dd>
       </dl>
     </article>

@@ -38,6 +38,15 @@ describe("matchesFilters", () => {
     expect(matchesFilters(room, { ...NO_FILTERS, search: "18" })).toBe(false);
   });
 
+  it("filters on the live status the badge shows: a reporting MCU is Online whatever its record says", () => {
+    const record = mcu({ status: "active" });
+    const reporting = { mac: record.mac, mcuId: 17, readings: {}, status: "online", lastReadingAt: 1, online: true, pending: null };
+    expect(matchesFilters(record, { ...NO_FILTERS, status: "online" }, reporting)).toBe(true);
+    expect(matchesFilters(record, { ...NO_FILTERS, status: "active" }, reporting)).toBe(false);
+    expect(matchesFilters(record, { ...NO_FILTERS, status: "offline" }, { ...reporting, online: false })).toBe(true);
+    expect(matchesFilters(record, { ...NO_FILTERS, status: "active" })).toBe(true);
+  });
+
   it("filters on the MCU's status field and its farm", () => {
     expect(matchesFilters(room, { ...NO_FILTERS, status: "online" })).toBe(true);
     expect(matchesFilters(room, { ...NO_FILTERS, status: "offline" })).toBe(false);

@@ -8,6 +8,7 @@ import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useFarms, useMcuIds, useMcus } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import type { McuLive } from "../../../streams/device-snapshots.ts";
 import { McuCard } from "./mcu-card.tsx";
 import { isFiltering, matchesFilters, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
 import { McuFormDialog, type McuFormTarget } from "./mcu-form-dialog.tsx";
@@ -70,7 +71,7 @@ export default function McuManagerPage() {
     };
   }, [load]);
 
-  const filter = useCallback((m: Mcu) => matchesFilters(m, filters), [filters]);
+  const filter = useCallback((m: Mcu, live: McuLive | undefined) => matchesFilters(m, filters, live), [filters]);
   const shownIds = useMcuIds(filter);
   const filtering = isFiltering(filters);
 
@@ -129,8 +130,8 @@ export default function McuManagerPage() {
 
   return (
     <div className="space-y-5 4xl:space-y-8">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-2xl 4xl:text-4xl font-semibold text-gray-900">MCU Manager</h2>
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <h2 className="sr-only">MCU Manager</h2>
         <div className="flex flex-wrap gap-2 sm:gap-3">
           <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openScan}>
             <ScanIcon /> Scan MCU

@@ -1,14 +1,20 @@
 import type { ComponentType, SVGProps } from "react";
 import type { Mcu } from "../../../contract/entities.ts";
 import { BatteryIcon, ChipIcon, WifiIcon, WifiOffIcon } from "../../components/icons.tsx";
+import type { McuLive } from "../../../streams/device-snapshots.ts";
+import { mcuLiveStatus } from "../../../streams/live-status.ts";
 import { useMcuIds, useMcus } from "../../data/hooks.ts";
 import { isLowBattery } from "./battery.ts";
 
 // Module-level filters: a stable identity keeps useMcuIds subscribed once.
-const isOnline = (m: Mcu) => m.status === "online";
-const isOffline = (m: Mcu) => m.status === "offline";
+const isOnline = (m: Mcu, live: McuLive | undefined) => mcuLiveStatus(m.status, live) === "online";
+const isOffline = (m: Mcu, live: McuLive | undefined) => mcuLiveStatus(m.status, live) === "offline";
 
-/** SPEC §2 stat cards; counts follow the MCU's status field, like the status filter. */
+/**
+ * SPEC §2 stat cards. Online and Offline count the live status the cards' badges show and the
+ * status filter matches (`mcuLiveStatus`), so a new MCU that has never reported (Active) and one
+ * in Maintenance are in neither.
+ */
 export function McuStats() {
   const total = useMcus().length;
   const online = useMcuIds(isOnline).length;

@@ -4,8 +4,9 @@ import { useState, type ReactNode } from "react";
 import type { z } from "zod";
 import { AC_BASES, type ProfileConfig } from "../../../contract/entities.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
+import { PROFILE_SETTINGS as S, type ProfileSetting } from "../../../contract/profile-settings.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
-import { AC_BASIS_LABELS, SETTING_LABELS } from "./settings-labels.ts";
+import { AC_BASIS_LABELS } from "./settings-labels.ts";
 
 const text = <T extends Record<string, number | string>>(group: T) =>
   Object.fromEntries(Object.entries(group).map(([key, value]) => [key, String(value)])) as { [K in keyof T]: string };
@@ -25,13 +26,36 @@ function Group({ legend, children }: { legend: string; children: ReactNode }) {
   );
 }
 
-function NumberField({ label, field }: { label: string; field: FieldMetadata<unknown> }) {
-  return <TextField label={label} inputMode="decimal" step="any" {...getInputProps(field, { type: "number" })} error={field.errors} />;
+/**
+ * Room below a field scrolled into view (by focus, or Conform focusing the first error) for its
+ * message and the sticky actions, which would otherwise cover both on a phone.
+ */
+const clearOfActions = { scrollMarginBottom: "8rem" } as const;
+
+/**
+ * A setting's number, its plausible range (the contract's, the server's too) given to the spin
+ * buttons. The form is noValidate: the range is judged with the other rules, each message under
+ * its field.
+ */
+function NumberField({ setting, field }: { setting: ProfileSetting; field: FieldMetadata<unknown> }) {
+  return (
+    <TextField
+      label={setting.label}
+      inputMode="decimal"
+      step="any"
+      min={setting.min}
+      max={setting.max}
+      style={clearOfActions}
+      {...getInputProps(field, { type: "number" })}
+      error={field.errors}
+    />
+  );
 }
 
 /**
  * Step 2 of a profile (SPEC §4): every automation value, grouped by device, each a required
- * number (converted on submit by profileSettingsForm).
+ * number in its range with each "on" below its "off" (profileSettingsForm, which also converts
+ * them on submit). Every mistake shows under its field at once; Conform focuses the first.
  */
 export function ProfileSettingsStep({
   formId,
@@ -72,34 +96,33 @@ export function ProfileSettingsStep({
   const ventilation = fields.ventilation.getFieldset();
   const ac = fields.ac.getFieldset();
   const humidifier = fields.humidifier.getFieldset();
-  const L = SETTING_LABELS;
 
   return (
     <form {...getFormProps(form)} hidden={hidden}>
       <div className="grid gap-4 sm:grid-cols-2 mb-5">
         <Group legend="Irrigation">
-          <NumberField label={L.irrigation.on_cycle_hours} field={irrigation.on_cycle_hours} />
-          <NumberField label={L.irrigation.off_cycle_liters} field={irrigation.off_cycle_liters} />
-          <NumberField label={L.irrigation.soil_moisture_on} field={irrigation.soil_moisture_on} />
-          <NumberField label={L.irrigation.soil_moisture_off} field={irrigation.soil_moisture_off} />
+          <NumberField setting={S.irrigation.on_cycle_hours} field={irrigation.on_cycle_hours} />
+          <NumberField setting={S.irrigation.off_cycle_liters} field={irrigation.off_cycle_liters} />
+          <NumberField setting={S.irrigation.soil_moisture_on} field={irrigation.soil_moisture_on} />
+          <NumberField setting={S.irrigation.soil_moisture_off} field={irrigation.soil_moisture_off} />
         </Group>
         <div className="grid gap-4 content-start">
           <Group legend="Ventilation">
-            <NumberField label={L.ventilation.co2_threshold} field={ventilation.co2_threshold} />
+            <NumberField setting={S.ventilation.co2_threshold} field={ventilation.co2_threshold} />
           </Group>
           <Group legend="AC">
-            <SelectField label={L.ac.based_on} {...getSelectProps(ac.based_on)} error={ac.based_on.errors}>
+            <SelectField label="Based on" style={clearOfActions} {...getSelectProps(ac.based_on)} error={ac.based_on.errors}>
               {AC_BASES.map((basis) => (
                 <option key={basis} value={basis}>
                   {AC_BASIS_LABELS[basis]}
                 </option>
               ))}
             </SelectField>
-            <NumberField label={L.ac.target_temp} field={ac.target_temp} />
+            <NumberField setting={S.ac.target_temp} field={ac.target_temp} />
           </Group>
           <Group legend="Humidifier">
-            <NumberField label={L.humidifier.humidity_on_below} field={humidifier.humidity_on_below} />
-            <NumberField label={L.humidifier.humidity_off_above} field={humidifier.humidity_off_above} />
+            <NumberField setting={S.humidifier.humidity_on_below} field={humidifier.humidity_on_below} />
+            <NumberField setting={S.humidifier.humidity_off_above} field={humidifier.humidity_off_above} />
           </Group>
         </div>
       </div>

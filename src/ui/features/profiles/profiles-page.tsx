@@ -46,8 +46,8 @@ export default function ProfilesPage() {
 
   return (
     <section aria-labelledby="profiles-heading">
-      <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
-        <h2 id="profiles-heading" className="text-2xl 4xl:text-4xl font-bold text-gray-900">
+      <div className="flex flex-wrap items-center justify-end gap-3 mb-5">
+        <h2 id="profiles-heading" className="sr-only">
           Manage Setting Profiles
         </h2>
         <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => openDialog(null)}>
