@@ -45,6 +45,8 @@ log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded M
 let fleet: Fleet | undefined;
 if (config.demo) {
   const demo = await ensureDemo(db, hasher);
+  // The seed links profiles in the database directly: their devices must hear of it.
+  if (demo.created) await system.publishLinkedConfigs();
   fleet = await startFleet({ url: system.mqttUrl, devices: demo.devices, hz: config.demoHz, speed: config.demoSpeed, log: (m) => log.debug(m) });
   log.info(`Demo fleet: ${demo.devices.length} simulated MCUs${demo.created ? " (demo data created)" : ""}`);
 }

@@ -44,6 +44,8 @@ export interface System {
   broker?: EmbeddedBroker;
   gateway: Gateway;
   realtime: Realtime;
+  /** Publishes every linked profile's config again (after data was written behind the API's back: the demo seed). */
+  publishLinkedConfigs(): Promise<void>;
   /** Writes buffered readings now (tests). */
   flushReadings(): Promise<void>;
   close(): Promise<void>;
@@ -131,6 +133,19 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     if (row) await gateway.publishConfig(row.mac, row.config);
   }
 
+  /** Publishes every linked profile's config to its device, retained. */
+  async function publishLinkedConfigs(): Promise<void> {
+    const linked = await o.db.query<{ mac: string; config: ProfileConfig }>(
+      `select m.mac, p.config from mcus m
+       join profile_links l on l.mcu_id = m.mcu_id
+       join setting_profiles p on p.profile_id = l.profile_id`,
+    );
+    for (const row of linked) await gateway.publishConfig(row.mac, row.config);
+  }
+  // The embedded broker keeps retained messages in memory only: after a start it holds no
+  // device's config, and a device would run on its defaults instead of its linked profile.
+  if (broker) await publishLinkedConfigs();
+
   realtime = startRealtime({
     httpServer: app.server,
     sessions,
@@ -160,6 +175,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     broker,
     gateway,
     realtime,
+    publishLinkedConfigs,
     flushReadings: () => writer.flush(),
     async close() {
       await realtime?.close();

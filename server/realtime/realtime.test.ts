@@ -306,6 +306,21 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       await waitFor(() => dev.sim.configReceived === null);
     });
 
+    it("publishes every linked config again, as after a start of the embedded broker that lost them", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      await dev.sim.start();
+      const profile = (await owner.http.post("/api/setting-profiles", { name: "Pinning", client_id: owner.clientId, config: sampleConfig })).json();
+      await owner.http.post("/api/setting-profiles/link", { mcu_id: dev.mcuId, profile_id: profile.profile_id });
+      await until(() => dev.sim.configReceived?.ventilation.co2_threshold === 1200);
+      // The broker forgets the retained config (an in-memory broker restarted): the device runs on its defaults.
+      await t.system.gateway.publishConfig(dev.mac, null);
+      await until(() => dev.sim.configReceived === null);
+      await t.system.publishLinkedConfigs();
+      await until(() => dev.sim.configReceived?.ventilation.co2_threshold === 1200);
+      expect(dev.sim.config).toEqual(sampleConfig);
+    });
+
     it("reports a device that vanished without a clean disconnect: status offline and a notification", async () => {
       const owner = await t.signUp();
       const dev = await owner.device({ keepalive: 1 });
