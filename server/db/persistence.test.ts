@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { migrate } from "./migrate.ts";
 import { createTestServer, dropSchema, onPostgres, openTestDatabase, requester, seedClientData } from "../test-support.ts";
 
-describe("persistence", () => {
+// Two PGlite opens with every migration: slow on a loaded machine, so more than the project's 20 s.
+describe("persistence", { timeout: 60_000 }, () => {
   const dir = mkdtemp(join(tmpdir(), "mf-data-"));
   const schema = `persist_${process.pid}_${randomBytes(3).toString("hex")}`;
   afterAll(async () => {
