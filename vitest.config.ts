@@ -39,6 +39,8 @@ export default defineConfig({
           },
         },
         worker: { format: "es" },
+        // Pre-bundled with React from the start: found mid-run, it would load a second React.
+        optimizeDeps: { include: ["@tanstack/react-virtual"] },
         test: {
           name: "browser",
           include: ["src/**/*.browser.test.{ts,tsx}"],

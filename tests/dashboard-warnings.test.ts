@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
+import { listSize, scrollToCard } from "./support/virtual-list.ts";
 
 /** An unclaimed demo MCU from the README: simulated, it starts reporting once claimed. */
 const STOCK_MAC = "02:4D:46:00:01:03";
@@ -68,7 +69,7 @@ async function warningsAndBadges(p: Page) {
 
 async function linkProfile(profile: string | null) {
   await go(page, "MCU Manager");
-  const card = mcuCard(page, MCU);
+  const card = await scrollToCard(page, MCU);
   if (profile) {
     await card.getByLabel(`Profile of ${MCU}`).selectOption({ label: profile });
     await expectToast(page, "Profile linked to MCU");
@@ -83,7 +84,7 @@ async function linkProfile(profile: string | null) {
 describe("Dashboard warnings", () => {
   it("shows a newly claimed MCU Online in the MCU Manager once it reports, and counts it", async () => {
     await go(page, "MCU Manager");
-    const card = mcuCard(page, MCU);
+    const card = await scrollToCard(page, MCU);
     await expect.poll(() => card.locator("h3 + span").innerText(), { timeout: 30_000 }).toBe("Online");
     const stat = (label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").innerText();
     const badges = () => page.getByRole("article").locator("h3 + span").allInnerTexts();
@@ -93,7 +94,7 @@ describe("Dashboard warnings", () => {
     const seen = count(await badges());
     expect([Number(await stat("Online")), Number(await stat("Offline"))]).toEqual([seen.badgesOnline, seen.badgesOffline]);
     await page.getByLabel("Filter by status").selectOption("Online");
-    await expect.poll(() => page.getByRole("article").count()).toBe(13);
+    await expect.poll(() => listSize(page.getByRole("list", { name: "MCUs", exact: true }))).toBe(13);
     await page.getByLabel("Filter by status").selectOption("Active");
     await page.getByText("No MCUs found").waitFor();
     await page.getByRole("button", { name: "Reset" }).click();
@@ -101,7 +102,7 @@ describe("Dashboard warnings", () => {
 
   it("turns a farm Warning while a reading is outside its MCU's linked profile, marks the value and counts the farm", async () => {
     await go(page, "Dashboard");
-    const card = mcuCard(page, MCU);
+    const card = await scrollToCard(page, MCU);
     await card.getByText("Online", { exact: true }).waitFor({ timeout: 30_000 });
     // No profile linked and a full battery: nothing needs attention.
     await expect.poll(() => farmBadge(page, FARM), { timeout: 15_000 }).toBe("Active");
@@ -200,9 +201,10 @@ async function shootDashboards() {
     try {
       await signIn(p);
       await expect.poll(() => farmBadge(p, FARM), { timeout: 30_000 }).toBe("Warning");
-      await reading(mcuCard(p, MCU), "CO2").getByText("Above 350 ppm").waitFor({ timeout: 30_000 });
+      await reading(await scrollToCard(p, MCU), "CO2").getByText("Above 350 ppm").waitFor({ timeout: 30_000 });
+      await p.evaluate("window.scrollTo(0, 0)");
       await p.screenshot({ path: `${SHOTS}/h4-dashboard-${size}.png` });
-      await mcuCard(p, MCU).scrollIntoViewIfNeeded();
+      await (await scrollToCard(p, MCU)).scrollIntoViewIfNeeded();
       await p.screenshot({ path: `${SHOTS}/h4-dashboard-${size}-card.png` });
     } finally {
       await c.close();

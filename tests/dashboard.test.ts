@@ -1,6 +1,7 @@
 import type { Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { listSize } from "./support/virtual-list.ts";
 
 /** The demo farm (server/simulator/demo.ts). */
 const DEMO_FARMS = [
@@ -32,6 +33,8 @@ async function summaryValue(page: Page, label: string): Promise<number> {
 }
 
 const mcuCards = (page: Page) => page.getByRole("region", { name: "MCU Readings" }).getByRole("article");
+/** The MCU grid is virtualized: the number of MCUs it lists is its aria-setsize. */
+const mcuCount = (page: Page) => listSize(page.getByRole("list", { name: "MCU Readings", exact: true }));
 const mcuCard = (page: Page, name: string) => page.getByRole("article", { name });
 const readingsOf = (card: Locator) => card.locator("dl").innerText();
 const lastUpdatedOf = (card: Locator) => card.getByText(/^Last updated:/).innerText();
@@ -79,7 +82,7 @@ describe("Dashboard", () => {
 
   it("shows a card per MCU whose live values change over time", async () => {
     const { context, page } = await dashboard();
-    await expect.poll(() => mcuCards(page).count(), { timeout: 15_000 }).toBe(12);
+    await expect.poll(() => mcuCount(page), { timeout: 15_000 }).toBe(12);
     const card = mcuCard(page, FIRST_MCU);
     await waitOnline(card);
     expect(await card.innerText()).toContain("Cedar Cellar");
@@ -169,7 +172,7 @@ describe("Dashboard", () => {
     await farms.getByRole("button", { name: "Try again" }).click();
     await mcus.getByRole("button", { name: "Try again" }).click();
     await expect.poll(() => farms.getByRole("heading", { level: 3 }).count(), { timeout: 15_000 }).toBe(3);
-    await expect.poll(() => mcuCards(page).count(), { timeout: 15_000 }).toBe(12);
+    await expect.poll(() => mcuCount(page), { timeout: 15_000 }).toBe(12);
     expect(await farms.getByRole("alert").count()).toBe(0);
     await context.close();
   });
@@ -187,7 +190,7 @@ describe("Dashboard", () => {
       expect(await columns(page)).toBe(expected[size]);
       const overflow = await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
       expect(overflow).toBe(0);
-      // Off-screen cards are not painted (content-visibility), so grow the viewport to the page for the picture.
+      // Off-screen cards are not mounted (the grid is virtualized), so grow the viewport to the page for the picture.
       const height = Number(await page.evaluate("document.documentElement.scrollHeight"));
       await page.setViewportSize({ width: page.viewportSize()!.width, height });
       await page.waitForTimeout(300);

@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { allCardNames, listSize, scrollToCard } from "./support/virtual-list.ts";
 
 /** An unclaimed demo MCU from the README ("The demo farm"). */
 const STOCK_MAC = "02:4D:46:00:01:01";
@@ -9,7 +10,10 @@ const TAKEN_MAC = "02:4D:46:10:00:01";
 
 const cards = (page: Page) => page.getByRole("article");
 const card = (page: Page, name: string) => page.getByRole("article", { name, exact: true });
-const cardNames = async (page: Page) => (await cards(page).getByRole("heading", { level: 3 }).allTextContents()).sort();
+/** The MCU list is virtualized: its size is its aria-setsize, its names are collected by scrolling through it. */
+const mcuList = (page: Page) => page.getByRole("list", { name: "MCUs", exact: true });
+const cardCount = (page: Page) => listSize(mcuList(page));
+const cardNames = async (page: Page) => (await allCardNames(page, mcuList(page))).sort();
 const stat = (page: Page, label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
 const confirmDialog = (page: Page, text: string) => page.getByRole("alertdialog", { name: text });
 const waitGone = (l: Locator) => l.waitFor({ state: "detached", timeout: 10_000 });
@@ -49,7 +53,7 @@ describe("MCU Manager", () => {
   it("lists the demo MCUs with stats, battery bars and details", async () => {
     await signIn(page);
     await openMcuManager(page);
-    await expect.poll(() => cards(page).count()).toBe(12);
+    await expect.poll(() => cardCount(page)).toBe(12);
     expect(await stat(page, "Total MCUs").textContent()).toBe("12");
     const room = card(page, "Oyster Room A");
     await expect.poll(() => room.getByText("Cedar Cellar").count()).toBe(1);
@@ -106,7 +110,7 @@ describe("MCU Manager", () => {
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await expectToast(page, "Test Bay MCU added successfully");
     await waitGone(dialog);
-    const added = card(page, "Test Bay");
+    const added = await scrollToCard(page, "Test Bay");
     await added.waitFor();
     // A device that reports is online (issue 10): the simulated stock MCU reports once claimed.
     await expect.poll(() => added.locator("h3 + span").textContent(), { timeout: 30_000 }).toBe("Online");
@@ -117,7 +121,7 @@ describe("MCU Manager", () => {
   });
 
   it("edits the MCU in a prefilled form without a scan button", async () => {
-    await page.getByRole("button", { name: "Edit Test Bay" }).click();
+    await (await scrollToCard(page, "Test Bay")).getByRole("button", { name: "Edit Test Bay" }).click();
     const dialog = page.getByRole("dialog", { name: "Edit MCU" });
     expect(await dialog.getByLabel("MCU Name").inputValue()).toBe("Test Bay");
     expect(await dialog.getByLabel("MAC Address", { exact: true }).inputValue()).toBe(STOCK_MAC);
@@ -130,12 +134,12 @@ describe("MCU Manager", () => {
     await dialog.getByRole("button", { name: "Update MCU" }).click();
     await expectToast(page, "Test Bay Two MCU updated successfully");
     await waitGone(dialog);
-    await card(page, "Test Bay Two").waitFor();
+    await (await scrollToCard(page, "Test Bay Two")).waitFor();
     expect(await card(page, "Test Bay").count()).toBe(0);
   });
 
   it("links a profile, then unlinks it after confirmation", async () => {
-    const mine = card(page, "Test Bay Two");
+    const mine = await scrollToCard(page, "Test Bay Two");
     const select = mine.getByLabel("Profile of Test Bay Two");
     expect(await select.inputValue()).toBe("");
     expect(await mine.getByRole("button", { name: "Unlink profile from Test Bay Two" }).count()).toBe(0);
@@ -175,7 +179,7 @@ describe("MCU Manager", () => {
     await page.getByText("No MCUs found").waitFor();
     await page.getByText("No MCU matches your search and filters. Try other words, or Reset the filters.").waitFor();
     await page.getByRole("button", { name: "Reset" }).click();
-    await expect.poll(() => cards(page).count()).toBe(13);
+    await expect.poll(() => cardCount(page)).toBe(13);
     expect(await search.inputValue()).toBe("");
   });
 
@@ -194,7 +198,7 @@ describe("MCU Manager", () => {
       await status.selectOption(label);
       const expected = Number(await stat(page, label).textContent());
       if (expected === 0) await page.getByText("No MCUs found").waitFor();
-      else await expect.poll(() => cards(page).count()).toBe(expected);
+      else await expect.poll(() => cardCount(page)).toBe(expected);
       for (const b of await badges()) expect(b).toBe(label);
     }
 
@@ -207,7 +211,7 @@ describe("MCU Manager", () => {
     await page.getByText("No MCUs found").waitFor();
 
     await page.getByRole("button", { name: "Reset" }).click();
-    await expect.poll(() => cards(page).count()).toBe(13);
+    await expect.poll(() => cardCount(page)).toBe(13);
     expect(await status.inputValue()).toBe("");
     expect(await farm.inputValue()).toBe("");
   });
@@ -231,11 +235,11 @@ describe("MCU Manager", () => {
     expect(await form.getByLabel("MAC Address", { exact: true }).inputValue()).toBe("02:4D:46:00:01:03");
     await form.getByRole("button", { name: "Cancel" }).click();
     await waitGone(form);
-    expect(await cards(page).count()).toBe(13);
+    expect(await cardCount(page)).toBe(13);
   });
 
   it("deletes the MCU after confirmation with the server's message", async () => {
-    await page.getByRole("button", { name: "Delete Test Bay Two" }).click();
+    await (await scrollToCard(page, "Test Bay Two")).getByRole("button", { name: "Delete Test Bay Two" }).click();
     const text = "Are you sure you want to delete this MCU? This action cannot be undone.";
     await confirmDialog(page, text).getByRole("button", { name: "Cancel" }).click();
     expect(await card(page, "Test Bay Two").count()).toBe(1);
@@ -244,7 +248,7 @@ describe("MCU Manager", () => {
     await confirmDialog(page, text).getByRole("button", { name: "OK" }).click();
     await expectToast(page, "MCU deleted successfully");
     await waitGone(card(page, "Test Bay Two"));
-    expect(await cards(page).count()).toBe(12);
+    expect(await cardCount(page)).toBe(12);
     expect(await stat(page, "Total MCUs").textContent()).toBe("12");
   });
 
@@ -255,8 +259,9 @@ describe("MCU Manager", () => {
         await signIn(p);
         if (size === "phone") await p.getByRole("button", { name: "Open menu" }).click();
         await openMcuManager(p);
-        await expect.poll(() => cards(p).count()).toBe(12);
-        await expect.poll(() => p.getByRole("meter").count(), { timeout: 20_000 }).toBe(12);
+        await expect.poll(() => cardCount(p)).toBe(12);
+        // Every mounted card (the list is virtualized) shows its battery.
+        await expect.poll(async () => (await cards(p).count()) > 0 && (await p.getByRole("meter").count()) === (await cards(p).count()), { timeout: 20_000 }).toBe(true);
         expect(await p.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
         await shoot(p, `mcu-manager-${size}`);
         await p.getByRole("button", { name: "Add MCU" }).click();

@@ -1,6 +1,7 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { scrollToCard } from "./support/virtual-list.ts";
 
 /**
  * Issue 10, point 1: a newly added MCU can be switched. The unclaimed demo MCU (README, "The demo
@@ -52,7 +53,7 @@ describe("a newly added MCU", () => {
     await dialog.getByLabel("Assign to Farm").selectOption("North Barn");
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await expectToast(page, `${NAME} MCU added successfully`);
-    await page.getByRole("article", { name: NAME, exact: true }).waitFor();
+    await (await scrollToCard(page, NAME)).waitFor();
   });
 
   it("is online in the API once its device is heard", async () => {
@@ -67,6 +68,8 @@ describe("a newly added MCU", () => {
   it("takes the dashboard's switches: each is acknowledged and keeps its new state", async () => {
     await page.getByRole("link", { name: "Dashboard" }).click();
     await page.waitForURL("**/dashboard");
+    // The grid is virtualized: the 13th card is mounted once the window scrolls to it.
+    await scrollToCard(page, NAME);
     const card = mcuCard(page);
     await card.getByText("Online", { exact: true }).waitFor({ timeout: 20_000 });
     const automation = card.getByRole("switch", { name: "Ventilation Automation" });
@@ -101,7 +104,7 @@ describe("a newly added MCU", () => {
   it("shows Online in the MCU Manager", async () => {
     await page.getByRole("link", { name: "MCU Manager" }).click();
     await page.waitForURL("**/mcu");
-    const card = page.getByRole("article", { name: NAME, exact: true });
+    const card = await scrollToCard(page, NAME);
     await card.getByText("Online", { exact: true }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: `${SHOTS}/h1-new-mcu-manager-laptop.png` });
   });

@@ -1,31 +1,15 @@
 import type { LiveReading } from "../contract/entities.ts";
-import type { DeviceSnapshot } from "../contract/realtime.ts";
+import type { DeviceSnapshot, RealtimeBatchPayload } from "../contract/realtime.ts";
 
-/**
- * The live state of one MCU as the dashboard shows it. Snapshots are immutable: a change makes a
- * new object, an unchanged MCU keeps its object (so React can compare by identity).
- */
-export interface McuLive {
-  /** The MCU's MAC, the socket's deviceId. */
-  mac: string;
-  mcuId: number | null;
-  /** The latest reading; each realtimeData replaces it whole (SPEC §4). */
-  readings: LiveReading | null;
-  /** The status the device or server reported: online, offline, active, maintenance. */
-  status: string;
-  /** When the latest reading arrived (epoch ms), or null if none has. */
-  lastReadingAt: number | null;
-  /** Online iff a reading arrived within the freshness window, judged at the last clock tick. */
-  online: boolean;
-  /** Toggles sent and not yet acknowledged: `${target}:${type}` → the requested value. */
-  pending: Readonly<Record<string, boolean>> | null;
-}
+export type { McuLive } from "../contract/live.ts";
 
 /** What the data core folds, in the order it happened. */
 export type CoreEvent =
   | { kind: "snapshot"; devices: DeviceSnapshot[] }
   | { kind: "reading"; mac: string; payload: LiveReading; at: number }
   | { kind: "status"; mac: string; status: string }
+  /** The server's realtimeBatch as it came (MACs not yet normalised), folded in one go, `at` its arrival. */
+  | { kind: "batch"; batch: RealtimeBatchPayload; at: number }
   | { kind: "tick"; now: number }
   | { kind: "pending"; mac: string; key: string; value: boolean | null }
   /** A device acknowledged a toggle: show its new state until its next reading says otherwise. */

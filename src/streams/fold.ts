@@ -1,4 +1,9 @@
-import { FRESHNESS_MS, isFresh, parseReadings, type CoreEvent, type McuLive } from "./device-snapshots.ts";
+import type { LiveReading } from "../contract/entities.ts";
+import type { McuLive, SnapshotBatch } from "../contract/live.ts";
+import { normalizeMac } from "../contract/mac.ts";
+import { FRESHNESS_MS, isFresh, parseReadings, type CoreEvent } from "./device-snapshots.ts";
+
+export type { SnapshotBatch } from "../contract/live.ts";
 
 /**
  * The fold's state. The container is mutable and owned by one pipeline (a copy per event would
@@ -28,26 +33,39 @@ function blank(mac: string): McuLive {
   return { mac, mcuId: null, readings: null, status: "offline", lastReadingAt: null, online: false, pending: null };
 }
 
+function foldReading(state: FoldState, mac: string, payload: LiveReading, at: number): void {
+  // The hot path: an explicit literal (one hidden class) rather than a spread.
+  const prev = state.devices.get(mac);
+  put(state, {
+    mac,
+    mcuId: prev ? prev.mcuId : null,
+    readings: payload,
+    status: prev ? prev.status : "offline",
+    lastReadingAt: at,
+    online: isFresh(at, state.clock, state.freshnessMs),
+    pending: prev ? prev.pending : null,
+  });
+}
+
+function foldStatus(state: FoldState, mac: string, status: string): void {
+  const prev = state.devices.get(mac) ?? blank(mac);
+  if (prev.status !== status) put(state, { ...prev, status });
+}
+
 /** Applies one event. Only an MCU whose snapshot really changes gets a new object and is marked. */
 export function fold(state: FoldState, event: CoreEvent): FoldState {
   switch (event.kind) {
-    case "reading": {
-      // The hot path: an explicit literal (one hidden class) rather than a spread.
-      const prev = state.devices.get(event.mac);
-      put(state, {
-        mac: event.mac,
-        mcuId: prev ? prev.mcuId : null,
-        readings: event.payload,
-        status: prev ? prev.status : "offline",
-        lastReadingAt: event.at,
-        online: isFresh(event.at, state.clock, state.freshnessMs),
-        pending: prev ? prev.pending : null,
-      });
+    case "reading":
+      foldReading(state, event.mac, event.payload, event.at);
       break;
-    }
-    case "status": {
-      const prev = state.devices.get(event.mac) ?? blank(event.mac);
-      if (prev.status !== event.status) put(state, { ...prev, status: event.status });
+    case "status":
+      foldStatus(state, event.mac, event.status);
+      break;
+    case "batch": {
+      // One realtimeBatch, kept whole from the socket to here: statuses first, then readings,
+      // as if each entry had come alone in that order.
+      for (const s of event.batch.status) foldStatus(state, normalizeMac(s.deviceId), s.status);
+      for (const d of event.batch.data) foldReading(state, normalizeMac(d.deviceId), d.payload, event.at);
       break;
     }
     case "tick": {
@@ -112,21 +130,32 @@ export function fold(state: FoldState, event: CoreEvent): FoldState {
   return state;
 }
 
-/** What crosses to the main thread: only the MCUs that changed since the last batch. */
-export interface SnapshotBatch {
-  seq: number;
-  upserts: McuLive[];
-  removed: string[];
-  clock: number;
-}
-
-/** Takes what changed since the last call, or null when nothing did. */
-export function drainChanges(state: FoldState, seq: number): SnapshotBatch | null {
+/**
+ * Takes what changed since the last call, or null when nothing did. With `interest`, only the MCUs
+ * in it are carried; the others' changes are dropped (their latest state stays in `devices`, and
+ * `markInterested` sends it when they become of interest). Removals are always carried.
+ */
+export function drainChanges(state: FoldState, seq: number, interest?: ReadonlySet<string> | null): SnapshotBatch | null {
   if (state.changed.size === 0 && state.removed.size === 0) return null;
   const upserts: McuLive[] = [];
-  for (const mac of state.changed) upserts.push(state.devices.get(mac)!);
-  const batch = { seq, upserts, removed: [...state.removed], clock: state.clock };
+  for (const mac of state.changed) {
+    if (interest && !interest.has(mac)) continue;
+    upserts.push(state.devices.get(mac)!);
+  }
+  const removed = [...state.removed];
   state.changed.clear();
   state.removed.clear();
-  return batch;
+  if (upserts.length === 0 && removed.length === 0) return null;
+  return { seq, upserts, removed, clock: state.clock };
+}
+
+/** Queues the current snapshots of MCUs that just became of interest for the next batch. */
+export function markInterested(state: FoldState, macs: Iterable<string>): boolean {
+  let any = false;
+  for (const mac of macs) {
+    if (!state.devices.has(mac)) continue;
+    state.changed.add(mac);
+    any = true;
+  }
+  return any;
 }

@@ -1,6 +1,6 @@
 import { farmStatusOf, needsAttention } from "../contract/conditions.ts";
 import type { Farm, FarmStatus, Mcu, McuStatus, ProfileConfig } from "../contract/entities.ts";
-import type { McuLive } from "./device-snapshots.ts";
+import { parseReadings, type McuLive } from "./device-snapshots.ts";
 
 /**
  * Statuses derived from what the data core holds live, as pure functions of the entities and the
@@ -69,4 +69,13 @@ export function deriveFarmStatuses(
     statuses.set(f.farm_id, complete ? farmStatusOf(byFarm.get(f.farm_id) ?? []) : f.status);
   }
   return statuses;
+}
+
+/**
+ * An MCU's battery level in %, or null if it never reported one: the live reading wins over the
+ * MCU record, which is only as fresh as the last load.
+ */
+export function mcuBatteryLevel(mcu: Pick<Mcu, "readings">, live: McuLive | undefined): number | null {
+  const level = live?.readings?.batteryLevel ?? parseReadings(mcu.readings)?.batteryLevel;
+  return typeof level === "number" && Number.isFinite(level) ? level : null;
 }

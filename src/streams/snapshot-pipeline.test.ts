@@ -4,20 +4,22 @@ import type { LiveReading } from "../contract/entities.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
 import { parseReadings } from "./device-snapshots.ts";
 import type { SnapshotBatch } from "./fold.ts";
-import { snapshotPipeline } from "./snapshot-pipeline.ts";
+import { snapshotPipeline, type SnapshotPipelineOptions } from "./snapshot-pipeline.ts";
 
 /** A pipeline on virtual time; batches are acknowledged at once unless `autoAck` is false. */
-function harness({ autoAck = true } = {}) {
+function harness({ autoAck = true, interest = null as string[] | null, summarize = undefined as SnapshotPipelineOptions["summarize"] } = {}) {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
   const events$ = new Subject<CoreEvent>();
   const ready$ = new Subject<void>();
-  const { batches$, state } = snapshotPipeline({ events$, ready$, scheduler });
+  const pipeline = snapshotPipeline({ events$, ready$, scheduler, interest, summarize });
+  const { batches$, state } = pipeline;
   const batches: { at: number; batch: SnapshotBatch }[] = [];
   batches$.subscribe((batch) => {
     batches.push({ at: scheduler.now(), batch });
     if (autoAck) ready$.next();
   });
   return {
+    pipeline,
     scheduler,
     state,
     batches,
@@ -155,5 +157,94 @@ describe("readings", () => {
     expect(parseReadings("not json")).toBeNull();
     expect(parseReadings(null)).toBeNull();
     expect(parseReadings("[1]")).toBeNull();
+  });
+});
+
+describe("interest", () => {
+  const macsOf = (batch: SnapshotBatch) => batch.upserts.map((u) => u.mac).sort();
+
+  it("sends snapshots only of the MCUs of interest and keeps the others' latest state in the worker", () => {
+    const h = harness({ interest: ["A"] });
+    h.at(0, readingAt("A", 0));
+    h.at(0, readingAt("B", 0));
+    h.at(40, { kind: "reading", mac: "B", payload: reading(61), at: 40 });
+    h.runUntil(1000);
+    expect(h.batches.map((b) => macsOf(b.batch))).toEqual([["A"]]);
+    expect(h.state.devices.get("B")!.readings).toEqual(reading(61));
+  });
+
+  it("sends an MCU's latest snapshot in the next frame once it becomes of interest, and only that MCU", () => {
+    const h = harness({ interest: ["A"] });
+    h.at(0, readingAt("A", 0));
+    h.at(0, readingAt("B", 0));
+    h.at(50, { kind: "reading", mac: "B", payload: reading(55), at: 50 });
+    h.runUntil(100);
+    h.scheduler.schedule(() => h.pipeline.setInterest(["A", "B", "Z"]), 200 - h.scheduler.now());
+    h.runUntil(1000);
+    const last = h.batches.at(-1)!;
+    expect(last.at).toBe(216);
+    expect(last.batch.upserts).toEqual([h.state.devices.get("B")]);
+    expect(last.batch.upserts[0]!.readings).toEqual(reading(55));
+  });
+
+  it("stops sending an MCU once it is no longer of interest", () => {
+    const h = harness({ interest: ["A", "B"] });
+    h.at(0, readingAt("A", 0));
+    h.at(0, readingAt("B", 0));
+    h.runUntil(100);
+    h.pipeline.setInterest(["A"]);
+    h.at(200, readingAt("A", 200));
+    h.at(200, readingAt("B", 200));
+    h.runUntil(1000);
+    expect(h.batches.map((b) => macsOf(b.batch))).toEqual([["A", "B"], ["A"]]);
+  });
+
+  it("sends nothing for an MCU back on screen whose last sent snapshot is still current", () => {
+    const h = harness({ interest: ["A"] });
+    h.at(0, readingAt("A", 0));
+    h.runUntil(100);
+    h.pipeline.setInterest([]);
+    h.pipeline.setInterest(["A"]);
+    h.runUntil(200);
+    expect(h.batches).toHaveLength(1);
+    h.pipeline.setInterest([]);
+    h.at(300, readingAt("A", 300));
+    h.runUntil(400);
+    h.pipeline.setInterest(["A"]);
+    h.runUntil(1000);
+    expect(h.batches.map((b) => b.batch.upserts.map((u) => u.lastReadingAt))).toEqual([[0], [300]]);
+  });
+
+  it("holds a newly watched MCU's snapshot while a batch is in flight, then sends it with the next", () => {
+    const h = harness({ autoAck: false, interest: ["A"] });
+    h.at(0, readingAt("A", 0));
+    h.at(0, readingAt("B", 0));
+    h.runUntil(100);
+    h.pipeline.setInterest(["A", "B"]);
+    h.runUntil(1000);
+    expect(h.batches).toHaveLength(1);
+    h.ack();
+    h.runUntil(2000);
+    expect(h.batches.map((b) => macsOf(b.batch))).toEqual([["A"], ["B"]]);
+  });
+});
+
+describe("realtimeBatch", () => {
+  it("folds a server batch in one go: statuses then readings, MACs normalised, one frame batch", () => {
+    const h = harness();
+    h.at(10, {
+      kind: "batch",
+      at: 10,
+      batch: {
+        status: [{ deviceId: "aa-00-00-00-00-01", status: "online" }, { deviceId: "AA:00:00:00:00:02", status: "maintenance" }],
+        data: [{ deviceId: "aa:00:00:00:00:01", payload: reading(77) }],
+      },
+    });
+    h.runUntil(1000);
+    expect(h.batches).toHaveLength(1);
+    expect(h.batches[0]!.batch.upserts).toEqual([
+      { mac: "AA:00:00:00:00:01", mcuId: null, readings: reading(77), status: "online", lastReadingAt: 10, online: true, pending: null },
+      { mac: "AA:00:00:00:00:02", mcuId: null, readings: null, status: "maintenance", lastReadingAt: null, online: false, pending: null },
+    ]);
   });
 });

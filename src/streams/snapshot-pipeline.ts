@@ -1,7 +1,9 @@
-import { asyncScheduler, interval, Observable, type SchedulerLike } from "rxjs";
+import { asyncScheduler, interval, Observable, Subject, type SchedulerLike } from "rxjs";
+import type { FleetChanges, FleetResults, McuLive, SnapshotBatch } from "../contract/live.ts";
 import { frameBatches } from "./batching.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
-import { createFoldState, drainChanges, fold, type FoldState, type SnapshotBatch } from "./fold.ts";
+import { fleetChanges } from "./fleet.ts";
+import { createFoldState, drainChanges, fold, markInterested, type FoldState } from "./fold.ts";
 
 export interface SnapshotPipelineOptions {
   events$: Observable<CoreEvent>;
@@ -11,15 +13,39 @@ export interface SnapshotPipelineOptions {
   tickMs?: number;
   frameMs?: number;
   freshnessMs?: number;
+  /**
+   * Only these MACs' snapshots are sent (the MCUs on screen); null sends every MCU. Change it
+   * with `setInterest`.
+   */
+  interest?: Iterable<string> | null;
+  /** Whole-fleet results over the fold's state; their changed parts go with the next batch. */
+  summarize?: (state: FoldState) => FleetResults;
+}
+
+export interface SnapshotPipeline {
+  batches$: Observable<SnapshotBatch>;
+  state: FoldState;
+  /**
+   * The MCUs of interest from now on; those new to it get their current snapshot in the next
+   * batch, unless the receiver has it already (the one sent last is still current).
+   */
+  setInterest(macs: Iterable<string> | null): void;
+  /** Something `summarize` reads besides the fold changed (the MCU or farm lists, the queries). */
+  invalidate(): void;
 }
 
 /**
  * Events and the single freshness clock folded into per-MCU snapshots, sent on as batches of what
- * changed, at most one per frame and one in flight.
+ * changed among the MCUs of interest, with the fleet results when they change: at most one batch
+ * per frame and one in flight.
  */
-export function snapshotPipeline(o: SnapshotPipelineOptions): { batches$: Observable<SnapshotBatch>; state: FoldState } {
+export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
   const scheduler = o.scheduler ?? asyncScheduler;
   const state = createFoldState(scheduler.now(), o.freshnessMs);
+  let interest: Set<string> | null = o.interest === undefined || o.interest === null ? null : new Set(o.interest);
+  let fleetDirty = o.summarize !== undefined;
+  let lastFleet: FleetResults | null = null;
+  const nudge$ = new Subject<void>();
   // Folding happens in one subscriber of the events and the clock: every event is on the hot path,
   // so it passes no operator chain (merge, tap, share) on its way.
   const folded$ = new Observable<void>((subscriber) => {
@@ -29,17 +55,51 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): { batches$: Observ
     };
     const events = o.events$.subscribe({ next: onEvent, error: (e: unknown) => subscriber.error(e), complete: () => subscriber.complete() });
     const clock = interval(o.tickMs ?? 30_000, scheduler).subscribe(() => onEvent({ kind: "tick", now: scheduler.now() }));
+    const nudges = nudge$.subscribe(() => subscriber.next());
     return () => {
       events.unsubscribe();
       clock.unsubscribe();
+      nudges.unsubscribe();
     };
   });
+  /**
+   * The snapshot last sent of each MCU. The receiver keeps every snapshot it got until it is
+   * removed, so an MCU that comes back on screen unchanged needs nothing sent (and its card no
+   * extra render).
+   */
+  const sent = new Map<string, McuLive>();
   let seq = 0;
-  const drain = () => {
-    const batch = drainChanges(state, seq + 1);
-    if (batch) seq = batch.seq;
+  const drain = (): SnapshotBatch | null => {
+    let fleet: FleetChanges | null = null;
+    if (o.summarize && (fleetDirty || state.changed.size > 0 || state.removed.size > 0)) {
+      fleetDirty = false;
+      const next = o.summarize(state);
+      fleet = fleetChanges(lastFleet, next);
+      lastFleet = next;
+    }
+    const batch = drainChanges(state, seq + 1, interest) ?? (fleet ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
+    if (!batch) return null;
+    for (const snap of batch.upserts) sent.set(snap.mac, snap);
+    for (const mac of batch.removed) sent.delete(mac);
+    if (fleet) batch.fleet = fleet;
+    seq = batch.seq;
     return batch;
   };
   const batches$ = frameBatches({ changes$: folded$, drain, ready$: o.ready$, frameMs: o.frameMs, scheduler });
-  return { batches$, state };
+  return {
+    batches$,
+    state,
+    setInterest(macs) {
+      const next = macs === null ? null : new Set(macs);
+      const before = interest;
+      // With no filter before, everything was sent already.
+      const added = before === null ? [] : [...(next ?? state.devices.keys())].filter((m) => !before.has(m) && state.devices.get(m) !== sent.get(m));
+      interest = next;
+      if (markInterested(state, added)) nudge$.next();
+    },
+    invalidate() {
+      fleetDirty = true;
+      nudge$.next();
+    },
+  };
 }

@@ -1,9 +1,11 @@
 import type { io } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { CoreError } from "../contract/core-error.ts";
-import type { Notification } from "../contract/entities.ts";
+import { VirtualAction, VirtualTimeScheduler } from "rxjs";
+import type { Farm, Mcu, Notification } from "../contract/entities.ts";
+import { mcuQueryKey, type FleetResults, type SnapshotBatch } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
-import { createDataCore, type CoreUpdate } from "./core.ts";
+import { createDataCore, type CoreDeps, type CoreUpdate } from "./core.ts";
 import { SessionEndedError, type SessionEnded } from "../contract/session-ended.ts";
 
 type Handler = (...args: unknown[]) => void;
@@ -51,7 +53,7 @@ const note = (id: number, read = false): Notification => ({ notification_id: id,
  * A started core (client 7) whose fetch answers by "METHOD path" from `routes` (a function of the
  * request's body when it needs one), and a fake socket; everything it reports is recorded.
  */
-function createDeps(routes: Record<string, Answer | ((body: unknown) => Answer)> = {}) {
+function createDeps(routes: Record<string, Answer | ((body: unknown) => Answer)> = {}, deps: Omit<CoreDeps, "fetch" | "connect"> = {}) {
   const requests: { key: string; body: unknown }[] = [];
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${init?.method ?? "GET"} ${String(input)}`;
@@ -62,7 +64,7 @@ function createDeps(routes: Record<string, Answer | ((body: unknown) => Answer)>
     return json(typeof route === "function" ? route(body) : route);
   }) as typeof globalThis.fetch;
   const socket = fakeSocket();
-  const core = createDataCore({ fetch, connect: (() => socket) as unknown as typeof io });
+  const core = createDataCore({ ...deps, fetch, connect: (() => socket) as unknown as typeof io });
   const ended: SessionEnded[] = [];
   const updates: CoreUpdate[] = [];
   core.subscribe((u) => updates.push(u));
@@ -210,5 +212,136 @@ describe("marking notifications read", () => {
     await core.loadNotifications();
     await core.markNotificationsRead(many.map((n) => n.notification_id));
     expect(requests.filter((r) => r.key.startsWith("PUT")).map((r) => (r.body as { notification_ids: number[] }).notification_ids.length)).toEqual([500, 1]);
+  });
+});
+
+describe("live data for the MCUs on screen, fleet results for all", () => {
+  const at = "2026-11-23T10:00:00.000Z";
+  const macOf = (i: number) => `02:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
+  const mcuRecord = (i: number): Mcu => ({
+    mcu_id: i + 1,
+    name: `Room ${i + 1}`,
+    mac: macOf(i),
+    farm_id: Math.floor(i / 100) + 1,
+    farm: { name: `Farm ${Math.floor(i / 100) + 1}` },
+    client_id: 7,
+    status: "active",
+    readings: null,
+    lastSeen: null,
+    controllers: [],
+    sensors: [],
+    profile_links: [],
+    createdAt: at,
+    updatedAt: at,
+  });
+  const farmRecord = (f: number): Farm => ({
+    farm_id: f + 1,
+    name: `Farm ${f + 1}`,
+    location: "Byblos",
+    status: "active",
+    mcuCount: 100,
+    client_id: 7,
+    mcus: Array.from({ length: 100 }, (_, k) => ({ id: f * 100 + k + 1, mcu_id: f * 100 + k + 1, name: `Room ${f * 100 + k + 1}` })),
+    createdAt: at,
+    updatedAt: at,
+  });
+
+  /**
+   * 2000 MCUs in 20 farms: the first 1500 report (MCU 5 on a low battery), the last 500 (farms
+   * 16-20) never do; three MCUs are on screen.
+   */
+  async function fleetOf2000() {
+    const scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
+    const mcus = Array.from({ length: 2000 }, (_, i) => mcuRecord(i));
+    const h = createDeps(
+      { "GET /api/mcus/by-client/7": { status: 200, body: mcus }, "GET /api/farms/myfarms/get?client_id=7": { status: 200, body: Array.from({ length: 20 }, (_, f) => farmRecord(f)) } },
+      { scheduler, now: () => scheduler.now() },
+    );
+    const batches = () => h.updates.flatMap((u) => (u.kind === "live" ? [u.batch] : []));
+    // The main thread: applies and acknowledges each batch at once.
+    h.core.subscribe((u) => {
+      h.updates.push(u);
+      if (u.kind === "live") h.core.ack(u.batch.seq);
+    });
+    await Promise.all([h.core.loadMcus(), h.core.loadFarms()]);
+    const onScreen = [macOf(0), macOf(5), macOf(1999)];
+    h.core.setInterest(onScreen);
+    h.socket.serve(SOCKET_EVENTS.authenticated, { devices: mcus.map((m) => ({ deviceId: m.mac, mcu_id: m.mcu_id, status: "offline", readings: null, lastSeen: null })) });
+    h.socket.serve(SOCKET_EVENTS.realtimeBatch, {
+      status: [],
+      data: Array.from({ length: 1500 }, (_, i) => ({ deviceId: macOf(i), payload: { DHT: { temperature: 18, humidity: 88, count: 1 }, batteryLevel: i === 5 ? 12 : 80 } })),
+    });
+    const run = (until: number) => {
+      scheduler.maxFrames = until;
+      scheduler.flush();
+    };
+    run(100);
+    return { ...h, scheduler, batches, onScreen, run };
+  }
+
+  it("counts the whole fleet in the core and sends snapshots of the MCUs on screen only", async () => {
+    const { batches, onScreen } = await fleetOf2000();
+    const sent = new Set(batches().flatMap((b) => b.upserts.map((u) => u.mac)));
+    expect([...sent].sort()).toEqual([...onScreen].sort());
+    const fleet = Object.assign({}, ...batches().map((b) => b.fleet ?? {})) as FleetResults;
+    expect(fleet.summary).toEqual({ totalFarms: 20, activeMcus: 1500, warnings: 1, offlineMcus: 500 });
+    expect(fleet.mcuStats).toEqual({ total: 2000, online: 1500, offline: 500, lowBattery: 1 });
+    expect(fleet.farmStatuses![1]).toBe("warning");
+    expect(fleet.farmStatuses![2]).toBe("active");
+    expect(fleet.farmStatuses![20]).toBe("offline");
+  });
+
+  it("sends the fleet results again only when they change, and an MCU's snapshot once it comes on screen", async () => {
+    const { socket, core, batches, run, onScreen } = await fleetOf2000();
+    const before = batches().length;
+    // A reading of an MCU off screen that changes no count: nothing crosses.
+    socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(700), payload: { DHT: { temperature: 19, humidity: 86, count: 1 }, batteryLevel: 79 } });
+    run(200);
+    expect(batches().length).toBe(before);
+    // Its battery runs low: the counts change, still no snapshot crosses.
+    socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(700), payload: { DHT: { temperature: 19, humidity: 86, count: 1 }, batteryLevel: 10 } });
+    run(300);
+    const low: SnapshotBatch = batches().at(-1)!;
+    expect(low.upserts).toEqual([]);
+    expect(low.fleet?.summary?.warnings).toBe(2);
+    expect(low.fleet?.mcuStats?.lowBattery).toBe(2);
+    // Its card mounts: its latest snapshot comes in the next batch.
+    core.setInterest([...onScreen, macOf(700)]);
+    run(400);
+    expect(batches().at(-1)!.upserts.map((u) => [u.mac, u.readings?.batteryLevel])).toEqual([[macOf(700), 10]]);
+  });
+
+  it("compares a reloaded MCU list in the core and sends only the records that changed", async () => {
+    const mcus = [mcuRecord(0), mcuRecord(1), mcuRecord(2)];
+    const { core, updates } = createDeps({ "GET /api/mcus/by-client/7": { status: 200, body: mcus } });
+    updates.length = 0; // the start's empty list
+    await core.loadMcus();
+    mcus[1] = { ...mcus[1]!, name: "Renamed" };
+    mcus.pop();
+    await core.loadMcus();
+    const sent = updates.flatMap((u) => (u.kind === "mcus" ? [{ ids: u.ids, changed: u.changed.map((m) => m.name) }] : []));
+    expect(sent).toEqual([
+      { ids: [1, 2, 3], changed: ["Room 1", "Room 2", "Room 3"] },
+      { ids: [1, 2], changed: ["Renamed"] },
+    ]);
+  });
+
+  it("answers the MCU Manager's watched queries over the whole fleet, again only when a result changes", async () => {
+    const { socket, core, batches, run } = await fleetOf2000();
+    const offlineInFarm16 = mcuQueryKey({ search: "", status: "offline", farmId: "16" });
+    const byMac = mcuQueryKey({ search: macOf(1234).toLowerCase().replace(/:/g, "-"), status: "", farmId: "" });
+    core.setQueries([offlineInFarm16, byMac]);
+    run(200);
+    const answer = batches().at(-1)!.fleet!.queries!;
+    expect(answer[offlineInFarm16]).toEqual(Array.from({ length: 100 }, (_, k) => 1501 + k));
+    expect(answer[byMac]).toEqual([1235]);
+    const before = batches().length;
+    socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(1234), payload: { DHT: { temperature: 19, humidity: 86, count: 1 }, batteryLevel: 80 } });
+    run(300);
+    expect(batches().length).toBe(before);
+    // MCU 1501 (farm 16) reports: it leaves the offline query.
+    socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(1500), payload: { DHT: { temperature: 19, humidity: 86, count: 1 }, batteryLevel: 80 } });
+    run(400);
+    expect(batches().at(-1)!.fleet!.queries).toEqual({ [offlineInFarm16]: Array.from({ length: 99 }, (_, k) => 1502 + k) });
   });
 });

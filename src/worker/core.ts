@@ -1,43 +1,17 @@
-import { Subject, type SchedulerLike } from "rxjs";
-import type {
-  ControllerRequest,
-  CreateFarmRequest,
-  CreateMcuRequest,
-  ProfileRequest,
-  RegisterRequest,
-  SensorRequest,
-  UpdateClientRequest,
-  UpdateFarmRequest,
-  UpdateMcuRequest,
-} from "../contract/api.ts";
+import type { SchedulerLike } from "rxjs";
+import type { RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
-import type { Client, Controller, Farm, Mcu, Notification, Sensor, SettingProfile } from "../contract/entities.ts";
+import type { Client, Controller, Mcu, Sensor } from "../contract/entities.ts";
+import type { CoreUpdate, EntityName } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
-import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
-import type { SnapshotBatch } from "../streams/fold.ts";
-import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
-import { openLiveSocket, type ConnectionState, type LiveSocket, type LiveSocketOptions } from "./live-socket.ts";
-import { createRestClient, type RestClient } from "./rest-client.ts";
 import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../contract/session-ended.ts";
+import { createCollections } from "./collections.ts";
+import { createLive } from "./live.ts";
+import type { LiveSocketOptions } from "./live-socket.ts";
+import { createRestClient, type RestClient } from "./rest-client.ts";
 
-/** The collections the core keeps for the app, each replaced whole when it changes. */
-export interface Entities {
-  farms: Farm[];
-  mcus: Mcu[];
-  profiles: SettingProfile[];
-  notifications: Notification[];
-  controllers: Controller[];
-  sensors: Sensor[];
-}
-export type EntityName = keyof Entities;
-
-/** What the core sends to the main thread. */
-export type CoreUpdate =
-  | { kind: "live"; batch: SnapshotBatch }
-  | { kind: "entities"; entities: Partial<Entities> }
-  | { kind: "connection"; state: ConnectionState | "idle"; message?: string }
-  | { kind: "notification"; notification: Notification };
+export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
 
 export interface CoreDeps {
   fetch?: typeof fetch;
@@ -53,43 +27,80 @@ const SIGNED_OUT_CALLS: ReadonlySet<keyof RestClient> = new Set(["register", "lo
 /** The server takes at most this many ids per mark-read request. */
 const MARK_READ_BATCH = 500;
 
+const NOT_CONNECTED: CommandAck = { ok: false, message: "Not connected to the server" };
+
 export type ScanResult<T> = { found: true; device: T } | { found: false; device: { mac: string; type: string; name: string; mcu_id: null } };
 
 /**
- * The data core: the only place that calls the API and holds the socket. Live events are folded
- * into per-MCU snapshots and sent on in frame batches; entity collections are sent when they
- * change. It runs in a Web Worker behind Comlink, or in-thread with the same interface.
+ * The data core: the only place that calls the API and holds the socket. It composes the entity
+ * collections (collections.ts) and the live side (live.ts: socket, fold, interest, fleet results)
+ * with the session. It runs in a Web Worker behind Comlink, or in-thread with the same interface.
  */
 export function createDataCore(deps: CoreDeps = {}) {
-  const now = deps.now ?? Date.now;
   let apiBase = "";
   let clientId: number | null = null;
   /** The session of the last started client ended (reset by the next start). */
   let sessionEnded = false;
-  let socket: LiveSocket | null = null;
   let listener: ((update: CoreUpdate) => void) | null = null;
   let sessionListener: ((ended: SessionEnded) => void) | null = null;
   let rest: RestClient = sessionBound(createRestClient({ apiBase: "", fetch: deps.fetch }));
-  const entities: Entities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [] };
-
-  const events$ = new Subject<CoreEvent>();
-  const ready$ = new Subject<void>();
-  const { batches$ } = snapshotPipeline({ events$, ready$, scheduler: deps.scheduler, frameMs: deps.frameMs });
-  batches$.subscribe((batch) => {
-    if (listener) listener({ kind: "live", batch });
-    else ready$.next();
-  });
 
   const send = (update: CoreUpdate) => listener?.(update);
-  function set<K extends EntityName>(name: K, value: Entities[K]): Entities[K] {
-    entities[name] = value;
-    send({ kind: "entities", entities: { [name]: value } });
-    return value;
-  }
   function requireClient(): number {
     if (clientId === null) throw sessionEnded ? new SessionEndedError() : new CoreError("NOT_STARTED", "Sign in first");
     return clientId;
   }
+
+  /** The JSON of each MCU record last sent, so a reload sends only the records that changed. */
+  const sentMcus = new Map<number, string>();
+  function sendMcus(mcus: Mcu[]) {
+    const ids: number[] = [];
+    const changed: Mcu[] = [];
+    for (const m of mcus) {
+      ids.push(m.mcu_id);
+      const json = JSON.stringify(m);
+      if (sentMcus.get(m.mcu_id) === json) continue;
+      sentMcus.set(m.mcu_id, json);
+      changed.push(m);
+    }
+    const listed = new Set(ids);
+    for (const id of [...sentMcus.keys()]) if (!listed.has(id)) sentMcus.delete(id);
+    send({ kind: "mcus", ids, changed });
+  }
+
+  const collections = createCollections({
+    rest: () => rest,
+    clientId: requireClient,
+    changed(name: EntityName, value) {
+      if (name === "mcus") sendMcus(value as Mcu[]);
+      else send({ kind: "entities", entities: { [name]: value } });
+      if (name === "mcus" || name === "farms") live.entitiesChanged();
+    },
+  });
+  const { entities } = collections;
+
+  const live = createLive({
+    scheduler: deps.scheduler,
+    now: deps.now,
+    connect: deps.connect,
+    frameMs: deps.frameMs,
+    entities,
+    deliver(batch) {
+      if (!listener) return false;
+      listener({ kind: "live", batch });
+      return true;
+    },
+    notification(n) {
+      collections.set("notifications", [n, ...entities.notifications]);
+      send({ kind: "notification", notification: n });
+    },
+    connection(state, message) {
+      // The server refused the socket: the session is over, not the connection.
+      if (state === "unauthorized") {
+        if (clientId !== null) endSession(clientId, "socket");
+      } else send({ kind: "connection", state, message });
+    },
+  });
 
   /**
    * The server no longer knows the session of `ofClient`: report it once and stop, so nothing
@@ -124,18 +135,15 @@ export function createDataCore(deps: CoreDeps = {}) {
     }
     return bound as RestClient;
   }
-  const replace = <T>(list: T[], match: (item: T) => boolean, item: T) => list.map((x) => (match(x) ? item : x));
 
-  async function sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
-    if (!socket && sessionEnded) throw new SessionEndedError();
-    if (!socket) return { ok: false, message: "Not connected to the server" };
-    const key = pendingKey(target, type);
-    events$.next({ kind: "pending", mac, key, value: onOff });
-    const ack = await socket.sendCommand({ deviceId: mac, type, value: { type, onOff, target } });
-    events$.next({ kind: "pending", mac, key, value: null });
-    if (ack.ok) events$.next({ kind: "confirmed", mac, target, field: type, value: onOff });
-    return ack;
+  /** A socket call's answer, or why there is none. */
+  function answered(ack: CommandAck | null): CommandAck {
+    if (ack) return ack;
+    if (sessionEnded) throw new SessionEndedError();
+    return NOT_CONNECTED;
   }
+
+  const { link, ...mutations } = collections.mutations;
 
   const core = {
     /** The API base of SPEC §7 ({host}); "" is the page's own origin. */
@@ -151,7 +159,23 @@ export function createDataCore(deps: CoreDeps = {}) {
 
     /** The main thread applied live batch `seq`: the next one may come. */
     ack(_seq: number) {
-      ready$.next();
+      live.ack();
+    },
+
+    /**
+     * The MCUs whose cards are mounted (by MAC): only their snapshots are sent from now on, and
+     * those new to the set get their latest snapshot in the next frame batch.
+     */
+    setInterest(macs: readonly string[]) {
+      live.setInterest(macs);
+    },
+
+    /**
+     * The MCU Manager queries (search and filters, by `mcuQueryKey`) shown on the main thread: the
+     * core sends the ids each one matches over the whole fleet, when they change.
+     */
+    setQueries(keys: readonly string[]) {
+      live.setQueries(keys);
     },
 
     /**
@@ -177,45 +201,25 @@ export function createDataCore(deps: CoreDeps = {}) {
 
     /** Opens the realtime connection for a known client (SPEC §4). */
     start(id: number) {
-      if (clientId === id && socket) return;
+      if (clientId === id && live.connected) return;
       core.stop();
       clientId = id;
       sessionEnded = false;
-      socket = openLiveSocket({
-        url: apiBase,
-        clientId: id,
-        connect: deps.connect,
-        handlers: {
-          authenticated: (p) => events$.next({ kind: "snapshot", devices: p.devices }),
-          data: (p) => events$.next({ kind: "reading", mac: normalizeMac(p.deviceId), payload: p.payload, at: now() }),
-          status: (p) => events$.next({ kind: "status", mac: normalizeMac(p.deviceId), status: p.status }),
-          notification: (n) => {
-            set("notifications", [n, ...entities.notifications]);
-            send({ kind: "notification", notification: n });
-          },
-          connection: (state, message) => {
-            // The server refused the socket: the session is over, not the connection.
-            if (state === "unauthorized") endSession(id, "socket");
-            else send({ kind: "connection", state, message });
-          },
-        },
-      });
+      live.open(apiBase, id);
     },
 
     /** Closes the connection and forgets the client's data (sign-out, page gone). */
     stop() {
-      socket?.close();
-      socket = null;
+      live.close();
       clientId = null;
-      events$.next({ kind: "reset" });
-      for (const name of Object.keys(entities) as EntityName[]) entities[name] = [];
-      send({ kind: "entities", entities: { ...entities } });
+      const { mcus, ...others } = collections.clear();
+      send({ kind: "entities", entities: others });
+      sendMcus(mcus);
+      live.entitiesChanged();
       send({ kind: "connection", state: "idle" });
     },
 
-    async loadNotifications() {
-      set("notifications", await rest.notifications(requireClient()));
-    },
+    ...collections.loaders,
     /**
      * Marks read the given notifications (those the panel showed), here at once and then on the
      * server, so the unread dot stays off after a reload. Ids already read are not sent again.
@@ -226,129 +230,35 @@ export function createDataCore(deps: CoreDeps = {}) {
       const unread = entities.notifications.filter((n) => wanted.has(n.notification_id) && !n.read_status).map((n) => n.notification_id);
       if (unread.length === 0) return;
       const marked = new Set(unread);
-      set("notifications", entities.notifications.map((n) => (marked.has(n.notification_id) ? { ...n, read_status: true } : n)));
+      collections.set("notifications", entities.notifications.map((n) => (marked.has(n.notification_id) ? { ...n, read_status: true } : n)));
       for (let i = 0; i < unread.length; i += MARK_READ_BATCH) {
         await rest.markNotificationsRead(id, { notification_ids: unread.slice(i, i + MARK_READ_BATCH) });
       }
     },
-    async loadMcus() {
-      set("mcus", await rest.mcus(requireClient()));
-    },
-    async loadFarms() {
-      set("farms", await rest.farms(requireClient()));
-    },
-    async loadProfiles() {
-      set("profiles", await rest.profiles(requireClient()));
-    },
-    async loadControllers() {
-      set("controllers", await rest.controllers());
-    },
-    async loadSensors() {
-      set("sensors", await rest.sensors());
-    },
 
-    async createFarm(body: Omit<CreateFarmRequest, "client_id">): Promise<Farm> {
-      const farm = await rest.createFarm({ ...body, client_id: requireClient() });
-      set("farms", [...entities.farms, farm]);
-      return farm;
-    },
-    async updateFarm(id: number, body: UpdateFarmRequest): Promise<Farm> {
-      const farm = await rest.updateFarm(id, body);
-      set("farms", replace(entities.farms, (f) => f.farm_id === id, farm));
-      return farm;
-    },
-    async deleteFarm(id: number): Promise<string> {
-      const { message } = await rest.deleteFarm(id);
-      set("farms", entities.farms.filter((f) => f.farm_id !== id));
-      return message;
-    },
-
-    async createMcu(body: Omit<CreateMcuRequest, "status">): Promise<Mcu> {
-      const mcu = await rest.createMcu({ ...body, status: "active" });
-      set("mcus", [...entities.mcus, mcu]);
-      await core.loadFarms().catch(() => undefined);
-      return mcu;
-    },
-    async updateMcu(id: number, body: UpdateMcuRequest): Promise<Mcu> {
-      const mcu = await rest.updateMcu(id, body);
-      set("mcus", replace(entities.mcus, (m) => m.mcu_id === id, mcu));
-      await core.loadFarms().catch(() => undefined);
-      return mcu;
-    },
-    async deleteMcu(id: number): Promise<string> {
-      const { message } = await rest.deleteMcu(id);
-      set("mcus", entities.mcus.filter((m) => m.mcu_id !== id));
-      await core.loadFarms().catch(() => undefined);
-      return message;
-    },
+    ...mutations,
 
     async scanController(mac: string): Promise<ScanResult<Controller>> {
       const found = await rest.scanController(normalizeMac(mac));
       return "unit_id" in found ? { found: true, device: found } : { found: false, device: found };
     },
-    /** Creates (unitId null) or updates a controller, then reloads the MCU list (SPEC §4). */
-    async saveController(unitId: number | null, body: ControllerRequest): Promise<Controller> {
-      const saved = unitId === null ? await rest.createController(body) : await rest.updateController(unitId, body);
-      set("controllers", unitId === null ? [...entities.controllers, saved] : replace(entities.controllers, (c) => c.unit_id === unitId, saved));
-      // The save succeeded; a failed reload of the list must not report it as failed.
-      await core.loadMcus().catch(() => undefined);
-      return saved;
-    },
-    async deleteController(unitId: number): Promise<void> {
-      await rest.deleteController(unitId);
-      set("controllers", entities.controllers.filter((c) => c.unit_id !== unitId));
-      await core.loadMcus().catch(() => undefined);
-    },
     async scanSensor(mac: string): Promise<ScanResult<Sensor>> {
       const found = await rest.scanSensor(normalizeMac(mac));
       return "sensor_id" in found ? { found: true, device: found } : { found: false, device: found };
     },
-    async saveSensor(sensorId: number | null, body: SensorRequest): Promise<Sensor> {
-      const saved = sensorId === null ? await rest.createSensor(body) : await rest.updateSensor(sensorId, body);
-      set("sensors", sensorId === null ? [...entities.sensors, saved] : replace(entities.sensors, (s) => s.sensor_id === sensorId, saved));
-      // The save succeeded; a failed reload of the list must not report it as failed.
-      await core.loadMcus().catch(() => undefined);
-      return saved;
-    },
-    async deleteSensor(sensorId: number): Promise<void> {
-      await rest.deleteSensor(sensorId);
-      set("sensors", entities.sensors.filter((s) => s.sensor_id !== sensorId));
-      await core.loadMcus().catch(() => undefined);
-    },
 
-    async createProfile(body: Omit<ProfileRequest, "client_id">): Promise<SettingProfile> {
-      const profile = await rest.createProfile({ ...body, client_id: requireClient() });
-      set("profiles", [...entities.profiles, profile]);
-      return profile;
-    },
-    async updateProfile(id: number, body: Omit<ProfileRequest, "client_id">): Promise<SettingProfile> {
-      const profile = await rest.updateProfile(id, { ...body, client_id: requireClient() });
-      set("profiles", replace(entities.profiles, (p) => p.profile_id === id, profile));
-      return profile;
-    },
-    async deleteProfile(id: number): Promise<string> {
-      const { message } = await rest.deleteProfile(id);
-      set("profiles", entities.profiles.filter((p) => p.profile_id !== id));
-      await core.loadMcus().catch(() => undefined);
-      return message;
-    },
     /** Links a profile to an MCU, then asks the device to refresh its settings (SPEC §4). */
     async linkProfile(mcuId: number, profileId: number): Promise<CommandAck> {
-      await rest.link({ mcu_id: mcuId, profile_id: profileId });
-      await Promise.all([core.loadMcus(), core.loadProfiles()]);
+      await link(mcuId, profileId);
       const mac = entities.mcus.find((m) => m.mcu_id === mcuId)?.mac;
       return mac ? core.refresh(mac) : { ok: true };
     },
-    async unlinkProfile(linkId: number): Promise<void> {
-      await rest.unlink(linkId);
-      await Promise.all([core.loadMcus(), core.loadProfiles()]);
-    },
 
-    sendCommand,
+    async sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
+      return answered(await live.sendCommand(mac, target, type, onOff));
+    },
     async refresh(mac: string): Promise<CommandAck> {
-      if (!socket && sessionEnded) throw new SessionEndedError();
-      if (!socket) return { ok: false, message: "Not connected to the server" };
-      return socket.refresh({ deviceId: mac, mac });
+      return answered(await live.refresh(mac));
     },
   };
   return core;

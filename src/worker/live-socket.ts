@@ -11,12 +11,16 @@ import {
   type SendCommandPayload,
 } from "../contract/realtime.ts";
 
-export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed";
+import type { ConnectionState } from "../contract/live.ts";
+
+export type { ConnectionState } from "../contract/live.ts";
 
 export interface LiveSocketHandlers {
   authenticated(p: AuthenticatedPayload): void;
   data(p: RealtimeDataPayload): void;
   status(p: DeviceStatusPayload): void;
+  /** A realtimeBatch, passed on whole: it stays one batch into the fold. */
+  batch(p: RealtimeBatchPayload): void;
   notification(n: Notification): void;
   connection(state: ConnectionState, message?: string): void;
 }
@@ -62,10 +66,7 @@ export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000,
   });
   socket.on(SOCKET_EVENTS.realtimeData, handlers.data);
   socket.on(SOCKET_EVENTS.deviceStatusUpdate, handlers.status);
-  socket.on(SOCKET_EVENTS.realtimeBatch, (b: RealtimeBatchPayload) => {
-    for (const s of b.status) handlers.status(s);
-    for (const d of b.data) handlers.data(d);
-  });
+  socket.on(SOCKET_EVENTS.realtimeBatch, handlers.batch);
   socket.on(SOCKET_EVENTS.notification, handlers.notification);
   socket.on(SOCKET_EVENTS.unauthorized, (p: { message?: string }) => {
     closed = true;

@@ -5,7 +5,8 @@ import { createAppStore } from "./store.ts";
 
 /**
  * Wires the data core (worker), the main-thread store and the session: every update from the
- * core is applied to the store, and each live batch acknowledged once applied (backpressure).
+ * core is applied to the store, and each live batch acknowledged once applied (backpressure);
+ * the MCUs the store's subscribers watch are the core's interest.
  */
 export async function createAppData(options: { apiBase?: string; preferWorker?: boolean; storage?: Storage } = {}): Promise<AppData & { terminate(): void; inWorker: boolean }> {
   const store = createAppStore();
@@ -19,6 +20,8 @@ export async function createAppData(options: { apiBase?: string; preferWorker?: 
     },
   });
   ack = (seq) => void core.ack(seq);
+  store.onInterest((macs) => void core.setInterest(macs));
+  store.onQueries((queryKeys) => void core.setQueries(queryKeys));
   const session = createSession(core, store, options.storage);
   return { core, store, session, inWorker, terminate };
 }

@@ -1,6 +1,7 @@
 import * as Comlink from "comlink";
 import { CoreError, deserializeCoreError, toCoreError, type SerializedCoreError } from "../../contract/core-error.ts";
-import type { CoreUpdate, DataCore } from "../../worker/core.ts";
+import type { CoreUpdate } from "../../contract/live.ts";
+import type { DataCore } from "../../worker/core.ts";
 import { isSessionEnded } from "../../contract/session-ended.ts";
 
 /** The data core as the main thread sees it: every call is asynchronous, in a worker or not. */

@@ -21,6 +21,11 @@ async function until(check: () => boolean, what: string, ms = 10_000) {
 describe("the data core in a real browser", () => {
   let app: AppData & { terminate(): void; inWorker: boolean };
   let macs: string[];
+  /** Watches MCUs' live snapshots as a mounted card does (which makes them of interest); returns the unwatch. */
+  const watch = (...list: string[]) => {
+    const offs = list.map((mac) => app.store.subscribe(keys.live(mac), () => {}));
+    return () => offs.forEach((off) => off());
+  };
 
   beforeAll(async () => {
     const fixture = await commands.seedLiveFixture(2);
@@ -34,12 +39,14 @@ describe("the data core in a real browser", () => {
 
   it("runs in a Web Worker, connects, authenticates and receives realtimeData", async () => {
     expect(app.inWorker).toBe(true);
+    const unwatch = watch(...macs);
     await until(() => app.store.getConnection().state === "connected", "the socket to authenticate");
     await until(() => macs.every((m) => app.store.getLive(m)?.readings), "a reading from each device");
     await commands.publishReading(macs[0]!, 91.5);
     await until(() => app.store.getLive(macs[0]!)?.readings?.DHT?.humidity === 91.5, "the published reading");
     expect(app.store.getLive(macs[0]!)!.online).toBe(true);
     expect(app.store.get("mcus").map((m) => m.mac).sort()).toEqual([...macs].sort());
+    unwatch();
   });
 
   it("re-renders a component subscribed to one MCU when that MCU changes, not when another does", async () => {
@@ -55,6 +62,7 @@ describe("the data core in a real browser", () => {
     await act(async () => root.render(<AppDataProvider value={app}><Humidity mac={macs[0]!} /></AppDataProvider>));
     const start = renders;
 
+    const unwatchOther = watch(macs[1]!);
     await commands.publishReading(macs[1]!, 70);
     await until(() => app.store.getLive(macs[1]!)?.readings?.DHT?.humidity === 70, "the other MCU's reading");
     await act(async () => new Promise((r) => setTimeout(r, 100)));
@@ -64,21 +72,51 @@ describe("the data core in a real browser", () => {
     await until(() => host.textContent === "88.8", "the subscribed MCU to re-render");
     expect(renders).toBe(start + 1);
 
+    unwatchOther();
     await act(async () => root.unmount());
     host.remove();
     expect(app.store.listenerCount()).toBe(0);
   });
 
+  it("sends no live update of an MCU without a card, and its latest reading when its card mounts", async () => {
+    const [shown, hidden] = [macs[0]!, macs[1]!];
+    const unwatch = watch(shown);
+    await until(() => app.store.getLive(shown) !== undefined, "the watched MCU's snapshot");
+    // The hidden MCU's reading goes first: once the shown one's, sent after it, has arrived, the
+    // hidden one's would have come in the same or an earlier batch had it crossed.
+    await commands.publishReading(hidden, 55.5);
+    await commands.publishReading(shown, 66.6);
+    await until(() => app.store.getLive(shown)?.readings?.DHT?.humidity === 66.6, "the shown MCU's reading");
+    expect(app.store.getLive(hidden)?.readings?.DHT?.humidity).not.toBe(55.5);
+
+    function Humidity({ mac }: { mac: string }) {
+      const live = useMcuLive(mac);
+      return <output>{live?.readings?.DHT?.humidity ?? "none"}</output>;
+    }
+    const host = document.createElement("div");
+    document.body.append(host);
+    const root = createRoot(host);
+    await act(async () => root.render(<AppDataProvider value={app}><Humidity mac={hidden} /></AppDataProvider>));
+    await until(() => host.textContent === "55.5", "the mounted card to show the latest reading");
+
+    await act(async () => root.unmount());
+    host.remove();
+    unwatch();
+  });
+
   it("sends a command and resolves with the device's acknowledgement", async () => {
     const mac = macs[0]!;
+    const unwatch = watch(mac);
     expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
     expect(await app.core.sendCommand(mac, "Humidifier", "auto", false)).toEqual({ ok: true });
     expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: true });
     await until(() => app.store.getLive(mac)?.readings?.Humidifier?.status === true, "the device to report the new state");
     expect(app.store.getLive(mac)!.pending).toBeNull();
+    unwatch();
   });
 
   it("reconnects after the server restarts and receives data again", async () => {
+    const unwatch = watch(macs[1]!);
     const states: string[] = [];
     const off = app.store.subscribe(keys.connection, () => states.push(app.store.getConnection().state));
     await commands.restartServer();
@@ -89,5 +127,6 @@ describe("the data core in a real browser", () => {
     await until(() => app.store.getLive(macs[1]!)?.status === "online", "the device to be back", 20_000);
     await commands.publishReading(macs[1]!, 64.2);
     await until(() => app.store.getLive(macs[1]!)?.readings?.DHT?.humidity === 64.2, "a reading after the restart", 10_000);
+    unwatch();
   });
 });

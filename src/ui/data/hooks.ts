@@ -1,12 +1,16 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
 import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
-import type { McuLive } from "../../streams/device-snapshots.ts";
-import type { Entities, EntityName } from "../../worker/core.ts";
+import { mcuQueryKey, type DashboardSummary, type Entities, type EntityName, type McuLive, type McuQuery, type McuStats } from "../../contract/live.ts";
 import { useAppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 
-/** The live snapshot of one MCU (by MAC); re-renders only when that MCU changes. */
+export type { DashboardSummary, McuQuery, McuStats } from "../../contract/live.ts";
+
+/**
+ * The live snapshot of one MCU (by MAC); re-renders only when that MCU changes. While mounted it
+ * makes the MCU of interest: the core sends its snapshots, and its latest one when it mounts.
+ */
 export function useMcuLive(mac: string | undefined): McuLive | undefined {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => (mac ? store.subscribe(keys.live(mac), fn) : () => {}), [store, mac]);
@@ -57,42 +61,41 @@ export function useMcuIds(filter?: (mcu: Mcu, live: McuLive | undefined) => bool
   );
 }
 
-export interface DashboardSummary {
-  totalFarms: number;
-  /** MCUs whose live status is online (a reading within 120 s). */
-  activeMcus: number;
-  /** Farms with status warning. */
-  warnings: number;
-  offlineMcus: number;
-}
-
-/** The four summary cards of the Dashboard (SPEC §2). */
+/** The four summary cards of the Dashboard (SPEC §2), computed by the core over the whole fleet. */
 export function useDashboardSummary(): DashboardSummary {
   const { store } = useAppData();
-  const subscribe = useCallback((fn: () => void) => store.subscribeMany([keys.entities("farms"), keys.entities("mcus"), keys.anyLive], fn), [store]);
-  return useSyncExternalStoreWithSelector(
-    subscribe,
-    store.version,
-    undefined,
-    () => {
-      const mcus = store.get("mcus");
-      const online = mcus.filter((m) => store.getLive(m.mac)?.online).length;
-      let warnings = 0;
-      for (const status of store.farmStatuses().values()) if (status === "warning") warnings++;
-      return { totalFarms: store.get("farms").length, activeMcus: online, warnings, offlineMcus: mcus.length - online };
-    },
-    (a, b) => a.totalFarms === b.totalFarms && a.activeMcus === b.activeMcus && a.warnings === b.warnings && a.offlineMcus === b.offlineMcus,
-  );
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.summary, fn), [store]);
+  return useSyncExternalStore(subscribe, store.getSummary);
+}
+
+/** The MCU Manager's stat cards (Total MCUs, Online, Offline, Low Battery), computed by the core over the whole fleet. */
+export function useMcuStats(): McuStats {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.mcuStats, fn), [store]);
+  return useSyncExternalStore(subscribe, store.getMcuStats);
 }
 
 /**
- * A farm's SPEC §3 status, derived live from its MCUs' readings, profiles and freshness. The card
- * re-renders only when the status itself changes, not on every reading of its MCUs.
+ * The ids of the MCUs matching the MCU Manager's search and filters, computed by the core over the
+ * whole fleet (live statuses included) and sent when the result changes; empty until the first
+ * result arrives (within a frame of mounting).
+ */
+export function useMcuQuery(query: McuQuery): readonly number[] {
+  const { store } = useAppData();
+  const key = mcuQueryKey(query);
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.mcuQuery(key), fn), [store, key]);
+  return useSyncExternalStore(subscribe, () => store.getMcuQuery(key));
+}
+
+/**
+ * A farm's SPEC §3 status, derived live by the core from its MCUs' readings, profiles and
+ * freshness (the server's status until it has). The card re-renders only when the status changes.
  */
 export function useFarmStatus(farm: Farm): FarmStatus {
   const { store } = useAppData();
-  const subscribe = useCallback((fn: () => void) => store.subscribeMany([keys.entities("farms"), keys.entities("mcus"), keys.anyLive], fn), [store]);
-  return useSyncExternalStore(subscribe, () => store.farmStatuses().get(farm.farm_id) ?? farm.status);
+  const id = farm.farm_id;
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.farmStatus(id), fn), [store, id]);
+  return useSyncExternalStore(subscribe, () => store.getFarmStatus(id) ?? farm.status);
 }
 
 export function useConnection() {

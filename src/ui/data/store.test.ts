@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { McuLive } from "../../streams/device-snapshots.ts";
+import { mcuQueryKey } from "../../contract/live.ts";
 import { createAppStore, keys } from "./store.ts";
 
 const snap = (mac: string, humidity: number): McuLive => ({
@@ -52,7 +53,7 @@ describe("main-thread store", () => {
       createdAt: "",
       updatedAt: "",
     });
-    store.apply({ kind: "entities", entities: { mcus: [mcu(1, "A"), mcu(2, "B")] } });
+    store.apply({ kind: "mcus", ids: [1, 2], changed: [mcu(1, "A"), mcu(2, "B")] });
     const first = store.getMcu(1);
     const one = vi.fn();
     const two = vi.fn();
@@ -60,27 +61,125 @@ describe("main-thread store", () => {
     store.subscribe(keys.mcu(1), one);
     store.subscribe(keys.mcu(2), two);
     store.subscribe(keys.entities("mcus"), list);
-    store.apply({ kind: "entities", entities: { mcus: [mcu(1, "A"), mcu(2, "B2")] } });
+    // The core compared the reload: only MCU 2 changed.
+    store.apply({ kind: "mcus", ids: [1, 2], changed: [mcu(2, "B2")] });
     expect(store.getMcu(1)).toBe(first);
     expect(one).not.toHaveBeenCalled();
     expect(two).toHaveBeenCalledTimes(1);
     expect(list).toHaveBeenCalledTimes(1);
+    expect(store.get("mcus").map((m) => m.name)).toEqual(["A", "B2"]);
+
+    // Nothing changed: the list keeps its array and nobody is notified.
+    const before = store.get("mcus");
+    store.apply({ kind: "mcus", ids: [1, 2], changed: [] });
+    expect(store.get("mcus")).toBe(before);
+    expect(list).toHaveBeenCalledTimes(1);
+
+    store.apply({ kind: "mcus", ids: [2], changed: [] });
+    expect(store.getMcu(1)).toBeUndefined();
+    expect(one).toHaveBeenCalledTimes(1);
+    expect(store.get("mcus").map((m) => m.mcu_id)).toEqual([2]);
   });
 
-  it("derives farm statuses live from the MCUs, once per change, keeping the map until an input changes", () => {
+  it("tells the core which MCUs have live subscribers, once per task, and nothing for a subscribe undone at once", async () => {
     const store = createAppStore();
-    const at = "2026-01-01T00:00:00.000Z";
-    const mcu = { mcu_id: 1, name: "Room", mac: "M1", farm_id: 7, farm: { name: "F" }, client_id: 1, status: "active" as const, readings: null, lastSeen: null, controllers: [], sensors: [], profile_links: [], createdAt: at, updatedAt: at };
-    const farm = { farm_id: 7, name: "F", location: "L", status: "active" as const, mcuCount: 1, client_id: 1, mcus: [{ id: 1, mcu_id: 1, name: "Room" }], createdAt: at, updatedAt: at };
-    store.apply({ kind: "entities", entities: { farms: [farm], mcus: [mcu] } });
-    // Not reported yet: every MCU of the farm is offline.
-    expect(store.farmStatuses().get(7)).toBe("offline");
-    store.apply({ kind: "live", batch: { seq: 1, upserts: [{ ...snap("M1", 80), mcuId: 1 }], removed: [], clock: 0 } });
-    const calm = store.farmStatuses();
-    expect(calm.get(7)).toBe("active");
-    store.apply({ kind: "connection", state: "connected" });
-    expect(store.farmStatuses()).toBe(calm);
-    store.apply({ kind: "live", batch: { seq: 2, upserts: [{ ...snap("M1", 80), mcuId: 1, readings: { batteryLevel: 12 } }], removed: [], clock: 0 } });
-    expect(store.farmStatuses().get(7)).toBe("warning");
+    const sent: string[][] = [];
+    store.onInterest((macs) => sent.push([...macs].sort()));
+    const flush = () => new Promise<void>((r) => setTimeout(r, 0));
+
+    // A commit mounting three cards (two of them for the same MCU): one message.
+    const offA1 = store.subscribe(keys.live("A"), () => {});
+    const offA2 = store.subscribe(keys.live("A"), () => {});
+    const offB = store.subscribe(keys.live("B"), () => {});
+    store.subscribe(keys.anyLive, () => {});
+    store.subscribe(keys.entities("mcus"), () => {});
+    await flush();
+    expect(sent).toEqual([["A", "B"]]);
+
+    // A card mounted and unmounted in the same task (StrictMode, a scroll back): no message.
+    store.subscribe(keys.live("C"), () => {})();
+    await flush();
+    expect(sent).toHaveLength(1);
+
+    // One of A's two cards leaves: A stays of interest.
+    offA1();
+    await flush();
+    expect(sent).toHaveLength(1);
+
+    // Scrolling: B leaves and D comes in the same commit.
+    offB();
+    const offD = store.subscribe(keys.live("D"), () => {});
+    await flush();
+    expect(sent).toEqual([["A", "B"], ["A", "D"]]);
+
+    offA2();
+    offD();
+    offD();
+    await flush();
+    expect(sent.at(-1)).toEqual([]);
+  });
+
+  it("sends the MCUs already watched when the core is wired later", async () => {
+    const store = createAppStore();
+    store.subscribe(keys.live("A"), () => {});
+    const sent: string[][] = [];
+    store.onInterest((macs) => sent.push(macs));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent).toEqual([["A"]]);
+  });
+
+  it("applies the core's fleet results, notifying only the counts and farms whose value changed", () => {
+    const store = createAppStore();
+    const fleet = (warnings: number, farm7: "active" | "warning") => ({
+      summary: { totalFarms: 2, activeMcus: 3, warnings, offlineMcus: 1 },
+      mcuStats: { total: 4, online: 3, offline: 1, lowBattery: 0 },
+      farmStatuses: { 7: farm7, 8: "offline" as const },
+    });
+    store.apply({ kind: "live", batch: { seq: 1, upserts: [], removed: [], clock: 0, fleet: fleet(0, "active") } });
+    const summary = store.getSummary();
+    const stats = store.getMcuStats();
+    expect(summary).toEqual({ totalFarms: 2, activeMcus: 3, warnings: 0, offlineMcus: 1 });
+    expect([store.getFarmStatus(7), store.getFarmStatus(8), store.getFarmStatus(9)]).toEqual(["active", "offline", undefined]);
+
+    const calls = { summary: vi.fn(), stats: vi.fn(), farm7: vi.fn(), farm8: vi.fn() };
+    store.subscribe(keys.summary, calls.summary);
+    store.subscribe(keys.mcuStats, calls.stats);
+    store.subscribe(keys.farmStatus(7), calls.farm7);
+    store.subscribe(keys.farmStatus(8), calls.farm8);
+
+    // The same values again: nothing re-renders and the objects stay.
+    store.apply({ kind: "live", batch: { seq: 2, upserts: [], removed: [], clock: 0, fleet: fleet(0, "active") } });
+    expect(store.getSummary()).toBe(summary);
+    expect(Object.values(calls).map((fn) => fn.mock.calls.length)).toEqual([0, 0, 0, 0]);
+
+    store.apply({ kind: "live", batch: { seq: 3, upserts: [], removed: [], clock: 0, fleet: fleet(1, "warning") } });
+    expect(store.getSummary().warnings).toBe(1);
+    expect(store.getFarmStatus(7)).toBe("warning");
+    expect(store.getMcuStats()).toBe(stats);
+    expect(Object.values(calls).map((fn) => fn.mock.calls.length)).toEqual([1, 0, 1, 0]);
+  });
+
+  it("asks the core for the MCU Manager queries with subscribers and keeps each result until it changes", async () => {
+    const store = createAppStore();
+    const asked: string[][] = [];
+    store.onQueries((queryKeys) => asked.push(queryKeys));
+    const online = mcuQueryKey({ search: "", status: "online", farmId: "" });
+    const fn = vi.fn();
+    const off = store.subscribe(keys.mcuQuery(online), fn);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toEqual([[online]]);
+    expect(store.getMcuQuery(online)).toEqual([]);
+
+    store.apply({ kind: "live", batch: { seq: 1, upserts: [], removed: [], clock: 0, fleet: { queries: { [online]: [3, 1] } } } });
+    expect(store.getMcuQuery(online)).toEqual([3, 1]);
+    expect(fn).toHaveBeenCalledTimes(1);
+    const ids = store.getMcuQuery(online);
+    store.apply({ kind: "live", batch: { seq: 2, upserts: [], removed: [], clock: 0, fleet: { summary: { totalFarms: 1, activeMcus: 0, warnings: 0, offlineMcus: 0 } } } });
+    expect(store.getMcuQuery(online)).toBe(ids);
+    expect(fn).toHaveBeenCalledTimes(1);
+
+    off();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked.at(-1)).toEqual([]);
   });
 });

@@ -1,14 +1,17 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
-import type { McuLive } from "../../streams/device-snapshots.ts";
-import { deriveFarmStatuses } from "../../streams/live-status.ts";
-import type { SnapshotBatch } from "../../streams/fold.ts";
-import type { CoreUpdate, Entities, EntityName } from "../../worker/core.ts";
+import type { CoreUpdate, DashboardSummary, Entities, EntityName, FleetChanges, McuLive, McuStats, SnapshotBatch } from "../../contract/live.ts";
 
 export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string };
 
 type Listener = () => void;
 
 const EMPTY: Entities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [] };
+const NO_SUMMARY: DashboardSummary = { totalFarms: 0, activeMcus: 0, warnings: 0, offlineMcus: 0 };
+const NO_MCU_STATS: McuStats = { total: 0, online: 0, offline: 0, lowBattery: 0 };
+
+const LIVE_PREFIX = "live:";
+const QUERY_PREFIX = "query:";
+const NO_IDS: readonly number[] = [];
 
 /** Keys subscribers listen to. */
 export const keys = {
@@ -16,27 +19,88 @@ export const keys = {
   anyLive: "live:*",
   mcu: (mcuId: number) => `mcu:${mcuId}`,
   entities: (name: EntityName) => `entities:${name}`,
+  /** The ids matching an MCU Manager query (`mcuQueryKey`); watching it has the core compute them. */
+  mcuQuery: (queryKey: string) => `${QUERY_PREFIX}${queryKey}`,
   connection: "connection",
+  summary: "fleet:summary",
+  mcuStats: "fleet:mcuStats",
+  farmStatus: (farmId: number) => `fleet:farm:${farmId}`,
 } as const;
+
+/**
+ * Names watched by subscribers, counted, and told to a sink when the set changed: at most once
+ * per microtask, and not for a watch undone within it.
+ */
+function watchedSet() {
+  const counts = new Map<string, number>();
+  let sink: ((names: string[]) => void) | null = null;
+  let sent: ReadonlySet<string> = new Set();
+  let queued = false;
+  function flush() {
+    queued = false;
+    if (!sink) return;
+    if (counts.size === sent.size && [...counts.keys()].every((m) => sent.has(m))) return;
+    sent = new Set(counts.keys());
+    sink([...sent]);
+  }
+  function changed() {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(flush);
+  }
+  return {
+    watch(name: string): () => void {
+      const n = counts.get(name) ?? 0;
+      counts.set(name, n + 1);
+      if (n === 0) changed();
+      return () => {
+        const left = counts.get(name)! - 1;
+        if (left > 0) counts.set(name, left);
+        else {
+          counts.delete(name);
+          changed();
+        }
+      };
+    },
+    /** Where the set goes; it gets the current set at once if anything is watched. */
+    sendTo(to: (names: string[]) => void) {
+      sink = to;
+      sent = new Set();
+      if (counts.size > 0) changed();
+    },
+    names: () => [...counts.keys()],
+  };
+}
+
+const sameValues = <T extends object>(a: T, b: T) => (Object.keys(a) as (keyof T)[]).every((k) => a[k] === b[k]);
 
 /**
  * The main thread's copy of the core's data. A batch replaces the snapshots it carries and
  * notifies only the subscribers of what changed; getters return the same object until its
  * content changes, as useSyncExternalStore requires.
+ *
+ * Interest: the MCUs with live subscribers (mounted cards) are the only ones the core sends
+ * snapshots of. The store counts subscribers per MAC and tells the core the set when it changed,
+ * at most once per microtask, so a commit that mounts and unmounts many cards sends one message
+ * and a subscribe undone in the same task sends none. A snapshot whose last subscriber left stays
+ * here (stale but harmless, and shown at once if its card comes back until the fresh one arrives).
  */
 export function createAppStore() {
   const live = new Map<string, McuLive>();
   let entities: Entities = EMPTY;
-  /** The last JSON of each MCU entity, to keep an unchanged MCU's object across reloads. */
-  const mcuJson = new Map<number, string>();
   const mcuById = new Map<number, Entities["mcus"][number]>();
   let connection: ConnectionInfo = { state: "idle" };
   const listeners = new Map<string, Set<Listener>>();
   /** Counts applied changes: a snapshot for selectors that read several parts of the store. */
   let version = 0;
-  /** Counts changes of what farm statuses derive from (live snapshots, MCUs, farms). */
-  let fleetVersion = 0;
-  let farmStatuses: { at: number; statuses: ReadonlyMap<number, FarmStatus> } | null = null;
+  let summary = NO_SUMMARY;
+  let mcuStats = NO_MCU_STATS;
+  let farmStatuses: Readonly<Record<number, FarmStatus>> = {};
+  const queryResults = new Map<string, readonly number[]>();
+
+  /** The MCUs with live subscribers, and the MCU Manager queries with subscribers. */
+  const interest = watchedSet();
+  const queryWatch = watchedSet();
 
   function emit(changed: Iterable<string>) {
     version++;
@@ -59,10 +123,57 @@ export function createAppStore() {
     for (const mac of batch.removed) {
       if (live.delete(mac)) changed.push(keys.live(mac));
     }
-    if (changed.length) {
-      fleetVersion++;
-      emit([...changed, keys.anyLive]);
+    if (changed.length) changed.push(keys.anyLive);
+    if (batch.fleet) applyFleet(batch.fleet, changed);
+    if (changed.length) emit(changed);
+  }
+
+  /** Applies the parts of the fleet results that changed; a value equal to the held one keeps its object. */
+  function applyFleet(fleet: FleetChanges, changed: string[]) {
+    if (fleet.summary && !sameValues(summary, fleet.summary)) {
+      summary = fleet.summary;
+      changed.push(keys.summary);
     }
+    if (fleet.mcuStats && !sameValues(mcuStats, fleet.mcuStats)) {
+      mcuStats = fleet.mcuStats;
+      changed.push(keys.mcuStats);
+    }
+    if (fleet.farmStatuses) {
+      const next = fleet.farmStatuses;
+      for (const id of Object.keys(next)) {
+        if (farmStatuses[Number(id)] !== next[Number(id)]) changed.push(keys.farmStatus(Number(id)));
+      }
+      for (const id of Object.keys(farmStatuses)) {
+        if (!(id in next)) changed.push(keys.farmStatus(Number(id)));
+      }
+      farmStatuses = next;
+    }
+    for (const [key, ids] of Object.entries(fleet.queries ?? {})) {
+      queryResults.set(key, ids);
+      changed.push(keys.mcuQuery(key));
+    }
+  }
+
+  /**
+   * A new MCU list: `ids` in order, `records` those that changed (the core compared them); an
+   * unchanged MCU keeps its object, and the list keeps its array if nothing in it changed.
+   */
+  function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], changed: string[]): Entities["mcus"] {
+    for (const m of records) {
+      mcuById.set(m.mcu_id, m);
+      changed.push(keys.mcu(m.mcu_id));
+    }
+    const listed = new Set(ids);
+    for (const id of [...mcuById.keys()]) {
+      if (listed.has(id)) continue;
+      mcuById.delete(id);
+      changed.push(keys.mcu(id));
+    }
+    const list = ids.map((id) => mcuById.get(id)!);
+    const same = list.length === entities.mcus.length && list.every((m, i) => m === entities.mcus[i]);
+    if (same) return entities.mcus;
+    changed.push(keys.entities("mcus"));
+    return list;
   }
 
   function applyEntities(partial: Partial<Entities>) {
@@ -70,33 +181,19 @@ export function createAppStore() {
     const next = { ...entities };
     for (const name of Object.keys(partial) as EntityName[]) {
       if (name === "mcus") {
+        // Records given whole (sign-out's empty list, tests); the core sends lists as `mcus`. A new object is a change.
         const incoming = partial.mcus!;
-        const seen = new Set<number>();
-        next.mcus = incoming.map((m) => {
-          seen.add(m.mcu_id);
-          const json = JSON.stringify(m);
-          if (mcuJson.get(m.mcu_id) === json) return mcuById.get(m.mcu_id)!;
-          mcuJson.set(m.mcu_id, json);
-          mcuById.set(m.mcu_id, m);
-          changed.push(keys.mcu(m.mcu_id));
-          return m;
-        });
-        for (const id of [...mcuById.keys()]) {
-          if (seen.has(id)) continue;
-          mcuById.delete(id);
-          mcuJson.delete(id);
-          changed.push(keys.mcu(id));
-        }
-        const same = next.mcus.length === entities.mcus.length && next.mcus.every((m, i) => m === entities.mcus[i]);
-        if (same) next.mcus = entities.mcus;
-        else changed.push(keys.entities("mcus"));
+        next.mcus = applyMcus(
+          incoming.map((m) => m.mcu_id),
+          incoming.filter((m) => mcuById.get(m.mcu_id) !== m),
+          changed,
+        );
       } else {
         (next as Record<EntityName, unknown>)[name] = partial[name];
         changed.push(keys.entities(name));
       }
     }
     entities = next;
-    if (changed.includes(keys.entities("mcus")) || changed.includes(keys.entities("farms"))) fleetVersion++;
     emit(changed);
   }
 
@@ -110,6 +207,13 @@ export function createAppStore() {
         case "entities":
           applyEntities(update.entities);
           return null;
+        case "mcus": {
+          const changed: string[] = [];
+          const mcus = applyMcus(update.ids, update.changed, changed);
+          if (mcus !== entities.mcus) entities = { ...entities, mcus };
+          emit(changed);
+          return null;
+        }
         case "connection":
           connection = { state: update.state, message: update.message };
           emit([keys.connection]);
@@ -119,15 +223,40 @@ export function createAppStore() {
       }
     },
 
+    /** Subscribing to an MCU's live key (keys.live) makes that MCU of interest while subscribed. */
     subscribe(key: string, fn: Listener): () => void {
       let set = listeners.get(key);
       if (!set) listeners.set(key, (set = new Set()));
       set.add(fn);
+      const unwatch =
+        key.startsWith(LIVE_PREFIX) && key !== keys.anyLive
+          ? interest.watch(key.slice(LIVE_PREFIX.length))
+          : key.startsWith(QUERY_PREFIX)
+            ? queryWatch.watch(key.slice(QUERY_PREFIX.length))
+            : null;
+      let done = false;
       return () => {
+        if (done) return;
+        done = true;
         set!.delete(fn);
         if (set!.size === 0) listeners.delete(key);
+        unwatch?.();
       };
     },
+
+    /**
+     * Where the set of MACs of interest goes (the core's setInterest); it gets the current set at
+     * once if any MCU is already watched.
+     */
+    onInterest(sink: (macs: string[]) => void) {
+      interest.sendTo(sink);
+    },
+    /** Where the watched MCU Manager queries go (the core's setQueries), like `onInterest`. */
+    onQueries(sink: (queryKeys: string[]) => void) {
+      queryWatch.sendTo(sink);
+    },
+    /** The MACs with live subscribers now. */
+    interest: (): string[] => interest.names(),
 
     /** Subscribes to several keys with one callback. */
     subscribeMany(keyList: string[], fn: Listener): () => void {
@@ -142,16 +271,14 @@ export function createAppStore() {
     getConnection: () => connection,
     version: () => version,
 
-    /**
-     * SPEC §3 status of each farm, derived live from its MCUs; computed at most once per change
-     * of its inputs, however many farm cards ask.
-     */
-    farmStatuses(): ReadonlyMap<number, FarmStatus> {
-      if (farmStatuses?.at !== fleetVersion) {
-        farmStatuses = { at: fleetVersion, statuses: deriveFarmStatuses(entities.farms, entities.mcus, (mac) => live.get(mac)) };
-      }
-      return farmStatuses.statuses;
-    },
+    /** The Dashboard's summary counts, as the core computed them over the whole fleet. */
+    getSummary: (): DashboardSummary => summary,
+    /** The MCU Manager's stat counts, as the core computed them over the whole fleet. */
+    getMcuStats: (): McuStats => mcuStats,
+    /** A farm's SPEC §3 live status as the core derived it, or undefined before it has. */
+    getFarmStatus: (farmId: number): FarmStatus | undefined => farmStatuses[farmId],
+    /** The ids of the MCUs an MCU Manager query matches, as the core last sent them (none before). */
+    getMcuQuery: (queryKey: string): readonly number[] => queryResults.get(queryKey) ?? NO_IDS,
 
     /** Forgets the notifications (sign-out, SPEC §4). */
     resetNotifications() {

@@ -7,7 +7,36 @@ import { DashboardSection } from "./dashboard-section.tsx";
 import { FarmCard } from "./farm-card.tsx";
 import { McuCard } from "./mcu-card.tsx";
 import { SummaryCards } from "./summary-cards.tsx";
+import { remPx, VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { InstallButton } from "../../components/install-button.tsx";
+
+/**
+ * Columns as wide as a card needs (its device tiles set the minimum: 21rem, 32rem on a wall with
+ * its larger type), as many as fit: one on a phone, 2-3 on a laptop, 4 at 1920 px, 6 on a 3840 px
+ * wall. The same count as `repeat(auto-fill, minmax(min(100%, 21rem), 1fr))` would give.
+ */
+const mcuColumns: ColumnsFor = (width, gap) => {
+  const min = (window.matchMedia("(min-width: 2560px)").matches ? 32 : 21) * remPx();
+  return Math.floor((width + gap) / (Math.min(min, width) + gap));
+};
+
+const renderMcuCard = (id: number) => <McuCard mcuId={id} />;
+const estimateMcuRow = (wall: boolean) => (wall ? 760 : 560);
+
+/** The "MCU Readings" grid: only the cards on screen are mounted (a wall of thousands of MCUs costs what it shows). */
+export function McuReadingsGrid({ ids, labelledBy }: { ids: readonly number[]; labelledBy: string }) {
+  return (
+    <VirtualCardGrid
+      ids={ids}
+      columnsFor={mcuColumns}
+      estimateRowHeight={estimateMcuRow}
+      gapClassName="gap-3 sm:gap-4 4xl:gap-6"
+      renderItem={renderMcuCard}
+      labelledBy={labelledBy}
+      itemsName="MCUs"
+    />
+  );
+}
 
 /** SPEC §2 Dashboard: summary, the client's farms and a live card per MCU. */
 export default function DashboardPage() {
@@ -73,13 +102,7 @@ export default function DashboardPage() {
         emptyTitle="No MCUs yet"
         emptyLinkText="Add your first MCU"
       >
-        {/* Columns as wide as a card needs (its device tiles set the minimum), as many as fit:
-            one on a phone, 2-3 on a laptop, 4 at 1920 px, 6 on a 3840 px wall with its larger type. */}
-        <ul className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,21rem),1fr))] 4xl:grid-cols-[repeat(auto-fill,minmax(32rem,1fr))] gap-3 sm:gap-4 4xl:gap-6">
-          {mcuIds.map((id) => (
-            <McuCard key={id} mcuId={id} />
-          ))}
-        </ul>
+        <McuReadingsGrid ids={mcuIds} labelledBy="mcu-readings-heading" />
       </DashboardSection>
     </div>
   );

@@ -1,8 +1,6 @@
-import { Description, Field, Label, Switch } from "@headlessui/react";
-import { useId } from "react";
+import { memo, useCallback, useId } from "react";
 import { toCoreError } from "../../../contract/core-error.ts";
 import type { CommandTarget } from "../../../contract/realtime.ts";
-import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 
@@ -11,9 +9,14 @@ type CommandType = "auto" | "status";
 interface DeviceTileProps {
   mac: string;
   target: CommandTarget;
-  /** What the device last reported (or acknowledged); undefined if it never reported this device. */
-  device: { status: boolean; auto: boolean } | undefined;
-  pending: Readonly<Record<string, boolean>> | null;
+  /** Whether the MCU ever reported (or acknowledged) this device; its states below mean nothing otherwise. */
+  reported: boolean;
+  /** What the device last reported. */
+  status: boolean;
+  auto: boolean;
+  /** The value a command asked for while the device has not acknowledged it, else undefined. */
+  pendingStatus: boolean | undefined;
+  pendingAuto: boolean | undefined;
   online: boolean;
 }
 
@@ -38,24 +41,33 @@ export const AUTOMATION_ON_REASON = "Automation is on";
  * One device tile of an MCU card (SPEC §2): an Automation and a Status toggle. A toggle shows the
  * requested value while the device has not acknowledged it; a refusal rolls it back (the core
  * drops the pending value) and shows the device's reason.
+ *
+ * Its props are primitives and it is memoized, so a reading that leaves this device as it was
+ * does not re-render the tile or its switches.
  */
-export function DeviceTile({ mac, target, device, pending, online }: DeviceTileProps) {
+export const DeviceTile = memo(function DeviceTile({ mac, target, reported, status, auto, pendingStatus, pendingAuto, online }: DeviceTileProps) {
   const { core } = useAppData();
   const titleId = useId();
-  const reason = unavailableReason(online, device !== undefined);
+  const reason = unavailableReason(online, reported);
 
-  async function send(type: CommandType, onOff: boolean) {
-    try {
-      const ack = await core.sendCommand(mac, target, type, onOff);
-      if (!ack.ok) notify.error(ack.message);
-    } catch (err) {
-      notify.error(messageOf(err, toCoreError(err).message));
-    }
-  }
+  const send = useCallback(
+    async (type: CommandType, onOff: boolean) => {
+      try {
+        const ack = await core.sendCommand(mac, target, type, onOff);
+        if (!ack.ok) notify.error(ack.message);
+      } catch (err) {
+        notify.error(messageOf(err, toCoreError(err).message));
+      }
+    },
+    [core, mac, target],
+  );
+  const sendAuto = useCallback((next: boolean) => void send("auto", next), [send]);
+  const sendStatus = useCallback((next: boolean) => void send("status", next), [send]);
 
-  const shown = (type: CommandType) => pending?.[pendingKey(target, type)] ?? device?.[type] ?? false;
   // What the tile shows is what the next command will meet: a pending "Automation off" frees Status.
-  const automationOn = shown("auto");
+  const shownAuto = pendingAuto ?? (reported ? auto : false);
+  const shownStatus = pendingStatus ?? (reported ? status : false);
+  const statusReason = shownAuto ? AUTOMATION_ON_REASON : null;
 
   return (
     <div role="group" aria-labelledby={titleId} className="rounded-xl border border-gray-200 bg-gray-50 px-2.5 py-2 sm:px-3 4xl:px-4 4xl:py-3 min-w-0">
@@ -63,22 +75,16 @@ export function DeviceTile({ mac, target, device, pending, online }: DeviceTileP
         {target}
       </p>
       <div className="mt-1 flex flex-col gap-1 4xl:gap-2">
-        {(["auto", "status"] as const).map((type) => {
-          const waiting = pending?.[pendingKey(target, type)];
-          const ownReason = type === "status" && automationOn ? AUTOMATION_ON_REASON : null;
-          return (
-            <DeviceSwitch
-              key={type}
-              target={target}
-              label={type === "auto" ? "Automation" : "Status"}
-              checked={shown(type)}
-              pending={waiting !== undefined}
-              disabledReason={reason ?? ownReason}
-              showReason={reason === null && ownReason !== null}
-              onChange={(next) => void send(type, next)}
-            />
-          );
-        })}
+        <DeviceSwitch target={target} label="Automation" checked={shownAuto} pending={pendingAuto !== undefined} disabledReason={reason} showReason={false} onChange={sendAuto} />
+        <DeviceSwitch
+          target={target}
+          label="Status"
+          checked={shownStatus}
+          pending={pendingStatus !== undefined}
+          disabledReason={reason ?? statusReason}
+          showReason={reason === null && statusReason !== null}
+          onChange={sendStatus}
+        />
       </div>
       {/* The card says once that the MCU is offline; a device it does not report is this tile's own news. */}
       {online && reason && (
@@ -88,7 +94,7 @@ export function DeviceTile({ mac, target, device, pending, online }: DeviceTileP
       )}
     </div>
   );
-}
+});
 
 interface DeviceSwitchProps {
   target: CommandTarget;
@@ -102,38 +108,55 @@ interface DeviceSwitchProps {
 }
 
 /**
- * A labelled switch whose hit area is at least 44 x 44 px (WCAG 2.5.5, Apple's HIG): the button
- * is that big, the track drawn inside it is lower. The label toggles it too.
+ * A labelled switch (a native button with role="switch") whose hit area is at least 44 x 44 px
+ * (WCAG 2.5.5, Apple's HIG): the button is that big, the track drawn inside it is lower. The
+ * label toggles it too.
  */
-function DeviceSwitch({ target, label, checked, pending, disabledReason, showReason, onChange }: DeviceSwitchProps) {
+const DeviceSwitch = memo(function DeviceSwitch({ target, label, checked, pending, disabledReason, showReason, onChange }: DeviceSwitchProps) {
+  const id = useId();
+  const reasonId = `${id}-reason`;
+  const pendingId = `${id}-pending`;
+  const disabled = disabledReason !== null;
+  const describedBy = [disabled ? reasonId : null, pending ? pendingId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <Field disabled={disabledReason !== null} className="flex flex-wrap items-center justify-between gap-x-1">
-      <Label className="min-w-0 text-xs sm:text-sm 4xl:text-lg text-gray-700 data-[disabled]:text-gray-500 cursor-pointer data-[disabled]:cursor-not-allowed">
+    <div className="flex flex-wrap items-center justify-between gap-x-1">
+      <label
+        htmlFor={id}
+        className={`min-w-0 text-xs sm:text-sm 4xl:text-lg ${disabled ? "text-gray-500 cursor-not-allowed" : "text-gray-700 cursor-pointer"}`}
+      >
         <span className="sr-only">{target} </span>
         {label}
-      </Label>
-      <Switch
-        checked={checked}
-        // Ignored rather than disabled while pending, so keyboard focus stays on the switch.
-        onChange={(next) => {
-          if (!pending) onChange(next);
-        }}
+      </label>
+      <button
+        id={id}
+        type="button"
+        role="switch"
+        aria-checked={checked}
+        aria-describedby={describedBy}
         aria-busy={pending}
-        className="group inline-flex h-11 w-11 4xl:h-16 4xl:w-20 shrink-0 items-center justify-center rounded-full focus:outline-none data-[disabled]:cursor-not-allowed"
+        disabled={disabled}
+        // Ignored rather than disabled while pending, so keyboard focus stays on the switch.
+        onClick={() => {
+          if (!pending) onChange(!checked);
+        }}
+        className="group inline-flex h-11 w-11 4xl:h-16 4xl:w-20 shrink-0 items-center justify-center rounded-full focus:outline-none disabled:cursor-not-allowed"
       >
         <span
-          className={`relative inline-flex h-6 w-11 4xl:h-8 4xl:w-15 items-center rounded-full transition-colors bg-gray-300 group-data-[checked]:bg-brand-600 group-data-[disabled]:opacity-50 group-focus-visible:outline group-focus-visible:outline-2 group-focus-visible:outline-offset-2 group-focus-visible:outline-brand-600 ${pending ? "animate-pulse" : ""}`}
+          className={`relative inline-flex h-6 w-11 4xl:h-8 4xl:w-15 items-center rounded-full transition-colors ${checked ? "bg-brand-600" : "bg-gray-300"} group-disabled:opacity-50 group-focus-visible:outline group-focus-visible:outline-2 group-focus-visible:outline-offset-2 group-focus-visible:outline-brand-600 ${pending ? "animate-pulse" : ""}`}
         >
-          <span className="inline-block h-4 w-4 4xl:h-6 4xl:w-6 translate-x-1 rounded-full bg-white shadow transition-transform group-data-[checked]:translate-x-6 4xl:group-data-[checked]:translate-x-8" />
+          <span className={`inline-block h-4 w-4 4xl:h-6 4xl:w-6 rounded-full bg-white shadow transition-transform ${checked ? "translate-x-6 4xl:translate-x-8" : "translate-x-1"}`} />
         </span>
-      </Switch>
-      {disabledReason &&
-        (showReason ? (
-          <Description className="basis-full -mt-1 text-xs 4xl:text-base text-gray-600">{disabledReason}</Description>
-        ) : (
-          <Description className="sr-only">{disabledReason}</Description>
-        ))}
-      {pending && <Description className="sr-only">Waiting for the device</Description>}
-    </Field>
+      </button>
+      {disabledReason && (
+        <p id={reasonId} className={showReason ? "basis-full -mt-1 text-xs 4xl:text-base text-gray-600" : "sr-only"}>
+          {disabledReason}
+        </p>
+      )}
+      {pending && (
+        <p id={pendingId} className="sr-only">
+          Waiting for the device
+        </p>
+      )}
+    </div>
   );
-}
+});

@@ -7,6 +7,7 @@ import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
+import { feedStore, type StoreFeed } from "../../data/store-feed.ts";
 import { FarmCard } from "./farm-card.tsx";
 import { SummaryCards } from "./summary-cards.tsx";
 
@@ -56,21 +57,22 @@ describe("FarmCard and the Warnings card in a real browser", () => {
   let host: HTMLDivElement;
   let root: Root;
   let store: AppStore;
-  let seq = 0;
+  let feed: StoreFeed;
 
   beforeEach(() => {
     host = document.createElement("div");
     document.body.append(host);
     root = createRoot(host);
     store = createAppStore();
-    store.apply({ kind: "entities", entities: { farms: [farm(1, "Cedar Cellar", [1, 2]), farm(2, "North Barn", [3])], mcus: [mcu(1, 1), mcu(2, 1), mcu(3, 2)] } });
+    feed = feedStore(store);
+    feed.entities({ farms: [farm(1, "Cedar Cellar", [1, 2]), farm(2, "North Barn", [3])], mcus: [mcu(1, 1), mcu(2, 1), mcu(3, 2)] });
   });
   afterEach(async () => {
     await act(async () => root.unmount());
     host.remove();
   });
 
-  const setLive = (...snapshots: McuLive[]) => act(async () => void store.apply({ kind: "live", batch: { seq: ++seq, upserts: snapshots, removed: [], clock: 0 } }));
+  const setLive = (...snapshots: McuLive[]) => act(async () => void feed.live(...snapshots));
   const badge = (name: string) => [...host.querySelectorAll("li")].find((l) => l.querySelector("h3")?.textContent === name)!.querySelector("h3 + span")!.textContent;
   const warnings = () => [...host.querySelectorAll("li")].find((l) => l.textContent!.startsWith("Warnings"))!.querySelectorAll("p")[1]!.textContent;
 

@@ -1,4 +1,4 @@
-import type { SVGProps } from "react";
+import { memo, type SVGProps } from "react";
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading, SensorType } from "../../../contract/entities.ts";
 import { sensorCountLabel } from "./sensor-totals.ts";
@@ -25,8 +25,10 @@ const METRICS: Metric[] = [
 /** The profile metrics the readings grid shows; a breach of another one is listed under it. */
 export const SHOWN_METRICS: ReadonlySet<ProfileMetric> = new Set(METRICS.map((m) => m.metric));
 
-// A fixed number of decimals keeps the numbers from jumping in width as readings change.
-const format = (value: number, digits: number) => value.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+// A fixed number of decimals keeps the numbers from jumping in width as readings change. The
+// formatters are made once: building one per value is a cost paid on every reading.
+const FORMATTERS = [0, 1].map((digits) => new Intl.NumberFormat(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const format = (value: number, digits: number) => FORMATTERS[digits]!.format(value);
 
 const sentenceCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -44,45 +46,59 @@ export function AlertIcon(props: SVGProps<SVGSVGElement>) {
  * type. A value the reading lacks shows as a dash with 0 reporting, not as a stale number. A
  * value outside the linked profile is marked in amber with the limit it crosses in words
  * ("Above 800 ppm"), so the mark does not rest on colour and a screen reader says it.
+ *
+ * Each value is a memoized cell taking primitives, so a reading re-renders only the values it
+ * changed.
  */
 export function LiveReadings({ readings, totals, breaches }: { readings: LiveReading; totals: Record<SensorType, number>; breaches: readonly Breach[] }) {
   return (
     <dl className="grid grid-cols-2 gap-2 4xl:gap-3">
       {METRICS.map((m) => {
         const r = m.read(readings);
-        const count = sensorCountLabel(r?.count ?? 0, totals[m.sensorType]);
         const breach = r ? breaches.find((b) => b.metric === m.metric) : undefined;
         return (
-          <div
+          <MetricCell
             key={m.label}
-            data-out-of-profile={breach ? "" : undefined}
-            className={`rounded-xl px-3 py-2 4xl:px-4 4xl:py-3 min-w-0 ${breach ? "bg-amber-50 ring-1 ring-inset ring-amber-400" : "bg-brand-50/60"}`}
-          >
-            <dt className="text-xs 4xl:text-lg text-gray-600">{m.label}</dt>
-            <dd className={`text-lg 4xl:text-3xl font-semibold tabular-nums ${breach ? "text-amber-900" : "text-gray-900"}`}>
-              {r ? `${format(r.value, m.digits)} ${m.unit}` : "—"}
-            </dd>
-            {breach && (
-              <dd className="flex items-center gap-1 text-xs 4xl:text-base font-medium text-amber-900">
-                <AlertIcon className="shrink-0" />
-                <span>
-                  <span className="sr-only">Outside the profile: </span>
-                  {sentenceCase(breach.limit)}
-                </span>
-              </dd>
-            )}
-            <dd className="text-xs 4xl:text-base text-gray-500 tabular-nums">
-              {count.text}
-              {count.unregistered > 0 && (
-                <>
-                  <span className="sr-only">,</span>
-                  <span className="block text-gray-600">{count.unregistered} not registered</span>
-                </>
-              )}
-            </dd>
-          </div>
+            label={m.label}
+            text={r ? `${format(r.value, m.digits)} ${m.unit}` : "—"}
+            count={r?.count ?? 0}
+            total={totals[m.sensorType]}
+            limit={breach ? sentenceCase(breach.limit) : null}
+          />
         );
       })}
     </dl>
   );
 }
+
+/** One value of the readings grid; `limit` is the crossed profile limit in words, or null. */
+const MetricCell = memo(function MetricCell({ label, text, count, total, limit }: { label: string; text: string; count: number; total: number; limit: string | null }) {
+  const counted = sensorCountLabel(count, total);
+  return (
+    <div
+      data-out-of-profile={limit !== null ? "" : undefined}
+      className={`rounded-xl px-3 py-2 4xl:px-4 4xl:py-3 min-w-0 ${limit !== null ? "bg-amber-50 ring-1 ring-inset ring-amber-400" : "bg-brand-50/60"}`}
+    >
+      <dt className="text-xs 4xl:text-lg text-gray-600">{label}</dt>
+      <dd className={`text-lg 4xl:text-3xl font-semibold tabular-nums ${limit !== null ? "text-amber-900" : "text-gray-900"}`}>{text}</dd>
+      {limit !== null && (
+        <dd className="flex items-center gap-1 text-xs 4xl:text-base font-medium text-amber-900">
+          <AlertIcon className="shrink-0" />
+          <span>
+            <span className="sr-only">Outside the profile: </span>
+            {limit}
+          </span>
+        </dd>
+      )}
+      <dd className="text-xs 4xl:text-base text-gray-500 tabular-nums">
+        {counted.text}
+        {counted.unregistered > 0 && (
+          <>
+            <span className="sr-only">,</span>
+            <span className="block text-gray-600">{counted.unregistered} not registered</span>
+          </>
+        )}
+      </dd>
+    </div>
+  );
+});

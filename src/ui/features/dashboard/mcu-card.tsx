@@ -1,19 +1,14 @@
-import { memo, useMemo, type CSSProperties } from "react";
+import { memo, useMemo } from "react";
 import { isLowBattery, thresholdBreaches, type Breach } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/realtime.ts";
+import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { linkedConfig } from "../../../streams/live-status.ts";
 import { formatReadingTime } from "../../components/dates.ts";
 import { useMcu, useMcuLive } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
 import { sensorTotals } from "./sensor-totals.ts";
-
-/**
- * Off-screen cards skip layout and paint, so a wall of hundreds of MCUs scrolls smoothly; the
- * browser remembers each card's last rendered height (`auto`) so the scrollbar does not jump.
- */
-const OFFSCREEN_SKIP: CSSProperties = { contentVisibility: "auto", containIntrinsicSize: "auto 560px" };
 
 const NO_BREACHES: Breach[] = [];
 
@@ -40,7 +35,8 @@ function AttentionNotes({ readings, breaches }: { readings: LiveReading; breache
 
 /**
  * One MCU of the "MCU Readings" grid (SPEC §2). It subscribes to its own MCU entity and live
- * snapshot, so a reading re-renders this card only.
+ * snapshot, so a reading re-renders this card only; within it, only the values and device tiles
+ * the reading changed. The list around it (a virtualized grid) gives its list item.
  */
 export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const mcu = useMcu(mcuId);
@@ -60,42 +56,54 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const updatedText = lastUpdated ? formatReadingTime(lastUpdated) : "";
 
   return (
-    <li style={OFFSCREEN_SKIP}>
-      <article aria-labelledby={headingId} className="card h-full p-4 4xl:p-6 flex flex-col gap-3">
-        <header className="flex items-start justify-between gap-3">
-          <div className="min-w-0">
-            <h3 id={headingId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
-              {mcu.name}
-            </h3>
-            <p className="text-sm 4xl:text-xl text-gray-600 break-words">{mcu.farm.name}</p>
-          </div>
-          <span
-            className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
-          >
-            <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
-            {online ? "Online" : "Offline"}
-          </span>
-        </header>
-        <p className="text-sm 4xl:text-xl text-gray-700">
-          <span className="text-gray-500">Profile: </span>
-          {profile ?? <span className="text-gray-500 italic">No profile linked</span>}
-        </p>
-        {online && readings && <LiveReadings readings={readings} totals={totals} breaches={breaches} />}
-        {readings && <AttentionNotes readings={readings} breaches={breaches} />}
-        {!online && (
-          <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
-            {readings ? "MCU offline: showing the last known device state. Switching resumes when it reports again." : "MCU offline: no device state reported yet."}
-          </p>
-        )}
-        <div className="grid grid-cols-2 gap-2 4xl:gap-3">
-          {COMMAND_TARGETS.map((target) => (
-            <DeviceTile key={target} mac={mcu.mac} target={target} device={readings?.[target]} pending={live?.pending ?? null} online={online} />
-          ))}
+    <article aria-labelledby={headingId} className="card h-full p-4 4xl:p-6 flex flex-col gap-3">
+      <header className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id={headingId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
+            {mcu.name}
+          </h3>
+          <p className="text-sm 4xl:text-xl text-gray-600 break-words">{mcu.farm.name}</p>
         </div>
-        <p className="mt-auto text-xs 4xl:text-lg text-gray-500">
-          Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}
+        <span
+          className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
+        >
+          <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
+          {online ? "Online" : "Offline"}
+        </span>
+      </header>
+      <p className="text-sm 4xl:text-xl text-gray-700">
+        <span className="text-gray-500">Profile: </span>
+        {profile ?? <span className="text-gray-500 italic">No profile linked</span>}
+      </p>
+      {online && readings && <LiveReadings readings={readings} totals={totals} breaches={breaches} />}
+      {readings && <AttentionNotes readings={readings} breaches={breaches} />}
+      {!online && (
+        <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
+          {readings ? "MCU offline: showing the last known device state. Switching resumes when it reports again." : "MCU offline: no device state reported yet."}
         </p>
-      </article>
-    </li>
+      )}
+      <div className="grid grid-cols-2 gap-2 4xl:gap-3">
+        {COMMAND_TARGETS.map((target) => {
+          const device = readings?.[target];
+          const pending = live?.pending;
+          return (
+            <DeviceTile
+              key={target}
+              mac={mcu.mac}
+              target={target}
+              reported={device !== undefined}
+              status={device?.status ?? false}
+              auto={device?.auto ?? false}
+              pendingStatus={pending?.[pendingKey(target, "status")]}
+              pendingAuto={pending?.[pendingKey(target, "auto")]}
+              online={online}
+            />
+          );
+        })}
+      </div>
+      <p className="mt-auto text-xs 4xl:text-lg text-gray-500">
+        Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}
+      </p>
+    </article>
   );
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Mcu } from "../../../contract/entities.ts";
-import { isFiltering, matchesFilters, NO_FILTERS } from "./mcu-filters.ts";
+import { matchesMcuQuery as matchesFilters } from "../../../streams/fleet.ts";
+import { isFiltering, NO_FILTERS } from "./mcu-filters.ts";
 
 const mcu = (over: Partial<Mcu>): Mcu => ({
   mcu_id: 17,

@@ -6,11 +6,11 @@ import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
-import { useFarms, useMcuIds, useMcus } from "../../data/hooks.ts";
+import { useFarms, useMcuQuery, useMcus } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
-import type { McuLive } from "../../../streams/device-snapshots.ts";
+import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
-import { isFiltering, matchesFilters, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
+import { isFiltering, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
 import { McuFormDialog, type McuFormTarget } from "./mcu-form-dialog.tsx";
 import { McuStats } from "./mcu-stats.tsx";
 import { STATUS_LABELS } from "./status-badge.tsx";
@@ -32,6 +32,15 @@ const LOAD_ERROR_TEXT: Record<List, string> = {
 
 const inputClass =
   "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:px-4 4xl:py-3 text-sm 4xl:text-xl text-gray-900 placeholder-gray-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+
+/** Today's columns of the MCU list by the viewport's breakpoints: 1 on a phone ... 5 on a wall. */
+const COLUMN_BREAKPOINTS: [query: string, columns: number][] = [
+  ["(min-width: 2560px)", 5],
+  ["(min-width: 1536px)", 4],
+  ["(min-width: 1280px)", 3],
+  ["(min-width: 768px)", 2],
+];
+const managerColumns: ColumnsFor = () => COLUMN_BREAKPOINTS.find(([query]) => window.matchMedia(query).matches)?.[1] ?? 1;
 
 /** SPEC §2 MCU Manager: the client's MCUs with search, filters, stats, profile links, add/edit/delete. */
 export default function McuManagerPage() {
@@ -71,8 +80,8 @@ export default function McuManagerPage() {
     };
   }, [load]);
 
-  const filter = useCallback((m: Mcu, live: McuLive | undefined) => matchesFilters(m, filters, live), [filters]);
-  const shownIds = useMcuIds(filter);
+  // Searched and filtered in the core over the whole fleet, live statuses included.
+  const shownIds = useMcuQuery(filters);
   const filtering = isFiltering(filters);
 
   const onEdit = useCallback((mcu: Mcu) => setFormTarget({ kind: "edit", mcu }), []);
@@ -119,13 +128,16 @@ export default function McuManagerPage() {
     );
   else
     list = (
-      <ul className="grid gap-4 4xl:gap-6 grid-cols-1 md:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4 4xl:grid-cols-5">
-        {shownIds.map((id) => (
-          <li key={id} className="min-w-0 flex">
-            <McuCard mcuId={id} now={now} onEdit={onEdit} onDelete={onDelete} />
-          </li>
-        ))}
-      </ul>
+      <VirtualCardGrid
+        ids={shownIds}
+        columnsFor={managerColumns}
+        estimateRowHeight={(wall) => (wall ? 420 : 300)}
+        gapClassName="gap-4 4xl:gap-6"
+        itemClassName="min-w-0 flex"
+        renderItem={(id) => <McuCard mcuId={id} now={now} onEdit={onEdit} onDelete={onDelete} />}
+        labelledBy="mcu-list-heading"
+        itemsName="MCUs"
+      />
     );
 
   return (

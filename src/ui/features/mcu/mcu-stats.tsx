@@ -1,25 +1,14 @@
 import type { ComponentType, SVGProps } from "react";
-import type { Mcu } from "../../../contract/entities.ts";
 import { BatteryIcon, ChipIcon, WifiIcon, WifiOffIcon } from "../../components/icons.tsx";
-import type { McuLive } from "../../../streams/device-snapshots.ts";
-import { mcuLiveStatus } from "../../../streams/live-status.ts";
-import { useMcuIds, useMcus } from "../../data/hooks.ts";
-import { isLowBattery } from "./battery.ts";
-
-// Module-level filters: a stable identity keeps useMcuIds subscribed once.
-const isOnline = (m: Mcu, live: McuLive | undefined) => mcuLiveStatus(m.status, live) === "online";
-const isOffline = (m: Mcu, live: McuLive | undefined) => mcuLiveStatus(m.status, live) === "offline";
+import { useMcuStats } from "../../data/hooks.ts";
 
 /**
  * SPEC §2 stat cards. Online and Offline count the live status the cards' badges show and the
  * status filter matches (`mcuLiveStatus`), so a new MCU that has never reported (Active) and one
- * in Maintenance are in neither.
+ * in Maintenance are in neither. The core counts them over the whole fleet.
  */
 export function McuStats() {
-  const total = useMcus().length;
-  const online = useMcuIds(isOnline).length;
-  const offline = useMcuIds(isOffline).length;
-  const low = useMcuIds(isLowBattery).length;
+  const { total, online, offline, lowBattery: low } = useMcuStats();
   return (
     <dl className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4 4xl:gap-6">
       <Stat label="Total MCUs" value={total} Icon={ChipIcon} tone="bg-brand-50 text-brand-700" />

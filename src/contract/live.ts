@@ -1,0 +1,110 @@
+import type { Controller, Farm, FarmStatus, LiveReading, Mcu, McuStatus, Notification, Sensor, SettingProfile } from "./entities.ts";
+
+/**
+ * What crosses the thread boundary between the data core (worker) and the main thread. The core
+ * sends CoreUpdates; the main thread answers with control calls (ack, setInterest) over Comlink.
+ */
+
+/**
+ * The live state of one MCU as the dashboard shows it. Snapshots are immutable: a change makes a
+ * new object, an unchanged MCU keeps its object (so React can compare by identity).
+ */
+export interface McuLive {
+  /** The MCU's MAC, the socket's deviceId. */
+  mac: string;
+  mcuId: number | null;
+  /** The latest reading; each realtimeData replaces it whole (SPEC §4). */
+  readings: LiveReading | null;
+  /** The status the device or server reported: online, offline, active, maintenance. */
+  status: string;
+  /** When the latest reading arrived (epoch ms), or null if none has. */
+  lastReadingAt: number | null;
+  /** Online iff a reading arrived within the freshness window, judged at the last clock tick. */
+  online: boolean;
+  /** Toggles sent and not yet acknowledged: `${target}:${type}` → the requested value. */
+  pending: Readonly<Record<string, boolean>> | null;
+}
+
+/** The four summary cards of the Dashboard (SPEC §2), over the whole fleet. */
+export interface DashboardSummary {
+  totalFarms: number;
+  /** MCUs whose live status is online (a reading within 120 s). */
+  activeMcus: number;
+  /** Farms with status warning. */
+  warnings: number;
+  offlineMcus: number;
+}
+
+/** The MCU Manager's stat cards (SPEC §2), counted with the badge's live status (`mcuLiveStatus`). */
+export interface McuStats {
+  total: number;
+  online: number;
+  offline: number;
+  lowBattery: number;
+}
+
+/** The MCU Manager's search and filters (SPEC §2); "" means "all". */
+export interface McuQuery {
+  search: string;
+  status: McuStatus | "";
+  /** A farm_id as text, or "". */
+  farmId: string;
+}
+
+/** The one text naming a query, on both sides of the boundary. */
+export const mcuQueryKey = (q: McuQuery): string => JSON.stringify([q.search.trim().toLowerCase(), q.status, q.farmId]);
+
+export function parseMcuQueryKey(key: string): McuQuery {
+  const [search, status, farmId] = JSON.parse(key) as [string, McuQuery["status"], string];
+  return { search, status, farmId };
+}
+
+/** Whole-fleet results the core computes and sends when they change (small, whatever the fleet). */
+export interface FleetResults {
+  summary: DashboardSummary;
+  mcuStats: McuStats;
+  /** SPEC §3 live status of every farm, by farm_id. */
+  farmStatuses: Readonly<Record<number, FarmStatus>>;
+  /** The ids of the MCUs each watched query matches, in list order, by `mcuQueryKey`. */
+  queries: Readonly<Record<string, readonly number[]>>;
+}
+
+/** The parts of the fleet results that changed; `queries` holds only the queries whose result changed. */
+export type FleetChanges = Partial<FleetResults>;
+
+/**
+ * One frame's message: the snapshots of the MCUs of interest that changed since the last batch
+ * (or that just became of interest), MCUs gone from the fleet, and the fleet results if changed.
+ */
+export interface SnapshotBatch {
+  seq: number;
+  upserts: McuLive[];
+  removed: string[];
+  clock: number;
+  fleet?: FleetChanges;
+}
+
+/** The collections the core keeps for the app, each replaced whole when it changes. */
+export interface Entities {
+  farms: Farm[];
+  mcus: Mcu[];
+  profiles: SettingProfile[];
+  notifications: Notification[];
+  controllers: Controller[];
+  sensors: Sensor[];
+}
+export type EntityName = keyof Entities;
+
+export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed";
+
+/** What the core sends to the main thread. */
+export type CoreUpdate =
+  | { kind: "live"; batch: SnapshotBatch }
+  | { kind: "entities"; entities: Partial<Entities> }
+  /**
+   * The MCU list, compared in the core: every id in list order, and only the records that changed
+   * since the last list sent (for the others the receiver keeps the objects it holds).
+   */
+  | { kind: "mcus"; ids: number[]; changed: Mcu[] }
+  | { kind: "connection"; state: ConnectionState | "idle"; message?: string }
+  | { kind: "notification"; notification: Notification };

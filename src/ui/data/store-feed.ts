@@ -1,0 +1,27 @@
+import type { Entities, McuLive } from "../../contract/live.ts";
+import { computeFleet } from "../../streams/fleet.ts";
+import type { AppStore } from "./store.ts";
+
+/**
+ * For component tests without a data core: applies entities and live snapshots to a store as the
+ * core would send them, with the whole-fleet results (summary, farm statuses, MCU stats) the core
+ * computes over every snapshot fed, not only those of interest.
+ */
+export function feedStore(store: AppStore) {
+  let seq = 0;
+  const live = new Map<string, McuLive>();
+  const fleet = () => computeFleet(store.get("farms"), store.get("mcus"), (mac) => live.get(mac));
+  return {
+    entities(partial: Partial<Entities>) {
+      store.apply({ kind: "entities", entities: partial });
+      store.apply({ kind: "live", batch: { seq: ++seq, upserts: [], removed: [], clock: 0, fleet: fleet() } });
+    },
+    /** One frame batch carrying these snapshots. Answers its seq. */
+    live(...snapshots: McuLive[]): number {
+      for (const s of snapshots) live.set(s.mac, s);
+      return store.apply({ kind: "live", batch: { seq: ++seq, upserts: snapshots, removed: [], clock: 0, fleet: fleet() } })!;
+    },
+  };
+}
+
+export type StoreFeed = ReturnType<typeof feedStore>;
