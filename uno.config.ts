@@ -16,5 +16,8 @@ export default defineConfig({
     "btn-danger": "btn-base bg-red-600 text-white hover:bg-red-700",
     "icon-btn": "inline-flex items-center justify-center rounded-lg p-2 text-gray-600 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-600",
     card: "bg-white rounded-2xl border border-gray-200 shadow-sm",
+    // A line whose text changes with every reading: sized by its class (give it a height), not by
+    // its text, so a new value lays out this line alone and not the card, the grid and the page.
+    "live-line": "block truncate [contain:size_layout_style]",
   },
 });

@@ -1,3 +1,4 @@
+import { traceSummary } from "./trace.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, CDPSession, Page } from "playwright";
@@ -134,8 +135,23 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
 
     const path = o.kind === "ours" ? "/dashboard" : "/naive/index.html";
     const loadTimeout = 30_000 + o.expectedCards * 20;
+    const requests: string[] = [];
+    if (process.env.BENCH_TRACE) {
+      const started = new Map<string, { url: string; t: number }>();
+      let t0 = 0;
+      await cdp.send("Network.enable");
+      cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string }; timestamp: number }) => {
+        if (!t0) t0 = e.timestamp;
+        started.set(e.requestId, { url: e.request.url.replace(o.origin, ""), t: e.timestamp });
+      });
+      cdp.on("Network.loadingFinished", (e: { requestId: string; timestamp: number; encodedDataLength: number }) => {
+        const s = started.get(e.requestId);
+        if (s) requests.push(`${Math.round((s.t - t0) * 1000)}-${Math.round((e.timestamp - t0) * 1000)} ms ${s.url.slice(0, 80)} ${e.encodedDataLength} B`);
+      });
+    }
     await page.goto(o.origin + path, { waitUntil: "commit" });
     const load = await waitForLoad(page, loadTimeout);
+    if (process.env.BENCH_TRACE) o.log(`  requests (${o.kind}), first card ${Math.round(load.firstCardMs ?? -1)} ms:\n    ` + requests.join("\n    "));
     if (load.visibleCardsMs === null) o.log(`  ${o.kind}: the visible cards did not all show values within ${loadTimeout / 1000} s`);
 
     await sleep(o.warmupSec * 1000);
@@ -144,6 +160,7 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     const c0 = await metrics(cpu);
     const started = (await page.evaluate(`window.__bench.startWindow(${JSON.stringify(o.probeNames)})`)) as { probesFound: number };
     if (started.probesFound < o.probeNames.length) o.log(`  ${o.kind}: found ${started.probesFound} of ${o.probeNames.length} probe cards`);
+    if (process.env.BENCH_TRACE) o.log(`  trace of 5 s (${o.kind}):\n` + (await traceSummary(cdp, 5000)));
     await sleep(o.seconds * 1000);
     const m1 = await metrics(cdp);
     const c1 = await metrics(cpu);

@@ -43,13 +43,19 @@ export function mcusRepo(sql: Sql) {
   const controllers = peripheralsRepo(sql, CONTROLLERS);
   const sensors = peripheralsRepo(sql, SENSORS);
 
-  async function assemble(rows: McuRow[], clientId: number): Promise<Mcu[]> {
+  /** The MCUs of `rows` with their devices and links; `all` says the rows are every MCU of the client. */
+  async function assemble(rows: McuRow[], clientId: number, all = false): Promise<Mcu[]> {
     if (rows.length === 0) return [];
-    const [cs, ss, links] = await Promise.all([
-      controllers.list(clientId),
-      sensors.list(clientId),
-      sql.query<LinkRow>(`${SELECT_LINKS} where l.client_id = $1`, [clientId]),
-    ]);
+    const ids = rows.map((r) => r.mcu_id);
+    const [cs, ss, links] = await Promise.all(
+      all
+        ? [controllers.list(clientId), sensors.list(clientId), sql.query<LinkRow>(`${SELECT_LINKS} where l.client_id = $1`, [clientId])]
+        : [
+            controllers.listForMcus(clientId, ids),
+            sensors.listForMcus(clientId, ids),
+            sql.query<LinkRow>(`${SELECT_LINKS} where l.client_id = $1 and l.mcu_id = any($2::int[])`, [clientId, ids]),
+          ],
+    );
     const csByMcu = groupBy(cs, (c) => c.mcu_id);
     const ssByMcu = groupBy(ss, (s) => s.mcu_id);
     const linksByMcu = groupBy(links, (l) => l.mcu_id);
@@ -85,7 +91,16 @@ export function mcusRepo(sql: Sql) {
     get,
 
     async list(clientId: number): Promise<Mcu[]> {
-      return assemble(await sql.query<McuRow>(`${SELECT} where m.client_id = $1 order by m.mcu_id`, [clientId]), clientId);
+      return assemble(await sql.query<McuRow>(`${SELECT} where m.client_id = $1 order by m.mcu_id`, [clientId]), clientId, true);
+    },
+
+    /** One page of the list (same order), and how many MCUs the client has in all. */
+    async page(clientId: number, limit: number, offset: number): Promise<{ items: Mcu[]; total: number }> {
+      const [rows, [count]] = await Promise.all([
+        sql.query<McuRow>(`${SELECT} where m.client_id = $1 order by m.mcu_id limit $2 offset $3`, [clientId, limit, offset]),
+        sql.query<{ total: number }>("select count(*)::int as total from mcus where client_id = $1", [clientId]),
+      ]);
+      return { items: await assemble(rows, clientId), total: count!.total };
     },
 
     async exists(clientId: number, mcuId: number): Promise<boolean> {

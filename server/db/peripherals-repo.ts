@@ -68,6 +68,12 @@ export function peripheralsRepo<K extends "controller" | "sensor">(sql: Sql, t: 
       return rows.map(toEntity);
     },
 
+    /** The client's devices assigned to the given MCUs. */
+    async listForMcus(clientId: number, mcuIds: readonly number[]): Promise<EntityOf<K>[]> {
+      const rows = await sql.query<PeripheralRow>(`${select} where p.client_id = $1 and p.mcu_id = any($2::int[]) order by p.${t.id}`, [clientId, mcuIds]);
+      return rows.map(toEntity);
+    },
+
     async getByMac(clientId: number, mac: string): Promise<EntityOf<K> | undefined> {
       const [row] = await sql.query<PeripheralRow>(`${select} where p.client_id = $1 and p.mac = $2`, [clientId, mac]);
       return row && toEntity(row);

@@ -168,6 +168,36 @@ describe("HTTP API (SPEC §7)", () => {
       expect(mine.profile_links).toEqual([{ id: link.id, mcu_id: m.mcu_id, profile_id: prof.profile_id, profile: { profile_id: prof.profile_id, name: "Fruiting", config: sampleConfig } }]);
     });
 
+    it("pages the list in the same order with the total in X-Total-Count, each MCU whole", async () => {
+      const whole = (await c.get(`/api/mcus/by-client/${c.clientId}`)).json() as { mcu_id: number }[];
+      expect(whole.length).toBeGreaterThanOrEqual(2);
+      const first = await c.get(`/api/mcus/by-client/${c.clientId}?limit=1`);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers["x-total-count"]).toBe(String(whole.length));
+      const rest = await c.get(`/api/mcus/by-client/${c.clientId}?limit=5000&offset=1`);
+      expect(rest.headers["x-total-count"]).toBe(String(whole.length));
+      expect([...first.json(), ...rest.json()]).toEqual(whole);
+      expect((await c.get(`/api/mcus/by-client/${c.clientId}?limit=10&offset=${whole.length}`)).json()).toEqual([]);
+    });
+
+    it("refuses bad paging with 400 and a message", async () => {
+      for (const [query, message] of [
+        ["limit=0", "limit must be a whole number from 1 to 5000"],
+        ["limit=5001", "limit must be a whole number from 1 to 5000"],
+        ["limit=-1", "limit must be a whole number from 1 to 5000"],
+        ["limit=1.5", "limit must be a whole number from 1 to 5000"],
+        ["limit=abc", "limit must be a whole number from 1 to 5000"],
+        ["limit=5&offset=-3", "offset must be a whole number from 0 to 10000000"],
+        ["offset=3", "limit is required with offset"],
+        ["limit=5&limit=6", "limit must be a string (was an object)"],
+        ["limit=5&sort=name", "Unknown field: sort"],
+      ]) {
+        const res = await c.get(`/api/mcus/by-client/${c.clientId}?${query}`);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json(), query).toMatchObject({ code: "VALIDATION", message });
+      }
+    });
+
     it("updates name, farm and MAC, and frees the old MAC", async () => {
       const other = (await c.post("/api/farms", { name: "Annex", location: "Batroun", client_id: c.clientId })).json();
       const oldMac = await c.mcuMac();

@@ -103,8 +103,10 @@ export type CoreUpdate =
   | { kind: "entities"; entities: Partial<Entities> }
   /**
    * The MCU list, compared in the core: every id in list order, and only the records that changed
-   * since the last list sent (for the others the receiver keeps the objects it holds).
+   * since the last list sent (for the others the receiver keeps the objects it holds). A long list
+   * of changes comes in parts, the first screen's records first: `more` is true on all but the
+   * last part, each part in its own message (the receiver never parses the whole fleet at once).
    */
-  | { kind: "mcus"; ids: number[]; changed: Mcu[] }
+  | { kind: "mcus"; ids: number[]; changed: Mcu[]; more?: boolean }
   | { kind: "connection"; state: ConnectionState | "idle"; message?: string }
   | { kind: "notification"; notification: Notification };

@@ -12,7 +12,8 @@ export interface FrameBatchOptions<T> {
 }
 
 /**
- * Coalesces changes into batches: at most one per frame (`frameMs`), and never a new one while
+ * Coalesces changes into batches: at most one per frame (`frameMs`, the first after a quiet spell at
+ * once, in a task of its own), and never a new one while
  * the consumer has not applied the previous one. A consumer that falls behind gets fewer, larger
  * batches (each MCU once, in its latest state), not a queue. One timer for everything.
  */
@@ -22,6 +23,8 @@ export function frameBatches<T>({ changes$, drain, ready$, frameMs = 16, schedul
     let inFlight = false;
     let dirty = false;
 
+    /** When the last batch went out: the next may go `frameMs` after it, and at once if that is past. */
+    let lastSentAt = -Infinity;
     const flush = () => {
       timer = null;
       if (inFlight) return;
@@ -29,10 +32,13 @@ export function frameBatches<T>({ changes$, drain, ready$, frameMs = 16, schedul
       const batch = drain();
       if (batch === null) return;
       inFlight = true;
+      lastSentAt = scheduler.now();
       subscriber.next(batch);
     };
+    // Waiting a whole frame after a quiet spell would only add latency: the changes of one socket
+    // message are folded in the task that received it, and the flush runs after that task.
     const schedule = () => {
-      if (timer === null && !inFlight) timer = scheduler.schedule(flush, frameMs);
+      if (timer === null && !inFlight) timer = scheduler.schedule(flush, Math.max(0, lastSentAt + frameMs - scheduler.now()));
     };
 
     const subs = [

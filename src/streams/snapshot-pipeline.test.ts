@@ -51,7 +51,7 @@ describe("freshness clock", () => {
     h.runUntil(150_000);
     expect(h.state.devices.get("A")!.online).toBe(false);
     const flip = h.batches.find((b) => b.batch.upserts.some((u) => u.mac === "B" && !u.online))!;
-    expect(flip.at).toBe(120_016);
+    expect(flip.at).toBe(120_000); // the first change after a quiet spell goes at once
     expect(flip.batch.upserts.map((u) => u.mac)).toEqual(["B"]);
   });
 
@@ -67,12 +67,13 @@ describe("freshness clock", () => {
 describe("fold and batches", () => {
   it("gives one batch for a status update and a reading in the same frame", () => {
     const h = harness();
+    h.at(95, readingAt("Z", 95)); // a batch goes at 95: the next may go at 111
     h.at(100, { kind: "status", mac: "A", status: "online" });
     h.at(105, readingAt("A", 105));
     h.runUntil(1000);
-    expect(h.batches).toHaveLength(1);
-    expect(h.batches[0]!.batch.upserts).toHaveLength(1);
-    expect(h.batches[0]!.batch.upserts[0]).toMatchObject({ mac: "A", status: "online", lastReadingAt: 105, online: true, readings: reading(80) });
+    expect(h.batches.map((b) => b.at)).toEqual([95, 111]);
+    expect(h.batches[1]!.batch.upserts).toHaveLength(1);
+    expect(h.batches[1]!.batch.upserts[0]).toMatchObject({ mac: "A", status: "online", lastReadingAt: 105, online: true, readings: reading(80) });
   });
 
   it("replaces an MCU's readings with each reading and keeps unchanged MCUs by identity", () => {
@@ -182,7 +183,7 @@ describe("interest", () => {
     h.scheduler.schedule(() => h.pipeline.setInterest(["A", "B", "Z"]), 200 - h.scheduler.now());
     h.runUntil(1000);
     const last = h.batches.at(-1)!;
-    expect(last.at).toBe(216);
+    expect(last.at).toBe(200);
     expect(last.batch.upserts).toEqual([h.state.devices.get("B")]);
     expect(last.batch.upserts[0]!.readings).toEqual(reading(55));
   });
@@ -246,5 +247,43 @@ describe("realtimeBatch", () => {
       { mac: "AA:00:00:00:00:01", mcuId: null, readings: reading(77), status: "online", lastReadingAt: 10, online: true, pending: null },
       { mac: "AA:00:00:00:00:02", mcuId: null, readings: null, status: "maintenance", lastReadingAt: null, online: false, pending: null },
     ]);
+  });
+});
+
+describe("fleet results", () => {
+  const summarizeCounting = () => {
+    const calls: number[] = [];
+    let scheduler: { now(): number } | null = null;
+    const summarize: SnapshotPipelineOptions["summarize"] = (state) => {
+      calls.push(scheduler!.now());
+      return { summary: { totalFarms: 0, activeMcus: state.devices.size, warnings: 0, offlineMcus: 0 }, mcuStats: { total: state.devices.size, online: 0, offline: 0, lowBattery: 0 }, farmStatuses: {}, queries: {} };
+    };
+    return { calls, summarize, bind: (s: { now(): number }) => (scheduler = s) };
+  };
+
+  it("recomputes them from readings at most every 250 ms, and sends the last change even when the readings stop", () => {
+    const c = summarizeCounting();
+    const h = harness({ summarize: c.summarize });
+    c.bind(h.scheduler);
+    // A new MCU every 10 ms for 1 s: 100 changes of the counts, 60 frames.
+    for (let i = 0; i < 100; i++) h.at(i * 10, readingAt(`M${i}`, i * 10));
+    h.runUntil(5000);
+    for (let i = 1; i < c.calls.length; i++) expect(c.calls[i]! - c.calls[i - 1]!).toBeGreaterThanOrEqual(250);
+    expect(c.calls.length).toBeLessThanOrEqual(6);
+    const sent = h.batches.flatMap((b) => (b.batch.fleet?.summary ? [b.batch.fleet.summary.activeMcus] : []));
+    expect(sent.at(-1)).toBe(100);
+  });
+
+  it("recomputes them at once when what they are computed over changed", () => {
+    const c = summarizeCounting();
+    const h = harness({ summarize: c.summarize });
+    c.bind(h.scheduler);
+    h.at(0, readingAt("A", 0));
+    h.runUntil(100);
+    const before = c.calls.length;
+    h.scheduler.schedule(() => h.pipeline.invalidate(), 110 - h.scheduler.now());
+    h.runUntil(120);
+    expect(c.calls.length).toBe(before + 1);
+    expect(c.calls.at(-1)).toBe(110);
   });
 });

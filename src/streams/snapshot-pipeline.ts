@@ -1,4 +1,4 @@
-import { asyncScheduler, interval, Observable, Subject, type SchedulerLike } from "rxjs";
+import { asyncScheduler, interval, Observable, Subject, type SchedulerLike, type Subscription } from "rxjs";
 import type { FleetChanges, FleetResults, McuLive, SnapshotBatch } from "../contract/live.ts";
 import { frameBatches } from "./batching.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
@@ -20,6 +20,8 @@ export interface SnapshotPipelineOptions {
   interest?: Iterable<string> | null;
   /** Whole-fleet results over the fold's state; their changed parts go with the next batch. */
   summarize?: (state: FoldState) => FleetResults;
+  /** Readings alone recompute the fleet results at most this often (ms). */
+  fleetMs?: number;
 }
 
 export interface SnapshotPipeline {
@@ -60,6 +62,7 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
       events.unsubscribe();
       clock.unsubscribe();
       nudges.unsubscribe();
+      fleetTimer?.unsubscribe();
     };
   });
   /**
@@ -69,13 +72,32 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
    */
   const sent = new Map<string, McuLive>();
   let seq = 0;
+  /**
+   * Readings change the fleet results (counts, statuses) that nobody reads at frame rate: they are
+   * computed at most every `fleetMs` while only readings move them, at once when what they are
+   * computed over changed (`invalidate`: the lists, the watched queries).
+   */
+  const fleetMs = o.fleetMs ?? 250;
+  let fleetStale = false;
+  let fleetAt = -Infinity;
+  let fleetTimer: Subscription | null = null;
   const drain = (): SnapshotBatch | null => {
     let fleet: FleetChanges | null = null;
-    if (o.summarize && (fleetDirty || state.changed.size > 0 || state.removed.size > 0)) {
-      fleetDirty = false;
-      const next = o.summarize(state);
-      fleet = fleetChanges(lastFleet, next);
-      lastFleet = next;
+    if (state.changed.size > 0 || state.removed.size > 0) fleetStale = true;
+    if (o.summarize && (fleetDirty || fleetStale)) {
+      const now = scheduler.now();
+      if (fleetDirty || now - fleetAt >= fleetMs) {
+        fleetDirty = fleetStale = false;
+        fleetAt = now;
+        const next = o.summarize(state);
+        fleet = fleetChanges(lastFleet, next);
+        lastFleet = next;
+      } else if (!fleetTimer) {
+        fleetTimer = scheduler.schedule(() => {
+          fleetTimer = null;
+          nudge$.next();
+        }, fleetAt + fleetMs - now);
+      }
     }
     const batch = drainChanges(state, seq + 1, interest) ?? (fleet ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
     if (!batch) return null;

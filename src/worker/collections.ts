@@ -18,7 +18,12 @@ export interface CollectionsContext {
   clientId(): number;
   /** A collection was replaced (sent on to the main thread). */
   changed<K extends EntityName>(name: K, value: Entities[K]): void;
+  /** The first screen of a long MCU list, ahead of the whole list (sent on, not kept). */
+  firstMcus?(mcus: Mcu[]): void;
 }
+
+/** MCUs fetched first when the list is empty (a wall's first screen), ahead of the whole list. */
+export const FIRST_MCUS = 48;
 
 /** How each collection loads. */
 const LOADERS: { [K in EntityName]: (rest: RestClient, clientId: () => number) => Promise<Entities[K]> } = {
@@ -45,8 +50,23 @@ export function createCollections(ctx: CollectionsContext) {
     ctx.changed(name, value);
     return value;
   }
+  /** Counts clears: a list that arrives after one belongs to the session that ended, and is dropped. */
+  let generation = 0;
   async function load(name: EntityName): Promise<void> {
-    set(name, await LOADERS[name](ctx.rest(), ctx.clientId));
+    const asOf = generation;
+    if (name === "mcus" && entities.mcus.length === 0 && ctx.firstMcus) {
+      // A large fleet's first cards paint before the whole list (megabytes) is built, sent and parsed.
+      // One after the other: on one database connection the whole list would hold the first page up.
+      const head = await ctx.rest().mcusFirst(ctx.clientId(), FIRST_MCUS);
+      if (asOf !== generation) return;
+      if (head.total !== null && head.total <= head.items.length) return void set(name, head.items);
+      ctx.firstMcus(head.items);
+      const value = await LOADERS.mcus(ctx.rest(), ctx.clientId);
+      if (asOf === generation) set(name, value);
+      return;
+    }
+    const value = await LOADERS[name](ctx.rest(), ctx.clientId);
+    if (asOf === generation) set(name, value);
   }
   /** Reloads what a successful mutation invalidated; its failure is not the mutation's. */
   async function invalidate(names: readonly EntityName[]): Promise<void> {
@@ -60,13 +80,27 @@ export function createCollections(ctx: CollectionsContext) {
   const removeFrom = <K extends EntityName>(name: K, match: (x: Entities[K][number]) => boolean) =>
     set(name, (entities[name] as Entities[K][number][]).filter((x) => !match(x)) as Entities[K]);
 
+  /**
+   * A screen's load joins one already under way (the start's prefetch, another screen's): one
+   * request, one answer. Reloads after a mutation never join (they must see the mutation).
+   */
+  const inFlight = new Map<EntityName, Promise<void>>();
+  function shared(name: EntityName): Promise<void> {
+    let p = inFlight.get(name);
+    if (!p) {
+      p = load(name).finally(() => inFlight.delete(name));
+      inFlight.set(name, p);
+    }
+    return p;
+  }
+
   const loaders = {
-    loadNotifications: () => load("notifications"),
-    loadMcus: () => load("mcus"),
-    loadFarms: () => load("farms"),
-    loadProfiles: () => load("profiles"),
-    loadControllers: () => load("controllers"),
-    loadSensors: () => load("sensors"),
+    loadNotifications: () => shared("notifications"),
+    loadMcus: () => shared("mcus"),
+    loadFarms: () => shared("farms"),
+    loadProfiles: () => shared("profiles"),
+    loadControllers: () => shared("controllers"),
+    loadSensors: () => shared("sensors"),
   };
 
   const mutations = {
@@ -164,6 +198,8 @@ export function createCollections(ctx: CollectionsContext) {
     set,
     /** Forgets every collection (sign-out) and sends them empty at once. */
     clear(): Entities {
+      generation++;
+      inFlight.clear();
       Object.assign(entities, emptyEntities());
       return { ...entities };
     },

@@ -59,9 +59,19 @@ function createDeps(routes: Record<string, Answer | ((body: unknown) => Answer)>
     const key = `${init?.method ?? "GET"} ${String(input)}`;
     const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
     requests.push({ key, body });
-    const route = routes[key];
+    // A list asked for with ?limit= answers its head and the total, as the server does.
+    const exact = routes[key];
+    const [path, query] = exact ? [key, undefined] : key.split("?");
+    const route = exact ?? routes[path!];
     if (!route) return json({ status: 404, body: { code: "NOT_FOUND", message: `No route ${key}` } });
-    return json(typeof route === "function" ? route(body) : route);
+    const answer = typeof route === "function" ? route(body) : route;
+    const limit = Number(new URLSearchParams(query ?? "").get("limit"));
+    if (query && Array.isArray(answer.body) && answer.status === 200) {
+      const res = json({ status: 200, body: answer.body.slice(0, limit) });
+      res.headers.set("x-total-count", String(answer.body.length));
+      return res;
+    }
+    return json(answer);
   }) as typeof globalThis.fetch;
   const socket = fakeSocket();
   const core = createDataCore({ ...deps, fetch, connect: (() => socket) as unknown as typeof io });
@@ -326,6 +336,26 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     ]);
   });
 
+  it("sends a long list's first screen first, then the whole list in parts of its own, never all at once", async () => {
+    const mcus = Array.from({ length: 500 }, (_, i) => mcuRecord(i));
+    const { core, updates, requests } = createDeps({ "GET /api/mcus/by-client/7": { status: 200, body: mcus } });
+    await core.loadMcus();
+    await new Promise((r) => setTimeout(r, 50)); // the later parts go one task after another
+    const parts = updates.flatMap((u) => (u.kind === "mcus" ? [u] : [])).filter((u) => u.ids.length > 0);
+    expect(requests.map((r) => r.key).filter((k) => k.startsWith("GET /api/mcus"))).toEqual(["GET /api/mcus/by-client/7?limit=48", "GET /api/mcus/by-client/7"]);
+    // The head: 48 records, flagged as not the whole list.
+    expect(parts[0]).toMatchObject({ more: true });
+    expect(parts[0]!.ids).toHaveLength(48);
+    expect(parts[0]!.changed.map((m) => m.mcu_id)).toEqual(parts[0]!.ids);
+    // Then the whole list: every id each time, the records not sent yet in parts of at most 200.
+    const rest = parts.slice(1);
+    for (const p of rest) expect(p.ids).toHaveLength(500);
+    expect(rest.map((p) => p.changed.length)).toEqual([48, 200, 200, 4]);
+    expect(rest.slice(0, -1).every((p) => p.more === true)).toBe(true);
+    expect(rest.at(-1)!.more).toBeUndefined();
+    expect(new Set(rest.flatMap((p) => p.changed.map((m) => m.mcu_id))).size).toBe(452);
+  });
+
   it("answers the MCU Manager's watched queries over the whole fleet, again only when a result changes", async () => {
     const { socket, core, batches, run } = await fleetOf2000();
     const offlineInFarm16 = mcuQueryKey({ search: "", status: "offline", farmId: "16" });
@@ -341,7 +371,7 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     expect(batches().length).toBe(before);
     // MCU 1501 (farm 16) reports: it leaves the offline query.
     socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(1500), payload: { DHT: { temperature: 19, humidity: 86, count: 1 }, batteryLevel: 80 } });
-    run(400);
+    run(700); // readings alone recompute the fleet results at most every 250 ms
     expect(batches().at(-1)!.fleet!.queries).toEqual({ [offlineInFarm16]: Array.from({ length: 99 }, (_, k) => 1502 + k) });
   });
 });

@@ -24,6 +24,10 @@ export interface CoreDeps {
 /** The calls that work without a session (or end one): a 401 from them is an answer, not an ended session. */
 const SIGNED_OUT_CALLS: ReadonlySet<keyof RestClient> = new Set(["register", "login", "logout", "me"]);
 
+/** MCU records in the first part of a list sent to the main thread (a 4K wall's first screen), and in each later part. */
+const MCU_FIRST_PART = 48;
+const MCU_PART = 200;
+
 /** The server takes at most this many ids per mark-read request. */
 const MARK_READ_BATCH = 500;
 
@@ -51,23 +55,39 @@ export function createDataCore(deps: CoreDeps = {}) {
     return clientId;
   }
 
-  /** The JSON of each MCU record last sent, so a reload sends only the records that changed. */
+  /**
+   * The JSON of each MCU record last sent, so a reload sends only the records that changed. A long
+   * list goes in parts, one per task: the first part holds the first screen's records (what a wall
+   * shows), so the first cards paint before the rest of the fleet has crossed.
+   */
   const sentMcus = new Map<number, string>();
-  function sendMcus(mcus: Mcu[]) {
-    const ids: number[] = [];
-    const changed: Mcu[] = [];
-    for (const m of mcus) {
-      ids.push(m.mcu_id);
-      const json = JSON.stringify(m);
-      if (sentMcus.get(m.mcu_id) === json) continue;
-      sentMcus.set(m.mcu_id, json);
-      changed.push(m);
-    }
+  let mcuPartTimer: ReturnType<typeof setTimeout> | null = null;
+  function sendMcus(mcus: Mcu[], head = false) {
+    if (mcuPartTimer !== null) clearTimeout(mcuPartTimer);
+    mcuPartTimer = null;
+    const ids = mcus.map((m) => m.mcu_id);
     const listed = new Set(ids);
-    for (const id of [...sentMcus.keys()]) if (!listed.has(id)) sentMcus.delete(id);
-    send({ kind: "mcus", ids, changed });
+    // The head of a list is not the list: what it lacks is not gone.
+    if (!head) for (const id of [...sentMcus.keys()]) if (!listed.has(id)) sentMcus.delete(id);
+    const changed: { mcu: Mcu; json: string }[] = [];
+    for (const m of mcus) {
+      const json = JSON.stringify(m);
+      if (sentMcus.get(m.mcu_id) !== json) changed.push({ mcu: m, json });
+    }
+    let from = 0;
+    const sendPart = () => {
+      mcuPartTimer = null;
+      const size = from === 0 ? MCU_FIRST_PART : MCU_PART;
+      const part = changed.slice(from, from + size);
+      from += size;
+      for (const { mcu, json } of part) sentMcus.set(mcu.mcu_id, json);
+      const more = head || from < changed.length;
+      send({ kind: "mcus", ids, changed: part.map((c) => c.mcu), ...(more ? { more } : {}) });
+      // A later list cancels the rest; its comparison finds the records not sent yet as changed.
+      if (from < changed.length) mcuPartTimer = setTimeout(sendPart, 0);
+    };
+    sendPart();
   }
-
   const collections = createCollections({
     rest: () => rest,
     clientId: requireClient,
@@ -76,6 +96,7 @@ export function createDataCore(deps: CoreDeps = {}) {
       else send({ kind: "entities", entities: { [name]: value } });
       if (name === "mcus" || name === "farms") live.entitiesChanged();
     },
+    firstMcus: (mcus) => sendMcus(mcus, true),
   });
   const { entities } = collections;
 
@@ -206,6 +227,9 @@ export function createDataCore(deps: CoreDeps = {}) {
       clientId = id;
       sessionEnded = false;
       live.open(apiBase, id);
+      // The lists every live screen starts from are fetched now, while the page's code loads: the
+      // screen's own load joins these requests. Their failure is the screen's to show.
+      for (const load of [collections.loaders.loadFarms, collections.loaders.loadMcus]) load().catch(() => undefined);
     },
 
     /** Closes the connection and forgets the client's data (sign-out, page gone). */

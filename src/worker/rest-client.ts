@@ -42,6 +42,11 @@ function fallbackCode(status: number): ErrorCode {
  */
 export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bind(globalThis), timeoutMs = 30_000 }: RestClientOptions) {
   async function call<S extends type.Any>(method: string, path: string, schema: S, body?: unknown): Promise<S["infer"]> {
+    return (await request(method, path, schema, body)).value;
+  }
+
+  /** The validated answer and the response it came in (for its headers). */
+  async function request<S extends type.Any>(method: string, path: string, schema: S, body?: unknown): Promise<{ value: S["infer"]; res: Response }> {
     let res: Response;
     try {
       res = await doFetch(apiBase + path, {
@@ -70,7 +75,7 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     }
     const out = schema(data);
     if (out instanceof type.errors) throw new CoreError("BAD_RESPONSE", `Unexpected answer from ${path}: ${out.summary}`, res.status);
-    return out;
+    return { value: out, res };
   }
 
   return {
@@ -82,6 +87,12 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     notifications: (clientId: number) => call("GET", API_PATHS.notifications(clientId), notification.array()),
     markNotificationsRead: (clientId: number, body: MarkNotificationsReadRequest) => call("PUT", API_PATHS.notificationsRead(clientId), updatedCount, body),
     mcus: (clientId: number) => call("GET", API_PATHS.mcusByClient(clientId), mcu.array()),
+    /** The first `limit` MCUs of the list, and how many there are in all (null if the server did not say). */
+    async mcusFirst(clientId: number, limit: number): Promise<{ items: (typeof mcu.infer)[]; total: number | null }> {
+      const { value, res } = await request("GET", `${API_PATHS.mcusByClient(clientId)}?limit=${limit}`, mcu.array());
+      const total = Number.parseInt(res.headers.get("x-total-count") ?? "", 10);
+      return { items: value, total: Number.isFinite(total) ? total : null };
+    },
     createMcu: (body: CreateMcuRequest) => call("POST", API_PATHS.mcus, mcu, body),
     updateMcu: (mcuId: number, body: UpdateMcuRequest) => call("PUT", API_PATHS.mcu(mcuId), mcu, body),
     deleteMcu: (mcuId: number) => call("DELETE", API_PATHS.mcu(mcuId), message),

@@ -1,3 +1,4 @@
+import { type } from "arktype";
 import type { FastifyInstance } from "fastify";
 import { createMcuRequest, updateMcuRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Mcu } from "../../../src/contract/entities.ts";
@@ -13,12 +14,33 @@ async function requireFarm(sql: Sql, clientId: number, farmId: number): Promise<
   if (rows.length === 0) throw notFound("Farm");
 }
 
+/** A whole number from `min` to `max` in a query string. */
+const wholeNumber = (name: string, min: number, max: number) =>
+  type("string")
+    .narrow((v, ctx) => (/^\d{1,8}$/.test(v) && Number(v) >= min && Number(v) <= max) || ctx.reject({ message: `${name} must be a whole number from ${min} to ${max}` }))
+    .pipe(Number);
+const mcuPageQuery = {
+  schema: type({ limit: wholeNumber("limit", 1, 5000), "offset?": wholeNumber("offset", 0, 10_000_000), "+": "reject" }),
+  missing: { limit: "limit is required with offset" },
+};
+
 export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const mcus = mcusRepo(ctx.db);
 
-  app.get<{ Params: { clientId: string } }>("/api/mcus/by-client/:clientId", async (req): Promise<Mcu[]> => {
+  /**
+   * SPEC §7's list, whole; with `limit` (and `offset`) one page of it in the same order, the
+   * client's MCU count in `X-Total-Count` (an addition: the app fetches a large fleet's first
+   * screen first).
+   */
+  app.get<{ Params: { clientId: string } }>("/api/mcus/by-client/:clientId", async (req, reply): Promise<Mcu[]> => {
     const session = await ctx.sessions.require(req);
-    return mcus.list(ownClientId(req.params.clientId, session.clientId));
+    const clientId = ownClientId(req.params.clientId, session.clientId);
+    const query = { ...(req.query as object) };
+    if (Object.keys(query).length === 0) return mcus.list(clientId);
+    const { limit, offset } = parse(mcuPageQuery, query);
+    const page = await mcus.page(clientId, limit, offset ?? 0);
+    reply.header("x-total-count", String(page.total));
+    return page.items;
   });
 
   app.post("/api/mcus", async (req, reply): Promise<Mcu> => {

@@ -6,18 +6,41 @@ import { Layout } from "./layout.tsx";
 import NotFoundPage from "./not-found-page.tsx";
 import { loadWithRetry, PageLoadBoundary } from "./page-load-boundary.tsx";
 
-/** Lazy page chunks (each screen loads when first visited), retried once, within SPEC §9's time-out. */
+/** Each screen's chunk by path (each screen loads when first visited). */
+const PAGES = {
+  "/login": () => import("../features/auth/login-page.tsx"),
+  "/register": () => import("../features/auth/register-page.tsx"),
+  "/forgot-password": () => import("../features/auth/forgot-password-page.tsx"),
+  "/dashboard": () => import("../features/dashboard/dashboard-page.tsx"),
+  "/farms": () => import("../features/farms/farms-page.tsx"),
+  "/mcu": () => import("../features/mcu/mcu-manager-page.tsx"),
+  "/controllers": () => import("../features/controllers/controllers-page.tsx"),
+  "/sensors": () => import("../features/sensors/sensors-page.tsx"),
+  "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
+  "/settings": () => import("../features/settings/settings-page.tsx"),
+} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+
+/**
+ * Starts loading the chunk of the screen at `pathname` (the dashboard for "/"), so that it arrives
+ * while the data core starts instead of after it. The route's lazy component then finds it loaded.
+ */
+export function preloadPage(pathname: string) {
+  const load = PAGES[(pathname === "/" ? "/dashboard" : pathname.replace(/\/$/, "")) as keyof typeof PAGES];
+  load?.().catch(() => undefined); // a failure is the route's to show, when it loads the chunk itself
+}
+
+/** Lazy page chunks, retried once, within SPEC §9's time-out. */
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => loadWithRetry(load));
-const LoginPage = page(() => import("../features/auth/login-page.tsx"));
-const RegisterPage = page(() => import("../features/auth/register-page.tsx"));
-const ForgotPasswordPage = page(() => import("../features/auth/forgot-password-page.tsx"));
-const DashboardPage = page(() => import("../features/dashboard/dashboard-page.tsx"));
-const FarmsPage = page(() => import("../features/farms/farms-page.tsx"));
-const McuManagerPage = page(() => import("../features/mcu/mcu-manager-page.tsx"));
-const ControllersPage = page(() => import("../features/controllers/controllers-page.tsx"));
-const SensorsPage = page(() => import("../features/sensors/sensors-page.tsx"));
-const ProfilesPage = page(() => import("../features/profiles/profiles-page.tsx"));
-const SettingsPage = page(() => import("../features/settings/settings-page.tsx"));
+const LoginPage = page(PAGES["/login"]);
+const RegisterPage = page(PAGES["/register"]);
+const ForgotPasswordPage = page(PAGES["/forgot-password"]);
+const DashboardPage = page(PAGES["/dashboard"]);
+const FarmsPage = page(PAGES["/farms"]);
+const McuManagerPage = page(PAGES["/mcu"]);
+const ControllersPage = page(PAGES["/controllers"]);
+const SensorsPage = page(PAGES["/sensors"]);
+const ProfilesPage = page(PAGES["/settings-profile"]);
+const SettingsPage = page(PAGES["/settings"]);
 
 /** SPEC §2 route guarding: every client route without a stored client goes to /login. */
 function RequireClient({ children }: { children: ReactNode }) {

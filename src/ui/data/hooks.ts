@@ -1,5 +1,4 @@
 import { useCallback, useSyncExternalStore } from "react";
-import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
 import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
 import { mcuQueryKey, type DashboardSummary, type Entities, type EntityName, type McuLive, type McuQuery, type McuStats } from "../../contract/live.ts";
 import { useAppData } from "./provider.tsx";
@@ -37,28 +36,14 @@ export const useNotifications = () => useEntities("notifications");
 export const useControllers = () => useEntities("controllers");
 export const useSensors = () => useEntities("sensors");
 
-const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /**
- * The ids of the MCUs that pass `filter` (which may look at live state); the list re-renders
- * only when its membership changes, not when a reading changes.
+ * The ids of the client's MCUs in list order; re-renders only when the list's membership or order
+ * changes (not for a reading, nor for a record's change). Known from the first part of a list.
  */
-export function useMcuIds(filter?: (mcu: Mcu, live: McuLive | undefined) => boolean): number[] {
+export function useMcuIds(): readonly number[] {
   const { store } = useAppData();
-  const subscribe = useCallback(
-    (fn: () => void) => store.subscribeMany(filter ? [keys.entities("mcus"), keys.anyLive] : [keys.entities("mcus")], fn),
-    [store, filter],
-  );
-  return useSyncExternalStoreWithSelector<unknown, number[]>(
-    subscribe,
-    filter ? store.version : () => store.get("mcus"),
-    undefined,
-    () => {
-      const mcus = store.get("mcus");
-      return (filter ? mcus.filter((m) => filter(m, store.getLive(m.mac))) : mcus).map((m) => m.mcu_id);
-    },
-    sameIds,
-  );
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.mcuIds, fn), [store]);
+  return useSyncExternalStore(subscribe, store.getMcuIds);
 }
 
 /** The four summary cards of the Dashboard (SPEC §2), computed by the core over the whole fleet. */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import type { Mcu } from "../../contract/entities.ts";
 import type { McuLive } from "../../streams/device-snapshots.ts";
 import { mcuQueryKey } from "../../contract/live.ts";
 import { createAppStore, keys } from "./store.ts";
@@ -79,6 +80,30 @@ describe("main-thread store", () => {
     expect(store.getMcu(1)).toBeUndefined();
     expect(one).toHaveBeenCalledTimes(1);
     expect(store.get("mcus").map((m) => m.mcu_id)).toEqual([2]);
+  });
+
+  it("shows a list's records and ids as its parts come, and replaces the list once its last part has", () => {
+    const store = createAppStore();
+    const mcu = (id: number): Mcu => ({ mcu_id: id, name: `M${id}`, mac: `AA:00:00:00:00:0${id}`, farm_id: 1, farm: { name: "F" }, client_id: 1, status: "active", readings: null, lastSeen: null, controllers: [], sensors: [], profile_links: [], createdAt: "", updatedAt: "" });
+    const ids = vi.fn();
+    const list = vi.fn();
+    store.subscribe(keys.mcuIds, ids);
+    store.subscribe(keys.entities("mcus"), list);
+    // The head of a long list: its cards can render, the list is not the list yet.
+    store.apply({ kind: "mcus", ids: [1, 2], changed: [mcu(1), mcu(2)], more: true });
+    expect(store.getMcuIds()).toEqual([1, 2]);
+    expect(store.getMcu(2)?.name).toBe("M2");
+    expect(store.get("mcus")).toEqual([]);
+    expect(list).not.toHaveBeenCalled();
+    // The whole list in two parts.
+    store.apply({ kind: "mcus", ids: [1, 2, 3, 4], changed: [mcu(3)], more: true });
+    expect(store.getMcuIds()).toEqual([1, 2, 3, 4]);
+    expect(ids).toHaveBeenCalledTimes(2);
+    expect(list).not.toHaveBeenCalled();
+    store.apply({ kind: "mcus", ids: [1, 2, 3, 4], changed: [mcu(4)] });
+    expect(ids).toHaveBeenCalledTimes(2);
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(store.get("mcus").map((m) => m.mcu_id)).toEqual([1, 2, 3, 4]);
   });
 
   it("tells the core which MCUs have live subscribers, once per task, and nothing for a subscribe undone at once", async () => {

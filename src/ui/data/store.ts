@@ -18,6 +18,8 @@ export const keys = {
   live: (mac: string) => `live:${mac}`,
   anyLive: "live:*",
   mcu: (mcuId: number) => `mcu:${mcuId}`,
+  /** The ids of the MCU list, in order (known from the first part of a list, before its records). */
+  mcuIds: "mcus:ids",
   entities: (name: EntityName) => `entities:${name}`,
   /** The ids matching an MCU Manager query (`mcuQueryKey`); watching it has the core compute them. */
   mcuQuery: (queryKey: string) => `${QUERY_PREFIX}${queryKey}`,
@@ -89,6 +91,7 @@ export function createAppStore() {
   const live = new Map<string, McuLive>();
   let entities: Entities = EMPTY;
   const mcuById = new Map<number, Entities["mcus"][number]>();
+  let mcuIds: readonly number[] = NO_IDS;
   let connection: ConnectionInfo = { state: "idle" };
   const listeners = new Map<string, Set<Listener>>();
   /** Counts applied changes: a snapshot for selectors that read several parts of the store. */
@@ -155,14 +158,21 @@ export function createAppStore() {
   }
 
   /**
-   * A new MCU list: `ids` in order, `records` those that changed (the core compared them); an
-   * unchanged MCU keeps its object, and the list keeps its array if nothing in it changed.
+   * A part of a new MCU list: `ids` in order, `records` those that changed (the core compared
+   * them). Each record is usable at once (its card renders); the list as a whole is replaced when
+   * its last part (`more` false) has come: an unchanged MCU keeps its object, and the list keeps
+   * its array if nothing in it changed.
    */
-  function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], changed: string[]): Entities["mcus"] {
+  function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], more: boolean, changed: string[]): Entities["mcus"] {
     for (const m of records) {
       mcuById.set(m.mcu_id, m);
       changed.push(keys.mcu(m.mcu_id));
     }
+    if (!(ids.length === mcuIds.length && ids.every((id, i) => id === mcuIds[i]))) {
+      mcuIds = ids;
+      changed.push(keys.mcuIds);
+    }
+    if (more) return entities.mcus;
     const listed = new Set(ids);
     for (const id of [...mcuById.keys()]) {
       if (listed.has(id)) continue;
@@ -186,6 +196,7 @@ export function createAppStore() {
         next.mcus = applyMcus(
           incoming.map((m) => m.mcu_id),
           incoming.filter((m) => mcuById.get(m.mcu_id) !== m),
+          false,
           changed,
         );
       } else {
@@ -209,7 +220,7 @@ export function createAppStore() {
           return null;
         case "mcus": {
           const changed: string[] = [];
-          const mcus = applyMcus(update.ids, update.changed, changed);
+          const mcus = applyMcus(update.ids, update.changed, update.more === true, changed);
           if (mcus !== entities.mcus) entities = { ...entities, mcus };
           emit(changed);
           return null;
@@ -267,6 +278,8 @@ export function createAppStore() {
     getLive: (mac: string): McuLive | undefined => live.get(mac),
     allLive: (): ReadonlyMap<string, McuLive> => live,
     getMcu: (mcuId: number) => mcuById.get(mcuId),
+    /** The MCU list's ids in order, as soon as the list's first part has come. */
+    getMcuIds: (): readonly number[] => mcuIds,
     get: <K extends EntityName>(name: K): Entities[K] => entities[name],
     getConnection: () => connection,
     version: () => version,

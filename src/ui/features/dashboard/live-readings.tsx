@@ -80,7 +80,7 @@ const MetricCell = memo(function MetricCell({ label, text, count, total, limit }
       className={`rounded-xl px-3 py-2 4xl:px-4 4xl:py-3 min-w-0 ${limit !== null ? "bg-amber-50 ring-1 ring-inset ring-amber-400" : "bg-brand-50/60"}`}
     >
       <dt className="text-xs 4xl:text-lg text-gray-600">{label}</dt>
-      <dd className={`text-lg 4xl:text-3xl font-semibold tabular-nums ${limit !== null ? "text-amber-900" : "text-gray-900"}`}>{text}</dd>
+      <dd className={`live-line h-7 4xl:h-9 text-lg 4xl:text-3xl font-semibold tabular-nums ${limit !== null ? "text-amber-900" : "text-gray-900"}`}>{text}</dd>
       {limit !== null && (
         <dd className="flex items-center gap-1 text-xs 4xl:text-base font-medium text-amber-900">
           <AlertIcon className="shrink-0" />

@@ -102,7 +102,7 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
         })}
       </div>
       <p className="mt-auto text-xs 4xl:text-lg text-gray-500">
-        Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}
+        <span className="live-line h-4 4xl:h-7">Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}</span>
       </p>
     </article>
   );

@@ -6,7 +6,7 @@ import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
-import { useFarms, useMcuQuery, useMcus } from "../../data/hooks.ts";
+import { useFarms, useMcuIds, useMcuQuery } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
@@ -46,7 +46,8 @@ const managerColumns: ColumnsFor = () => COLUMN_BREAKPOINTS.find(([query]) => wi
 export default function McuManagerPage() {
   const { core } = useAppData();
   const confirm = useConfirm();
-  const mcus = useMcus();
+  // Known from the list's first part, before every record has crossed.
+  const mcuCount = useMcuIds().length;
   const farms = useFarms();
   const now = useNow();
 
@@ -104,9 +105,9 @@ export default function McuManagerPage() {
   const otherFailures = failed.filter((l) => l !== "mcus");
 
   let list;
-  if (loading && mcus.length === 0) list = <Loading text="Loading MCUs…" />;
-  else if (mcuLoadFailed && mcus.length === 0) list = <LoadError text={LOAD_ERROR_TEXT.mcus} onRetry={() => void load(failed)} />;
-  else if (mcus.length === 0)
+  if (loading && mcuCount === 0) list = <Loading text="Loading MCUs…" />;
+  else if (mcuLoadFailed && mcuCount === 0) list = <LoadError text={LOAD_ERROR_TEXT.mcus} onRetry={() => void load(failed)} />;
+  else if (mcuCount === 0)
     list = (
       <EmptyState title="No MCUs found">
         <p>Add your first MCU to start watching its farm room.</p>
@@ -206,7 +207,7 @@ export default function McuManagerPage() {
       </div>
 
       {otherFailures.length > 0 && <LoadError text={otherFailures.map((l) => LOAD_ERROR_TEXT[l]).join(" ")} onRetry={() => void load(failed)} />}
-      {mcuLoadFailed && mcus.length > 0 && <LoadError text="MCUs could not be refreshed; the list may be out of date." onRetry={() => void load(failed)} />}
+      {mcuLoadFailed && mcuCount > 0 && <LoadError text="MCUs could not be refreshed; the list may be out of date." onRetry={() => void load(failed)} />}
 
       <section aria-labelledby="mcu-list-heading" aria-busy={loading || undefined}>
         <h2 id="mcu-list-heading" className="sr-only">
