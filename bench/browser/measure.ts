@@ -148,6 +148,11 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
         const s = started.get(e.requestId);
         if (s) requests.push(`${Math.round((s.t - t0) * 1000)}-${Math.round((e.timestamp - t0) * 1000)} ms ${s.url.slice(0, 80)} ${e.encodedDataLength} B`);
       });
+      const navAt = Date.now();
+      page.on("requestfinished", (r) => {
+        const t = r.timing();
+        if (r.frame() === null || !r.url().includes("/api/")) requests.push(`(pw) ${Math.round(t.startTime - navAt)}+${Math.round(t.responseEnd)} ms ${r.url().replace(o.origin, "").slice(0, 80)}`);
+      });
     }
     await page.goto(o.origin + path, { waitUntil: "commit" });
     const load = await waitForLoad(page, loadTimeout);
@@ -210,7 +215,9 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
       await page.goto(o.origin + "/mcu", { waitUntil: "commit" });
       const mcuLoad = await waitForLoad(page, loadTimeout);
       await sleep(2000);
+      const tracing = process.env.BENCH_TRACE ? traceSummary(cdp, 4000) : null;
       const s = (await page.evaluate("window.__bench.scrollTest(5000, 120, 16)")) as { durationMs: number; frames: number; slowFrames: number; longTasks: number; scrolledPx: number };
+      if (tracing) o.log(`  trace of the /mcu scroll:\n${await tracing}`);
       mcuPage = {
         load: mcuLoad,
         fps: round((s.frames * 1000) / s.durationMs),

@@ -63,14 +63,16 @@ export function useMcuStats(): McuStats {
 /**
  * The ids of the MCUs matching the MCU Manager's search and filters, computed by the core over the
  * whole fleet (live statuses included) and sent when the result changes; empty until the first
- * result arrives (within a frame of mounting).
+ * result arrives (within a frame of mounting). Null watches nothing (no query on screen).
  */
-export function useMcuQuery(query: McuQuery): readonly number[] {
+export function useMcuQuery(query: McuQuery | null): readonly number[] {
   const { store } = useAppData();
-  const key = mcuQueryKey(query);
-  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.mcuQuery(key), fn), [store, key]);
-  return useSyncExternalStore(subscribe, () => store.getMcuQuery(key));
+  const key = query && mcuQueryKey(query);
+  const subscribe = useCallback((fn: () => void) => (key === null ? () => {} : store.subscribe(keys.mcuQuery(key), fn)), [store, key]);
+  return useSyncExternalStore(subscribe, () => (key === null ? NO_IDS : store.getMcuQuery(key)));
 }
+
+const NO_IDS: readonly number[] = [];
 
 /**
  * A farm's SPEC §3 status, derived live by the core from its MCUs' readings, profiles and

@@ -46,7 +46,6 @@ const managerColumns: ColumnsFor = () => COLUMN_BREAKPOINTS.find(([query]) => wi
 export default function McuManagerPage() {
   const { core } = useAppData();
   const confirm = useConfirm();
-  // Known from the list's first part, before every record has crossed.
   const mcuCount = useMcuIds().length;
   const farms = useFarms();
   const now = useNow();
@@ -81,9 +80,12 @@ export default function McuManagerPage() {
     };
   }, [load]);
 
-  // Searched and filtered in the core over the whole fleet, live statuses included.
-  const shownIds = useMcuQuery(filters);
+  // Searched and filtered in the core over the whole fleet, live statuses included; unfiltered,
+  // the list itself (its ids are known from its first part, before the whole list has crossed).
   const filtering = isFiltering(filters);
+  const queriedIds = useMcuQuery(filtering ? filters : null);
+  const allIds = useMcuIds();
+  const shownIds = filtering ? queriedIds : allIds;
 
   const onEdit = useCallback((mcu: Mcu) => setFormTarget({ kind: "edit", mcu }), []);
   const onDelete = useCallback(
