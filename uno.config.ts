@@ -18,6 +18,6 @@ export default defineConfig({
     card: "bg-white rounded-2xl border border-gray-200 shadow-sm",
     // A line whose text changes with every reading: sized by its class (give it a height), not by
     // its text, so a new value lays out this line alone and not the card, the grid and the page.
-    "live-line": "block truncate [contain:size_layout_style]",
+    "live-line": "block whitespace-nowrap [contain:size_layout_style]",
   },
 });

@@ -131,6 +131,7 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     // time includes the time the OS ran something else, its CPU time does not.
     const cpu = await context.newCDPSession(page);
     await cpu.send("Performance.enable", { timeDomain: "threadTicks" });
+    page.on("console", (m) => { if (m.text().includes("BOOTT")) o.log("   " + m.text()); });
     page.on("pageerror", (err) => o.log(`  page error (${o.kind}): ${err.message}`));
 
     const path = o.kind === "ours" ? "/dashboard" : "/naive/index.html";
@@ -154,8 +155,28 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
         if (r.frame() === null || !r.url().includes("/api/")) requests.push(`(pw) ${Math.round(t.startTime - navAt)}+${Math.round(t.responseEnd)} ms ${r.url().replace(o.origin, "").slice(0, 80)}`);
       });
     }
+    if (process.env.BENCH_TRACE) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+    }
     await page.goto(o.origin + path, { waitUntil: "commit" });
     const load = await waitForLoad(page, loadTimeout);
+    if (process.env.BENCH_TRACE) {
+      const { profile } = (await cdp.send("Profiler.stop")) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number } };
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      profile.samples.forEach((id, i) => {
+        const n = byId.get(id)!;
+        const file = n.callFrame.url.split("/").pop() || "(native)";
+        const k = `${file.replace(/-[\w-]{8}\.js$/, ".js")} ${n.callFrame.functionName || "(anon)"}`;
+        self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      });
+      const perFile = new Map<string, number>();
+      for (const [k, v] of self) perFile.set(k.split(" ")[0]!, (perFile.get(k.split(" ")[0]!) ?? 0) + v);
+      o.log("  load profile, self ms by file: " + [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${Math.round(v)}`).join(", "));
+      o.log("  by function: " + [...self].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `${k} ${Math.round(v)}`).join(", "));
+    }
     if (process.env.BENCH_TRACE) o.log(`  requests (${o.kind}), first card ${Math.round(load.firstCardMs ?? -1)} ms:\n    ` + requests.join("\n    "));
     if (load.visibleCardsMs === null) o.log(`  ${o.kind}: the visible cards did not all show values within ${loadTimeout / 1000} s`);
 

@@ -15,7 +15,7 @@ interface TraceEvent {
  * total duration of the top-level tasks and the event names that take the most (self-nested
  * events are counted in their parent too). A diagnostic for the bench (BENCH_TRACE=1), not a figure.
  */
-export async function traceSummary(cdp: CDPSession, ms: number, top = 14): Promise<string> {
+export async function traceSummary(cdp: CDPSession, ms: number, top = Number(process.env.BENCH_TRACE_TOP ?? 14)): Promise<string> {
   const events: TraceEvent[] = [];
   cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
   const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));

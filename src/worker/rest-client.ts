@@ -1,17 +1,17 @@
 import { type } from "arktype";
-import {
-  API_PATHS,
-  type ControllerRequest,
-  type CreateFarmRequest,
-  type CreateMcuRequest,
-  type LinkRequest,
-  type MarkNotificationsReadRequest,
-  type ProfileRequest,
-  type RegisterRequest,
-  type SensorRequest,
-  type UpdateClientRequest,
-  type UpdateFarmRequest,
-  type UpdateMcuRequest,
+import { API_PATHS } from "../contract/api-paths.ts";
+import type {
+  ControllerRequest,
+  CreateFarmRequest,
+  CreateMcuRequest,
+  LinkRequest,
+  MarkNotificationsReadRequest,
+  ProfileRequest,
+  RegisterRequest,
+  SensorRequest,
+  UpdateClientRequest,
+  UpdateFarmRequest,
+  UpdateMcuRequest,
 } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
 import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";

@@ -42,7 +42,10 @@ function handleOf(target: Record<string, (...args: unknown[]) => unknown>, inWor
 export async function startDataCore(options: { apiBase: string; onUpdate: (update: CoreUpdate) => void; preferWorker?: boolean }): Promise<{ core: CoreHandle; inWorker: boolean; terminate(): void }> {
   if (options.preferWorker !== false && typeof Worker !== "undefined") {
     try {
-      const worker = new Worker(new URL("../../worker/data-core.worker.ts", import.meta.url), { type: "module", name: "data-core" });
+      // The one index.html started early (boot-worker.ts), once; else a new one.
+      const early = globalThis.__dataCoreWorker;
+      globalThis.__dataCoreWorker = undefined;
+      const worker = early ?? new Worker(new URL("../../worker/data-core.worker.ts", import.meta.url), { type: "module", name: "data-core" });
       const remote = Comlink.wrap<DataCore>(worker);
       const core = handleOf(remote as unknown as Record<string, (...a: unknown[]) => unknown>, true);
       await core.configure({ apiBase: options.apiBase });
