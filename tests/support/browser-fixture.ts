@@ -7,7 +7,8 @@ import { DEFAULT_SESSION } from "../../server/http/session.ts";
 import { SimulatedMcu } from "../../server/simulator/simulated-mcu.ts";
 import { startSystem, type System } from "../../server/system.ts";
 import { openTestDatabase, registration } from "../../server/test-support.ts";
-import type { LiveFixture } from "./browser-commands.d.ts";
+import { seedFleet } from "../../bench/browser/fleet-seed.ts";
+import type { LargeFleet, LiveFixture } from "./browser-commands.d.ts";
 
 /**
  * The real server for browser-mode tests, on a fixed loopback port that the browser project's
@@ -86,6 +87,22 @@ const publishReading: BrowserCommand<[mac: string, humidity: number], void> = as
   sim.report();
 };
 
+/** The client of the large fleet, for pushReading. */
+let largeFleetClient: number | null = null;
+
+/** `count` MCUs with sensors, controllers and profiles, inserted in bulk (the browser bench's seed). */
+const seedLargeFleet: BrowserCommand<[count: number], LargeFleet> = async (_ctx, count) => {
+  const f = fixture();
+  const fleet = await seedFleet(f.system.app, f.db, count, 0, "browser");
+  largeFleetClient = fleet.clientId;
+  return { username: fleet.username, password: fleet.password, macs: fleet.mcus.map((m) => m.mac) };
+};
+
+const pushReading: BrowserCommand<[mac: string, humidity: number], void> = async (_ctx, mac, humidity) => {
+  if (largeFleetClient === null) throw new Error("seedLargeFleet first");
+  fixture().system.realtime.reading(largeFleetClient, mac, { DHT: { temperature: 18, humidity, count: 1 }, batteryLevel: 80, lastUpdated: new Date().toISOString() });
+};
+
 /** Stops the server and starts it again on the same port and database; devices reconnect by themselves. */
 const restartServer: BrowserCommand<[], void> = async () => {
   const f = fixture();
@@ -95,4 +112,4 @@ const restartServer: BrowserCommand<[], void> = async () => {
   f.system = await boot(f.db, f.port, mqttPort);
 };
 
-export const browserCommands = { seedLiveFixture, publishReading, restartServer };
+export const browserCommands = { seedLiveFixture, publishReading, restartServer, seedLargeFleet, pushReading };
