@@ -106,6 +106,34 @@ async function waitForLoad(page: Page, timeoutMs: number): Promise<LoadResult> {
 
 const round = (v: number, digits = 1) => +v.toFixed(digits);
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Starts a CPU profile of the page's main thread; the returned function stops it and answers where the time went (diagnostic). */
+async function startProfile(cdp: CDPSession): Promise<() => Promise<string>> {
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  return async () => {
+    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const n = byId.get(id)!;
+      const file = (n.callFrame.url.split("/").pop() || "(native)").replace(/-[\w-]{8}\.js$/, ".js");
+      const k = `${file} ${n.callFrame.functionName || "(anon)"}:${n.callFrame.lineNumber}`;
+      self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    const perFile = new Map<string, number>();
+    for (const [k, v] of self) perFile.set(k.split(" ")[0]!, (perFile.get(k.split(" ")[0]!) ?? 0) + v);
+    const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${Math.round(v)}`).join(", ");
+    return `    self ms by file: ${top(perFile, 12)}\n    by function: ${top(self, 20)}`;
+  };
+}
+
 /**
  * One client in a fresh browser context: signed in (the session cookie and the stored client, as
  * the app keeps them after its login page), dashboard loaded, warmed up, then one window measured
@@ -155,28 +183,10 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
         if (r.frame() === null || !r.url().includes("/api/")) requests.push(`(pw) ${Math.round(t.startTime - navAt)}+${Math.round(t.responseEnd)} ms ${r.url().replace(o.origin, "").slice(0, 80)}`);
       });
     }
-    if (process.env.BENCH_TRACE) {
-      await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
-      await cdp.send("Profiler.start");
-    }
+    const loadProfile = process.env.BENCH_TRACE ? await startProfile(cdp) : null;
     await page.goto(o.origin + path, { waitUntil: "commit" });
     const load = await waitForLoad(page, loadTimeout);
-    if (process.env.BENCH_TRACE) {
-      const { profile } = (await cdp.send("Profiler.stop")) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number } };
-      const self = new Map<string, number>();
-      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-      profile.samples.forEach((id, i) => {
-        const n = byId.get(id)!;
-        const file = n.callFrame.url.split("/").pop() || "(native)";
-        const k = `${file.replace(/-[\w-]{8}\.js$/, ".js")} ${n.callFrame.functionName || "(anon)"}`;
-        self.set(k, (self.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-      });
-      const perFile = new Map<string, number>();
-      for (const [k, v] of self) perFile.set(k.split(" ")[0]!, (perFile.get(k.split(" ")[0]!) ?? 0) + v);
-      o.log("  load profile, self ms by file: " + [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${Math.round(v)}`).join(", "));
-      o.log("  by function: " + [...self].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `${k} ${Math.round(v)}`).join(", "));
-    }
+    if (loadProfile) o.log(`  load profile (main thread):\n${await loadProfile()}`);
     if (process.env.BENCH_TRACE) o.log(`  requests (${o.kind}), first card ${Math.round(load.firstCardMs ?? -1)} ms:\n    ` + requests.join("\n    "));
     if (load.visibleCardsMs === null) o.log(`  ${o.kind}: the visible cards did not all show values within ${loadTimeout / 1000} s`);
 
@@ -237,7 +247,9 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
       const mcuLoad = await waitForLoad(page, loadTimeout);
       await sleep(2000);
       const tracing = process.env.BENCH_TRACE ? traceSummary(cdp, 4000) : null;
+      const scrollProfile = process.env.BENCH_TRACE ? await startProfile(cdp) : null;
       const s = (await page.evaluate("window.__bench.scrollTest(5000, 120, 16)")) as { durationMs: number; frames: number; slowFrames: number; longTasks: number; scrolledPx: number };
+      if (scrollProfile) o.log(`  /mcu scroll profile (main thread):\n${await scrollProfile()}`);
       if (tracing) o.log(`  trace of the /mcu scroll:\n${await tracing}`);
       mcuPage = {
         load: mcuLoad,
