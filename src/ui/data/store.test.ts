@@ -30,7 +30,7 @@ describe("main-thread store", () => {
 
   it("leaves no listener behind after unsubscribing", () => {
     const store = createAppStore();
-    const offs = [store.subscribe(keys.live("A"), () => {}), store.subscribe(keys.live("A"), () => {}), store.subscribeMany([keys.anyLive, keys.entities("farms")], () => {})];
+    const offs = [store.subscribe(keys.live("A"), () => {}), store.subscribe(keys.live("A"), () => {}), store.subscribe(keys.summary, () => {}), store.subscribe(keys.entities("farms"), () => {})];
     expect(store.listenerCount()).toBe(4);
     offs.forEach((off) => off());
     expect(store.listenerCount()).toBe(0);
@@ -116,7 +116,7 @@ describe("main-thread store", () => {
     const offA1 = store.subscribe(keys.live("A"), () => {});
     const offA2 = store.subscribe(keys.live("A"), () => {});
     const offB = store.subscribe(keys.live("B"), () => {});
-    store.subscribe(keys.anyLive, () => {});
+    store.subscribe(keys.summary, () => {});
     store.subscribe(keys.entities("mcus"), () => {});
     await flush();
     expect(sent).toEqual([["A", "B"]]);

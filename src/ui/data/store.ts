@@ -16,7 +16,6 @@ const NO_IDS: readonly number[] = [];
 /** Keys subscribers listen to. */
 export const keys = {
   live: (mac: string) => `live:${mac}`,
-  anyLive: "live:*",
   mcu: (mcuId: number) => `mcu:${mcuId}`,
   /** The ids of the MCU list, in order (known from the first part of a list, before its records). */
   mcuIds: "mcus:ids",
@@ -94,8 +93,6 @@ export function createAppStore() {
   let mcuIds: readonly number[] = NO_IDS;
   let connection: ConnectionInfo = { state: "idle" };
   const listeners = new Map<string, Set<Listener>>();
-  /** Counts applied changes: a snapshot for selectors that read several parts of the store. */
-  let version = 0;
   let summary = NO_SUMMARY;
   let mcuStats = NO_MCU_STATS;
   let farmStatuses: Readonly<Record<number, FarmStatus>> = {};
@@ -106,7 +103,6 @@ export function createAppStore() {
   const queryWatch = watchedSet();
 
   function emit(changed: Iterable<string>) {
-    version++;
     const called = new Set<Listener>();
     for (const key of changed) {
       for (const fn of listeners.get(key) ?? []) {
@@ -126,7 +122,6 @@ export function createAppStore() {
     for (const mac of batch.removed) {
       if (live.delete(mac)) changed.push(keys.live(mac));
     }
-    if (changed.length) changed.push(keys.anyLive);
     if (batch.fleet) applyFleet(batch.fleet, changed);
     if (changed.length) emit(changed);
   }
@@ -240,7 +235,7 @@ export function createAppStore() {
       if (!set) listeners.set(key, (set = new Set()));
       set.add(fn);
       const unwatch =
-        key.startsWith(LIVE_PREFIX) && key !== keys.anyLive
+        key.startsWith(LIVE_PREFIX)
           ? interest.watch(key.slice(LIVE_PREFIX.length))
           : key.startsWith(QUERY_PREFIX)
             ? queryWatch.watch(key.slice(QUERY_PREFIX.length))
@@ -269,20 +264,13 @@ export function createAppStore() {
     /** The MACs with live subscribers now. */
     interest: (): string[] => interest.names(),
 
-    /** Subscribes to several keys with one callback. */
-    subscribeMany(keyList: string[], fn: Listener): () => void {
-      const offs = keyList.map((k) => this.subscribe(k, fn));
-      return () => offs.forEach((off) => off());
-    },
 
     getLive: (mac: string): McuLive | undefined => live.get(mac),
-    allLive: (): ReadonlyMap<string, McuLive> => live,
     getMcu: (mcuId: number) => mcuById.get(mcuId),
     /** The MCU list's ids in order, as soon as the list's first part has come. */
     getMcuIds: (): readonly number[] => mcuIds,
     get: <K extends EntityName>(name: K): Entities[K] => entities[name],
     getConnection: () => connection,
-    version: () => version,
 
     /** The Dashboard's summary counts, as the core computed them over the whole fleet. */
     getSummary: (): DashboardSummary => summary,
