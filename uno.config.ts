@@ -2,6 +2,13 @@ import { defineConfig, presetWind3 } from "unocss";
 
 export default defineConfig({
   presets: [presetWind3()],
+  preflights: [
+    {
+      // A farmer who asks the system for less motion gets none: the drawer, panels and switches
+      // move at once instead of sliding.
+      getCSS: () => "@media (prefers-reduced-motion: reduce) { *, ::before, ::after { transition-duration: 0s !important; transition-delay: 0s !important; scroll-behavior: auto !important; } }",
+    },
+  ],
   theme: {
     colors: {
       brand: { 50: "#f0fdf4", 100: "#dcfce7", 200: "#bbf7d0", 500: "#22c55e", 600: "#16a34a", 700: "#15803d", 800: "#166534", 900: "#14532d" },

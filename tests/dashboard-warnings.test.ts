@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectToast, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
+import { expectToast, followNavLink, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
 import { listSize, scrollToCard } from "./support/virtual-list.ts";
 
 /** An unclaimed demo MCU from the README: simulated, it starts reporting once claimed. */
@@ -44,8 +44,7 @@ afterAll(async () => {
 });
 
 async function go(p: Page, link: "Dashboard" | "MCU Manager") {
-  if ((p.viewportSize()?.width ?? 0) < 1024) await p.getByRole("button", { name: "Open menu" }).click();
-  await p.getByRole("link", { name: link }).click();
+  await followNavLink(p, link);
   await p.waitForURL(link === "Dashboard" ? "**/dashboard" : "**/mcu");
 }
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { expectToast, followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { allCardNames, listSize, scrollToCard } from "./support/virtual-list.ts";
 
 /** An unclaimed demo MCU from the README ("The demo farm"). */
@@ -31,7 +31,7 @@ async function shoot(page: Page, name: string) {
 }
 
 async function openMcuManager(page: Page) {
-  await page.getByRole("link", { name: "MCU Manager" }).click();
+  await followNavLink(page, "MCU Manager");
   await page.waitForURL("**/mcu");
   await page.getByRole("heading", { level: 2, name: "MCU Manager" }).waitFor();
 }
@@ -257,7 +257,6 @@ describe("MCU Manager", () => {
       const { context: c, page: p } = await app.newPage(size);
       try {
         await signIn(p);
-        if (size === "phone") await p.getByRole("button", { name: "Open menu" }).click();
         await openMcuManager(p);
         await expect.poll(() => cardCount(p)).toBe(12);
         // Every mounted card (the list is virtualized) shows its battery.

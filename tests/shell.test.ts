@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
+import { drawer, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
 
 type Box = { x: number; y: number; width: number; height: number };
 /** The little of a DOM element these tests read in the page (the tests compile without the DOM's types). */
@@ -81,6 +81,26 @@ describe("the app's shell: notifications, toasts, titles", () => {
       await context.close();
     });
   }
+
+  it("slides the phone menu in, and opens it at once for a farmer who asks for less motion", async () => {
+    for (const reducedMotion of ["no-preference", "reduce"] as const) {
+      const context = await app.browser.newContext({ viewport: VIEWPORTS.phone, baseURL: app.url, reducedMotion });
+      try {
+        const page = await context.newPage();
+        await signIn(page);
+        const sidebar = page.locator("#sidebar");
+        expect(await sidebar.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe(reducedMotion === "reduce" ? "0s" : "0.15s");
+        await page.getByRole("button", { name: "Open menu" }).click();
+        await drawer(page, "open");
+        await page.getByRole("link", { name: "Manage Farms", exact: true }).click();
+        await page.waitForURL("**/farms");
+        // Following a link closes the drawer.
+        await drawer(page, "closed");
+      } finally {
+        await context.close();
+      }
+    }
+  });
 
   it("shows each client page's title once, in the top bar", async () => {
     const { context, page } = await app.newPage("laptop");

@@ -41,7 +41,9 @@ export async function startDemoApp(env: Record<string, string> = {}): Promise<De
     browser,
     url: server.url,
     async newPage(size = "laptop") {
-      const context = await browser.newContext({ viewport: VIEWPORTS[size], baseURL: app.url });
+      // Reduced motion: the app then moves nothing (no sliding drawer), so a test never acts on a
+      // sidebar that a loaded machine is still animating (seen: a drawer 5 s into a 150 ms slide).
+      const context = await browser.newContext({ viewport: VIEWPORTS[size], baseURL: app.url, reducedMotion: "reduce" });
       const page = await context.newPage();
       return { context, page };
     },
@@ -73,4 +75,28 @@ export async function signIn(page: Page, username: string = DEMO.username, passw
 /** A toast's text appears (react-toastify renders them with role="alert"). */
 export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
   await page.getByRole("alert").filter({ hasText: text }).first().waitFor({ state: "visible", timeout: 10_000 });
+}
+
+/**
+ * Follows a link of the sidebar. On a narrow screen the sidebar is a drawer: "Open menu" opens it
+ * and the link is clicked once the drawer is on screen.
+ */
+export async function followNavLink(page: Page, name: string): Promise<void> {
+  if ((page.viewportSize()?.width ?? 0) < 1024) {
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await drawer(page, "open");
+  }
+  await page.getByRole("link", { name, exact: true }).click();
+}
+
+/** Waits until the sidebar drawer of a narrow screen is wholly on screen ("open") or wholly off it ("closed"). */
+export async function drawer(page: Page, state: "open" | "closed", timeoutMs = 10_000): Promise<void> {
+  const sidebar = page.locator("#sidebar");
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const box = await sidebar.boundingBox();
+    if (box && (state === "open" ? box.x >= 0 : box.x + box.width <= 0)) return;
+    if (Date.now() > until) throw new Error(`the sidebar drawer is not ${state} after ${timeoutMs} ms (at x ${box?.x})`);
+    await page.waitForTimeout(50);
+  }
 }
