@@ -89,7 +89,7 @@ describe("the app's shell: notifications, toasts, titles", () => {
         const page = await context.newPage();
         await signIn(page);
         const sidebar = page.locator("#sidebar");
-        expect(await sidebar.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe(reducedMotion === "reduce" ? "0s" : "0.15s");
+        expect(await sidebar.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { transitionDuration: string } }).getComputedStyle(el).transitionDuration)).toBe(reducedMotion === "reduce" ? "0s" : "0.15s");
         await page.getByRole("button", { name: "Open menu" }).click();
         await drawer(page, "open");
         await page.getByRole("link", { name: "Manage Farms", exact: true }).click();
