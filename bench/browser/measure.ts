@@ -159,7 +159,6 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     // time includes the time the OS ran something else, its CPU time does not.
     const cpu = await context.newCDPSession(page);
     await cpu.send("Performance.enable", { timeDomain: "threadTicks" });
-    page.on("console", (m) => { if (m.text().includes("BOOTT")) o.log("   " + m.text()); });
     page.on("pageerror", (err) => o.log(`  page error (${o.kind}): ${err.message}`));
 
     const path = o.kind === "ours" ? "/dashboard" : "/naive/index.html";

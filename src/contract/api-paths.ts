@@ -29,3 +29,10 @@ export const API_PATHS = {
   link: "/api/setting-profiles/link",
   unlink: (linkId: number) => `/api/setting-profiles/link/${linkId}`,
 } as const;
+
+
+/** MCUs asked for first when a screen opens on an empty list (a wall's first screen), ahead of the whole list. */
+export const FIRST_MCUS = 48;
+
+/** The first lists a signed-in screen loads: its MCU list's head and its farms (the page asks the worker for them at start). */
+export const firstListPaths = (clientId: number): string[] => [`${API_PATHS.mcusByClient(clientId)}?limit=${FIRST_MCUS}`, API_PATHS.farmsOfClient(clientId)];

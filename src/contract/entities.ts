@@ -5,30 +5,22 @@ import { type } from "arktype";
  * the server builds its answers with these types.
  */
 
-export const FARM_STATUSES = ["active", "warning", "offline"] as const;
-export const MCU_STATUSES = ["active", "online", "offline", "maintenance"] as const;
-export const CONTROLLER_TYPES = ["Humidifier", "Irrigation", "Ac", "Ventilation"] as const;
-export const SENSOR_TYPES = ["CO2", "Humidity", "Soil_temp", "Moisture"] as const;
-export const AC_BASES = ["soil_temp", "room_temp"] as const;
-/** Notification types with their own icon (SPEC §3); any other type gets the default icon. */
-export const NOTIFICATION_TYPES = ["wash", "payment", "ads", "coupon", "subscribe"] as const;
+import { AC_BASES, CONTROLLER_TYPES, FARM_STATUSES, MCU_STATUSES, SENSOR_TYPES } from "./enums.ts";
 
-/** Types of the notifications the server's alerts raise. */
-export const ALERT_TYPES = [
-  "mcu_offline",
-  "mcu_online",
-  "battery_low",
-  "humidity_low",
-  "co2_high",
-  "soil_moisture_low",
-  "temperature_off_target",
-] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-
-export type FarmStatus = (typeof FARM_STATUSES)[number];
-export type McuStatus = (typeof MCU_STATUSES)[number];
-export type ControllerType = (typeof CONTROLLER_TYPES)[number];
-export type SensorType = (typeof SENSOR_TYPES)[number];
+export {
+  AC_BASES,
+  ALERT_TYPES,
+  CONTROLLER_TYPES,
+  FARM_STATUSES,
+  MCU_STATUSES,
+  NOTIFICATION_TYPES,
+  SENSOR_TYPES,
+  type AlertType,
+  type ControllerType,
+  type FarmStatus,
+  type McuStatus,
+  type SensorType,
+} from "./enums.ts";
 
 const isoDate = type("string");
 

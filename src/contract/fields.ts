@@ -1,5 +1,8 @@
 import { type } from "arktype";
+import { EMAIL_PATTERN, MOBILE_PATTERN } from "./enums.ts";
 import { MAC_PATTERN, normalizeMac } from "./mac.ts";
+
+export { EMAIL_PATTERN, MOBILE_PATTERN };
 
 /**
  * Field builders shared by the request schemas. Each one carries the exact message of
@@ -33,7 +36,6 @@ export function optionalText(label: string, max: number) {
     );
 }
 
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function emailField(requiredMessage: string) {
   return requiredText("Email", requiredMessage, 254).narrow(
@@ -42,7 +44,6 @@ export function emailField(requiredMessage: string) {
 }
 
 /** Digits, spaces, dashes and parentheses with an optional leading plus (SPEC §5). */
-export const MOBILE_PATTERN = /^\+?[\d\s\-()]+$/;
 
 /** A MAC in either separator style, normalised to `AA:BB:CC:DD:EE:FF`. */
 export function macField() {

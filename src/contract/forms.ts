@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { EMAIL_PATTERN, MOBILE_PATTERN } from "./fields.ts";
-import { AC_BASES, CONTROLLER_TYPES, SENSOR_TYPES } from "./entities.ts";
+import { AC_BASES, CONTROLLER_TYPES, EMAIL_PATTERN, MOBILE_PATTERN, SENSOR_TYPES } from "./enums.ts";
 import { MAC_PATTERN } from "./mac.ts";
 import { breaksOrder, orderFieldMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, rangeMessage, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 

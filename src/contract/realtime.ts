@@ -1,11 +1,10 @@
 import { type } from "arktype";
-import { liveReading, MCU_STATUSES } from "./entities.ts";
+import { liveReading } from "./entities.ts";
+import { COMMAND_TARGETS, MCU_STATUSES } from "./enums.ts";
 
 /** Socket.IO events of SPEC §7 and ARCHITECTURE.md "Realtime contract". `deviceId` is the MCU MAC. */
 
-/** Device labels used on the dashboard tiles and in commands. */
-export const COMMAND_TARGETS = ["Irrigation", "AC", "Ventilation", "Humidifier"] as const;
-export type CommandTarget = (typeof COMMAND_TARGETS)[number];
+export { COMMAND_TARGETS, type CommandTarget } from "./enums.ts";
 
 /** client → server `sendCommand`. */
 export const sendCommandPayload = type({

@@ -4,5 +4,9 @@
  * bundle loads and runs, not after it.
  */
 import "./boot-worker.ts";
+import { preloadPage } from "./app/pages.ts";
+
+// The screen's own chunk loads alongside the app's.
+preloadPage(location.pathname);
 
 await import("./start.tsx");

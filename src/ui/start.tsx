@@ -3,7 +3,6 @@ import "virtual:uno.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
-import { preloadPage } from "./app/routes.tsx";
 import { createAppData } from "./data/app-data.ts";
 import { notify } from "./components/toasts.ts";
 import { firebaseMessaging, pushConfig } from "./pwa/firebase-messaging.ts";
@@ -13,8 +12,6 @@ import { registerServiceWorker } from "./pwa/register-service-worker.ts";
 
 listenForInstallPrompt();
 registerServiceWorker();
-// The screen's chunk loads while the data core starts.
-preloadPage(location.pathname);
 
 const root = createRoot(document.getElementById("root")!);
 const data = await createAppData({ apiBase: import.meta.env.VITE_API_BASE ?? "" });

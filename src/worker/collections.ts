@@ -9,6 +9,7 @@ import type {
 } from "../contract/api.ts";
 import type { Controller, Farm, Mcu, Sensor, SettingProfile } from "../contract/entities.ts";
 import type { Entities, EntityName } from "../contract/live.ts";
+import { FIRST_MCUS } from "../contract/api-paths.ts";
 import type { RestClient } from "./rest-client.ts";
 
 export interface CollectionsContext {
@@ -22,8 +23,6 @@ export interface CollectionsContext {
   firstMcus?(mcus: Mcu[]): void;
 }
 
-/** MCUs fetched first when the list is empty (a wall's first screen), ahead of the whole list. */
-export const FIRST_MCUS = 48;
 
 /** How each collection loads. */
 const LOADERS: { [K in EntityName]: (rest: RestClient, clientId: () => number) => Promise<Entities[K]> } = {

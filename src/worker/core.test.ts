@@ -2,10 +2,11 @@ import type { io } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { CoreError } from "../contract/core-error.ts";
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
-import type { Farm, Mcu, Notification } from "../contract/entities.ts";
+import type { Notification } from "../contract/entities.ts";
 import { mcuQueryKey, type FleetResults, type SnapshotBatch } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import { createDataCore, type CoreDeps, type CoreUpdate } from "./core.ts";
+import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
 import { SessionEndedError, type SessionEnded } from "../contract/session-ended.ts";
 
 type Handler = (...args: unknown[]) => void;
@@ -226,36 +227,6 @@ describe("marking notifications read", () => {
 });
 
 describe("live data for the MCUs on screen, fleet results for all", () => {
-  const at = "2026-11-23T10:00:00.000Z";
-  const macOf = (i: number) => `02:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
-  const mcuRecord = (i: number): Mcu => ({
-    mcu_id: i + 1,
-    name: `Room ${i + 1}`,
-    mac: macOf(i),
-    farm_id: Math.floor(i / 100) + 1,
-    farm: { name: `Farm ${Math.floor(i / 100) + 1}` },
-    client_id: 7,
-    status: "active",
-    readings: null,
-    lastSeen: null,
-    controllers: [],
-    sensors: [],
-    profile_links: [],
-    createdAt: at,
-    updatedAt: at,
-  });
-  const farmRecord = (f: number): Farm => ({
-    farm_id: f + 1,
-    name: `Farm ${f + 1}`,
-    location: "Byblos",
-    status: "active",
-    mcuCount: 100,
-    client_id: 7,
-    mcus: Array.from({ length: 100 }, (_, k) => ({ id: f * 100 + k + 1, mcu_id: f * 100 + k + 1, name: `Room ${f * 100 + k + 1}` })),
-    createdAt: at,
-    updatedAt: at,
-  });
-
   /**
    * 2000 MCUs in 20 farms: the first 1500 report (MCU 5 on a low battery), the last 500 (farms
    * 16-20) never do; three MCUs are on screen.

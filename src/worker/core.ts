@@ -9,6 +9,7 @@ import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../c
 import { createCollections } from "./collections.ts";
 import { createLive } from "./live.ts";
 import type { LiveSocketOptions } from "./live-socket.ts";
+import type { EarlyFetches } from "./early-fetch.ts";
 import { createRestClient, type RestClient } from "./rest-client.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
@@ -19,6 +20,8 @@ export interface CoreDeps {
   now?: () => number;
   connect?: LiveSocketOptions["connect"];
   frameMs?: number;
+  /** Responses the worker's entry requested before the core loaded (early-fetch.ts). */
+  early?: Pick<EarlyFetches, "take" | "clear">;
 }
 
 /** The calls that work without a session (or end one): a 401 from them is an answer, not an ended session. */
@@ -47,7 +50,7 @@ export function createDataCore(deps: CoreDeps = {}) {
   let sessionEnded = false;
   let listener: ((update: CoreUpdate) => void) | null = null;
   let sessionListener: ((ended: SessionEnded) => void) | null = null;
-  let rest: RestClient = sessionBound(createRestClient({ apiBase: "", fetch: deps.fetch }));
+  let rest: RestClient = sessionBound(createRestClient({ apiBase: "", fetch: deps.fetch, early: deps.early?.take }));
 
   const send = (update: CoreUpdate) => listener?.(update);
   function requireClient(): number {
@@ -123,6 +126,17 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
   });
 
+  /** Closes the connection and forgets the client's data. */
+  function halt() {
+    live.close();
+    clientId = null;
+    const { mcus, ...others } = collections.clear();
+    send({ kind: "entities", entities: others });
+    sendMcus(mcus);
+    live.entitiesChanged();
+    send({ kind: "connection", state: "idle" });
+  }
+
   /**
    * The server no longer knows the session of `ofClient`: report it once and stop, so nothing
    * more is loaded or sent for that client. Later failures of the same session stay quiet.
@@ -170,7 +184,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     /** The API base of SPEC §7 ({host}); "" is the page's own origin. */
     configure(options: { apiBase: string }) {
       apiBase = options.apiBase.replace(/\/$/, "");
-      rest = sessionBound(createRestClient({ apiBase, fetch: deps.fetch }));
+      rest = sessionBound(createRestClient({ apiBase, fetch: deps.fetch, early: deps.early?.take }));
     },
 
     /** The main thread's receiver of updates (a Comlink proxy in the worker). */
@@ -223,7 +237,8 @@ export function createDataCore(deps: CoreDeps = {}) {
     /** Opens the realtime connection for a known client (SPEC §4). */
     start(id: number) {
       if (clientId === id && live.connected) return;
-      core.stop();
+      // Not stop(): the early responses are this start's (they are for this client's URLs only).
+      halt();
       clientId = id;
       sessionEnded = false;
       live.open(apiBase, id);
@@ -234,13 +249,8 @@ export function createDataCore(deps: CoreDeps = {}) {
 
     /** Closes the connection and forgets the client's data (sign-out, page gone). */
     stop() {
-      live.close();
-      clientId = null;
-      const { mcus, ...others } = collections.clear();
-      send({ kind: "entities", entities: others });
-      sendMcus(mcus);
-      live.entitiesChanged();
-      send({ kind: "connection", state: "idle" });
+      deps.early?.clear();
+      halt();
     },
 
     ...collections.loaders,

@@ -28,6 +28,8 @@ export interface RestClientOptions {
   apiBase: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** A response already requested for this URL (a GET), taken instead of a new request. */
+  early?: (url: string) => Promise<Response> | undefined;
 }
 
 /** The code of a failure whose body names none (a proxy's page, an empty body). */
@@ -40,7 +42,7 @@ function fallbackCode(status: number): ErrorCode {
  * Every call of SPEC §7 (and the session endpoints). Answers are validated against the contract;
  * a failure becomes a CoreError carrying the server's message.
  */
-export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bind(globalThis), timeoutMs = 30_000 }: RestClientOptions) {
+export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bind(globalThis), timeoutMs = 30_000, early }: RestClientOptions) {
   async function call<S extends type.Any>(method: string, path: string, schema: S, body?: unknown): Promise<S["infer"]> {
     return (await request(method, path, schema, body)).value;
   }
@@ -49,13 +51,15 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
   async function request<S extends type.Any>(method: string, path: string, schema: S, body?: unknown): Promise<{ value: S["infer"]; res: Response }> {
     let res: Response;
     try {
-      res = await doFetch(apiBase + path, {
-        method,
-        credentials: "include",
-        headers: body === undefined ? {} : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const taken = method === "GET" ? early?.(apiBase + path) : undefined;
+      res = await (taken ??
+        doFetch(apiBase + path, {
+          method,
+          credentials: "include",
+          headers: body === undefined ? {} : { "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        }));
     } catch (err) {
       if (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError")) throw new CoreError("TIMEOUT", "The server did not answer in time");
       throw new CoreError("NETWORK", "Cannot reach the server. Check the connection.");

@@ -5,29 +5,7 @@ import { useClient } from "../data/provider.tsx";
 import { Layout } from "./layout.tsx";
 import NotFoundPage from "./not-found-page.tsx";
 import { loadWithRetry, PageLoadBoundary } from "./page-load-boundary.tsx";
-
-/** Each screen's chunk by path (each screen loads when first visited). */
-const PAGES = {
-  "/login": () => import("../features/auth/login-page.tsx"),
-  "/register": () => import("../features/auth/register-page.tsx"),
-  "/forgot-password": () => import("../features/auth/forgot-password-page.tsx"),
-  "/dashboard": () => import("../features/dashboard/dashboard-page.tsx"),
-  "/farms": () => import("../features/farms/farms-page.tsx"),
-  "/mcu": () => import("../features/mcu/mcu-manager-page.tsx"),
-  "/controllers": () => import("../features/controllers/controllers-page.tsx"),
-  "/sensors": () => import("../features/sensors/sensors-page.tsx"),
-  "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
-  "/settings": () => import("../features/settings/settings-page.tsx"),
-} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
-
-/**
- * Starts loading the chunk of the screen at `pathname` (the dashboard for "/"), so that it arrives
- * while the data core starts instead of after it. The route's lazy component then finds it loaded.
- */
-export function preloadPage(pathname: string) {
-  const load = PAGES[(pathname === "/" ? "/dashboard" : pathname.replace(/\/$/, "")) as keyof typeof PAGES];
-  load?.().catch(() => undefined); // a failure is the route's to show, when it loads the chunk itself
-}
+import { PAGES } from "./pages.ts";
 
 /** Lazy page chunks, retried once, within SPEC §9's time-out. */
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => loadWithRetry(load));

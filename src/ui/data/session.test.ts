@@ -4,6 +4,7 @@ import type { SessionEnded } from "../../contract/session-ended.ts";
 import type { CoreHandle } from "./core-client.ts";
 import { CLIENT_STORAGE_KEY, createSession } from "./session.ts";
 import { createAppStore } from "./store.ts";
+import { storedClient } from "./stored-client.ts";
 
 const client = (id: number): Client => ({
   client_id: id,
@@ -92,5 +93,35 @@ describe("the session when the server ends it", () => {
     const { calls } = createDeps({ stored: client(7) });
     expect(calls.indexOf("onSessionEnded")).toBeGreaterThanOrEqual(0);
     expect(calls.indexOf("onSessionEnded")).toBeLessThan(calls.indexOf("start"));
+  });
+});
+
+describe("the stored client", () => {
+  it("restores a stored client, and starts the core for it", () => {
+    const { session, calls } = createDeps({ stored: client(7) });
+    expect(session.getClient()).toEqual(client(7));
+    expect(calls).toContain("start");
+  });
+
+  it("starts signed out from a stored value that is not a client", () => {
+    const broken: unknown[] = [
+      "not json",
+      null,
+      42,
+      { ...client(7), client_id: "7" },
+      { ...client(7), client_id: 7.5 },
+      { ...client(7), email: undefined },
+      { ...client(7), username: 3 },
+      { ...client(7), fcm_token: 5 },
+      (({ createdAt: _, ...rest }) => rest)(client(7)),
+    ];
+    for (const value of broken) {
+      const storage = memoryStorage();
+      storage.setItem(CLIENT_STORAGE_KEY, typeof value === "string" ? value : JSON.stringify(value));
+      expect(storedClient(storage), JSON.stringify(value)).toBeNull();
+    }
+    const storage = memoryStorage();
+    storage.setItem(CLIENT_STORAGE_KEY, JSON.stringify({ ...client(7), fcm_token: "token" }));
+    expect(storedClient(storage)?.fcm_token).toBe("token");
   });
 });

@@ -1,10 +1,10 @@
-import { client as clientSchema, type Client } from "../../contract/entities.ts";
-import { type } from "arktype";
+import type { Client } from "../../contract/entities.ts";
 import type { CoreHandle } from "./core-client.ts";
 import type { AppStore } from "./store.ts";
 
-/** SPEC §3: the signed-in client is kept in browser storage under this key (no secret in it). */
-export const CLIENT_STORAGE_KEY = "client";
+import { CLIENT_STORAGE_KEY, storedClient } from "./stored-client.ts";
+
+export { CLIENT_STORAGE_KEY };
 
 export interface Session {
   getClient(): Client | null;
@@ -29,14 +29,7 @@ export function createSession(core: CoreHandle, store: AppStore, storage: Storag
   let undeliveredEnd = false;
 
   function restore(): Client | null {
-    try {
-      const raw = storage.getItem(CLIENT_STORAGE_KEY);
-      if (!raw) return null;
-      const parsed = clientSchema(JSON.parse(raw));
-      return parsed instanceof type.errors ? null : parsed;
-    } catch {
-      return null;
-    }
+    return storedClient(storage);
   }
 
   function begin(c: Client) {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { CONTROLLER_TYPES, type Controller, type ControllerType } from "../../../contract/entities.ts";
+import type { Controller } from "../../../contract/entities.ts";
+import { CONTROLLER_TYPES, type ControllerType } from "../../../contract/enums.ts";
 import { controllerForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";

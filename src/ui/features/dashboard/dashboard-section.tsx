@@ -6,7 +6,8 @@ import type { ListLoad } from "../../components/use-list-load.ts";
 /**
  * One list of the dashboard with a link to the page that manages it. A failed reload keeps the
  * list the store still holds under its LoadError, and "empty" is said only once a load succeeded,
- * so a failure never reads as "you have none".
+ * so a failure never reads as "you have none". What the store holds shows at once, also while a
+ * long list is still loading (its first screen comes first).
  */
 export function DashboardSection({
   headingId,
@@ -46,10 +47,11 @@ export function DashboardSection({
         </Link>
       </div>
       {load.status === "error" && <LoadError text={load.message} onRetry={onRetry} />}
-      {load.status === "loading" ? (
-        <Loading text={loadingText} />
-      ) : hasItems ? (
+      {hasItems ? (
+        // The first screen of a long list shows while the rest of it still loads.
         children
+      ) : load.status === "loading" ? (
+        <Loading text={loadingText} />
       ) : (
         load.status === "ready" && (
           <EmptyState title={emptyTitle}>

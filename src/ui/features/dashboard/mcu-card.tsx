@@ -1,7 +1,7 @@
 import { memo, useMemo } from "react";
 import { isLowBattery, thresholdBreaches, type Breach } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
-import { COMMAND_TARGETS } from "../../../contract/realtime.ts";
+import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { linkedConfig } from "../../../streams/live-status.ts";
 import { formatReadingTime } from "../../components/dates.ts";

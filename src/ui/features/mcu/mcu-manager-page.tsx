@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Mcu, McuStatus } from "../../../contract/entities.ts";
-import { MCU_STATUSES } from "../../../contract/entities.ts";
+import { MCU_STATUSES } from "../../../contract/enums.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";

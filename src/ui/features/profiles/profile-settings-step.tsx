@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState, type ReactNode } from "react";
 import type { z } from "zod";
-import { AC_BASES, type ProfileConfig } from "../../../contract/entities.ts";
+import type { ProfileConfig } from "../../../contract/entities.ts";
+import { AC_BASES } from "../../../contract/enums.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
 import { PROFILE_SETTINGS as S, type ProfileSetting } from "../../../contract/profile-settings.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { SENSOR_TYPES, type Sensor, type SensorType } from "../../../contract/entities.ts";
+import type { Sensor } from "../../../contract/entities.ts";
+import { SENSOR_TYPES, type SensorType } from "../../../contract/enums.ts";
 import { sensorForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";

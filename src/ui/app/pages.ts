@@ -1,0 +1,25 @@
+import type { ComponentType } from "react";
+
+/** Each screen's chunk by path (each screen loads when first visited). */
+export const PAGES = {
+  "/login": () => import("../features/auth/login-page.tsx"),
+  "/register": () => import("../features/auth/register-page.tsx"),
+  "/forgot-password": () => import("../features/auth/forgot-password-page.tsx"),
+  "/dashboard": () => import("../features/dashboard/dashboard-page.tsx"),
+  "/farms": () => import("../features/farms/farms-page.tsx"),
+  "/mcu": () => import("../features/mcu/mcu-manager-page.tsx"),
+  "/controllers": () => import("../features/controllers/controllers-page.tsx"),
+  "/sensors": () => import("../features/sensors/sensors-page.tsx"),
+  "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
+  "/settings": () => import("../features/settings/settings-page.tsx"),
+} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+
+/**
+ * Starts loading the chunk of the screen at `pathname` (the dashboard for "/"), so that it arrives
+ * while the app's code and the data core start instead of after them. The route's lazy component
+ * then finds it loaded. Called by the page's entry, before the app's code is even fetched.
+ */
+export function preloadPage(pathname: string) {
+  const load = PAGES[(pathname === "/" ? "/dashboard" : pathname.replace(/\/$/, "")) as keyof typeof PAGES];
+  load?.().catch(() => undefined); // a failure is the route's to show, when it loads the chunk itself
+}
