@@ -48,6 +48,18 @@ export interface ScrollResult {
   longTasks: number;
   scrolledPx: number;
   domElements: number;
+  /**
+   * The same scripted scroll over a static page of as many plain cards (no script, no live data) in
+   * the same browser and viewport: what this machine's browser can do at this size at best.
+   */
+  staticFps: number;
+}
+
+/** A grid of `count` plain cards (a name, a MAC, four values), 6 to a row as on a wall. */
+function staticCardsPage(count: number): string {
+  const card = (i: number) =>
+    `<article style="border:1px solid #e5e7eb;border-radius:16px;padding:16px;background:#fff;box-shadow:0 1px 2px #0000000d"><h3 style="margin:0 0 4px;font:600 20px sans-serif">Room ${i + 1}</h3><p style="margin:0 0 12px;color:#6b7280">02:00:00:00:${(i >> 8).toString(16)}:${(i & 255).toString(16)}</p><dl style="display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:0"><dt>Temp</dt><dd style="margin:0">21.3 °C</dd><dt>Humidity</dt><dd style="margin:0">88 %</dd><dt>CO2</dt><dd style="margin:0">900 ppm</dd><dt>Battery</dt><dd style="margin:0">80 %</dd></dl></article>`;
+  return `<!doctype html><body style="margin:0;background:#f9fafb;font-family:sans-serif"><main style="display:grid;grid-template-columns:repeat(6,1fr);gap:24px;padding:40px">${Array.from({ length: count }, (_, i) => card(i)).join("")}</main></body>`;
 }
 
 export interface PageRunOptions {
@@ -257,7 +269,13 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
         longTasks: s.longTasks,
         scrolledPx: Math.round(s.scrolledPx),
         domElements: (await page.evaluate("window.__bench.domElements()")) as number,
+        staticFps: 0,
       };
+      await page.goto("about:blank");
+      await page.setContent(staticCardsPage(o.expectedCards));
+      await sleep(1000);
+      const st = (await page.evaluate("window.__bench.scrollTest(5000, 120, 16)")) as { durationMs: number; frames: number };
+      mcuPage.staticFps = round((st.frames * 1000) / st.durationMs);
     }
     return { load, window, mcuPage };
   } finally {

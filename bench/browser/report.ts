@@ -26,6 +26,7 @@ export interface ClientSummary {
   visibleCardsMs: number | null;
   mcuFirstCardMs: number | null;
   mcuScrollFps: number | null;
+  staticScrollFps: number | null;
 }
 
 export interface LevelSummary {
@@ -63,6 +64,7 @@ function summarizeClient(rows: Row[]): ClientSummary | undefined {
     visibleCardsMs: m((r) => r.load.visibleCardsMs),
     mcuFirstCardMs: m((r) => r.mcuPage?.load.firstCardMs),
     mcuScrollFps: m((r) => r.mcuPage?.fps),
+    staticScrollFps: m((r) => r.mcuPage?.staticFps),
   };
 }
 
@@ -112,6 +114,7 @@ const COLUMNS: [string, number, (r: Row) => unknown][] = [
   ["visible", 7, (r) => r.load.visibleCardsMs === null ? null : Math.round(r.load.visibleCardsMs)],
   ["/mcu 1st", 8, (r) => (r.mcuPage?.load.firstCardMs == null ? null : Math.round(r.mcuPage.load.firstCardMs))],
   ["/mcu fps", 8, (r) => r.mcuPage?.fps],
+  ["static fps", 10, (r) => r.mcuPage?.staticFps],
   ["feed/s", 6, (r) => r.feedReadingsPerSec],
 ];
 
@@ -198,6 +201,6 @@ export function checkGoals(rows: Row[], summary: LevelSummary[]): Goal[] {
     );
   }
   judge("/mcu with 2000 MCUs: first card <= 1 s", o?.mcuFirstCardMs != null ? o.mcuFirstCardMs <= 1000 : undefined, o?.mcuFirstCardMs != null ? `${o.mcuFirstCardMs} ms` : undefined);
-  judge("/mcu with 2000 MCUs: scroll >= 50 fps", o?.mcuScrollFps != null ? o.mcuScrollFps >= 50 : undefined, o?.mcuScrollFps != null ? `${o.mcuScrollFps} fps` : undefined);
+  judge("/mcu with 2000 MCUs: scroll >= 50 fps", o?.mcuScrollFps != null ? o.mcuScrollFps >= 50 : undefined, o?.mcuScrollFps != null ? `${o.mcuScrollFps} fps (a static page of as many plain cards: ${o.staticScrollFps} fps)` : undefined);
   return goals;
 }

@@ -1,5 +1,6 @@
 import { firstListPaths } from "../contract/api-paths.ts";
 import type { EarlyFetchMessage } from "../worker/early-fetch.ts";
+import { startWorker, type StartedWorker } from "./data/start-worker.ts";
 import { storedClient } from "./data/stored-client.ts";
 
 /**
@@ -9,13 +10,14 @@ import { storedClient } from "./data/stored-client.ts";
  * asked for at once (the worker's entry requests them while the core loads).
  */
 declare global {
-  var __dataCoreWorker: Worker | undefined;
+  var __dataCoreWorker: StartedWorker | undefined;
 }
 
 if (typeof Worker !== "undefined") {
   try {
-    const worker = new Worker(new URL("../worker/data-core.worker.ts", import.meta.url), { type: "module", name: "data-core" });
-    globalThis.__dataCoreWorker = worker;
+    const started = startWorker();
+    globalThis.__dataCoreWorker = started;
+    const { worker } = started;
     const client = storedClient(localStorage);
     const apiBase = (import.meta.env.VITE_API_BASE ?? "").replace(/\/$/, "");
     if (client) worker.postMessage({ kind: "early-fetch", urls: firstListPaths(client.client_id).map((path) => apiBase + path) } satisfies EarlyFetchMessage);

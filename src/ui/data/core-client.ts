@@ -3,6 +3,7 @@ import { CoreError, deserializeCoreError, toCoreError, type SerializedCoreError 
 import type { CoreUpdate } from "../../contract/live.ts";
 import type { DataCore } from "../../worker/core.ts";
 import { isSessionEnded } from "../../contract/session-ended.ts";
+import { startWorker } from "./start-worker.ts";
 
 /** The data core as the main thread sees it: every call is asynchronous, in a worker or not. */
 export type CoreHandle = { [K in keyof DataCore]: (...args: Parameters<DataCore[K]>) => Promise<Awaited<ReturnType<DataCore[K]>>> };
@@ -43,12 +44,16 @@ export async function startDataCore(options: { apiBase: string; onUpdate: (updat
   if (options.preferWorker !== false && typeof Worker !== "undefined") {
     try {
       // The one index.html started early (boot-worker.ts), once; else a new one.
-      const early = globalThis.__dataCoreWorker;
+      const started = globalThis.__dataCoreWorker ?? startWorker();
       globalThis.__dataCoreWorker = undefined;
-      const worker = early ?? new Worker(new URL("../../worker/data-core.worker.ts", import.meta.url), { type: "module", name: "data-core" });
+      const { worker } = started;
       const remote = Comlink.wrap<DataCore>(worker);
       const core = handleOf(remote as unknown as Record<string, (...a: unknown[]) => unknown>, true);
-      await core.configure({ apiBase: options.apiBase });
+      // A worker that cannot load its code would leave this call unanswered: the page runs the core itself instead.
+      await Promise.race([core.configure({ apiBase: options.apiBase }), started.failed]).catch((err: unknown) => {
+        worker.terminate();
+        throw err;
+      });
       await core.subscribe(options.onUpdate);
       return { core, inWorker: true, terminate: () => worker.terminate() };
     } catch (err) {

@@ -130,3 +130,22 @@ describe("the data core in a real browser", () => {
     unwatch();
   });
 });
+
+describe("a data core worker that cannot load its code", () => {
+  it("runs the core in the page instead of waiting for the worker forever", async () => {
+    // A worker whose script fails as it runs, as one whose chunk was lost on the network does.
+    const url = URL.createObjectURL(new Blob(["throw new Error('chunk lost');"], { type: "text/javascript" }));
+    const worker = new Worker(url, { type: "module" });
+    const failed = new Promise<never>((_, reject) => worker.addEventListener("error", () => reject(new Error("failed")), { once: true }));
+    failed.catch(() => undefined);
+    globalThis.__dataCoreWorker = { worker, failed };
+    const app = await createAppData({ storage: sessionStorage });
+    try {
+      expect(app.inWorker).toBe(false);
+      expect(globalThis.__dataCoreWorker).toBeUndefined();
+    } finally {
+      app.terminate();
+      URL.revokeObjectURL(url);
+    }
+  });
+});
