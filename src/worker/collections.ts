@@ -93,39 +93,13 @@ export function createCollections(ctx: CollectionsContext) {
     return p;
   }
 
-  /**
-   * Lists the start loaded before any screen asked: the first screen's load takes such a list as it
-   * is (it is seconds old at most) instead of asking again; every later load asks the server.
-   */
-  const prefetched = new Set<EntityName>();
-  /** Prefetches under way that no screen has joined yet. */
-  const unclaimed = new Set<EntityName>();
-  function prefetch(name: EntityName): Promise<void> {
-    const asOf = generation;
-    unclaimed.add(name);
-    return shared(name).then(
-      () => {
-        if (asOf === generation && unclaimed.delete(name)) prefetched.add(name);
-      },
-      (err: unknown) => {
-        unclaimed.delete(name);
-        throw err;
-      },
-    );
-  }
-  function screenLoad(name: EntityName): Promise<void> {
-    if (prefetched.delete(name)) return Promise.resolve();
-    unclaimed.delete(name); // a screen joining the prefetch takes it
-    return shared(name);
-  }
-
   const loaders = {
-    loadNotifications: () => screenLoad("notifications"),
-    loadMcus: () => screenLoad("mcus"),
-    loadFarms: () => screenLoad("farms"),
-    loadProfiles: () => screenLoad("profiles"),
-    loadControllers: () => screenLoad("controllers"),
-    loadSensors: () => screenLoad("sensors"),
+    loadNotifications: () => shared("notifications"),
+    loadMcus: () => shared("mcus"),
+    loadFarms: () => shared("farms"),
+    loadProfiles: () => shared("profiles"),
+    loadControllers: () => shared("controllers"),
+    loadSensors: () => shared("sensors"),
   };
 
   const mutations = {
@@ -225,13 +199,10 @@ export function createCollections(ctx: CollectionsContext) {
     clear(): Entities {
       generation++;
       inFlight.clear();
-      prefetched.clear();
-      unclaimed.clear();
       Object.assign(entities, emptyEntities());
       return { ...entities };
     },
     loaders,
-    prefetch,
     mutations,
   };
 }

@@ -307,18 +307,6 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     ]);
   });
 
-  it("lets the first screen take the lists the start already loaded, and asks the server again after that", async () => {
-    const farms = [farmRecord(0)];
-    const { core, requests } = createDeps({ "GET /api/farms/myfarms/get?client_id=7": { status: 200, body: farms }, "GET /api/mcus/by-client/7": { status: 200, body: [mcuRecord(0)] } });
-    const farmRequests = () => requests.filter((r) => r.key.startsWith("GET /api/farms")).length;
-    await new Promise((r) => setTimeout(r, 20)); // the start's loads finish before any screen asks
-    expect(farmRequests()).toBe(1);
-    await core.loadFarms(); // the dashboard opens: the start's list, no second request
-    expect(farmRequests()).toBe(1);
-    await core.loadFarms(); // the next visit asks again
-    expect(farmRequests()).toBe(2);
-  });
-
   it("sends a long list's first screen first, then the whole list in parts of its own, never all at once", async () => {
     const mcus = Array.from({ length: 500 }, (_, i) => mcuRecord(i));
     const { core, updates, requests } = createDeps({ "GET /api/mcus/by-client/7": { status: 200, body: mcus } });

@@ -244,7 +244,7 @@ export function createDataCore(deps: CoreDeps = {}) {
       live.open(apiBase, id);
       // The lists every live screen starts from are fetched now, while the page's code loads: the
       // screen's own load joins these requests. Their failure is the screen's to show.
-      for (const name of ["farms", "mcus"] as const) collections.prefetch(name).catch(() => undefined);
+      for (const load of [collections.loaders.loadFarms, collections.loaders.loadMcus]) load().catch(() => undefined);
     },
 
     /** Closes the connection and forgets the client's data (sign-out, page gone). */
