@@ -1,4 +1,5 @@
-import type { Controller, Farm, FarmStatus, LiveReading, Mcu, McuStatus, Notification, Sensor, SettingProfile } from "./entities.ts";
+import type { Breach } from "./conditions.ts";
+import type { Controller, Farm, FarmStatus, LiveReading, Mcu, McuStatus, Notification, Sensor, SensorType, SettingProfile } from "./entities.ts";
 
 /**
  * What crosses the thread boundary between the data core (worker) and the main thread. The core
@@ -23,6 +24,27 @@ export interface McuLive {
   online: boolean;
   /** Toggles sent and not yet acknowledged: `${target}:${type}` → the requested value. */
   pending: Readonly<Record<string, boolean>> | null;
+}
+
+/**
+ * What one MCU's card of the Dashboard's MCU Readings shows, joined and judged in the core: the
+ * MCU's record (name, farm, linked profile, registered sensors) with its live snapshot, and the
+ * readings outside the linked profile. Immutable: an unchanged card keeps its object.
+ */
+export interface McuCardView {
+  mcuId: number;
+  mac: string;
+  name: string;
+  farmName: string;
+  /** The linked profile's name, null when none is linked. */
+  profileName: string | null;
+  online: boolean;
+  readings: LiveReading | null;
+  pending: McuLive["pending"];
+  /** The readings outside the linked profile, judged only while online (an old reading says nothing about the room now). */
+  breaches: readonly Breach[];
+  /** Registered sensors by type: the "total" of each reading's "reporting/total" label. */
+  sensorTotals: Readonly<Record<SensorType, number>>;
 }
 
 /** The four summary cards of the Dashboard (SPEC §2), over the whole fleet. */
@@ -82,6 +104,8 @@ export interface SnapshotBatch {
   removed: string[];
   clock: number;
   fleet?: FleetChanges;
+  /** The card views of the MCUs whose cards are mounted that changed (or whose cards just mounted). */
+  cards?: McuCardView[];
 }
 
 /** The collections the core keeps for the app, each replaced whole when it changes. */

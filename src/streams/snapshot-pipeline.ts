@@ -1,5 +1,5 @@
 import { asyncScheduler, interval, Observable, Subject, type SchedulerLike, type Subscription } from "rxjs";
-import type { FleetChanges, FleetResults, McuLive, SnapshotBatch } from "../contract/live.ts";
+import type { FleetChanges, FleetResults, McuCardView, McuLive, SnapshotBatch } from "../contract/live.ts";
 import { frameBatches } from "./batching.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
 import { fleetChanges } from "./fleet.ts";
@@ -22,6 +22,8 @@ export interface SnapshotPipelineOptions {
   summarize?: (state: FoldState) => FleetResults;
   /** Readings alone recompute the fleet results at most this often (ms). */
   fleetMs?: number;
+  /** The card views that changed since the last batch (those of the mounted cards); they go with the next batch. */
+  cards?: (state: FoldState) => McuCardView[];
 }
 
 export interface SnapshotPipeline {
@@ -34,6 +36,8 @@ export interface SnapshotPipeline {
   setInterest(macs: Iterable<string> | null): void;
   /** Something `summarize` reads besides the fold changed (the MCU or farm lists, the queries). */
   invalidate(): void;
+  /** Something `cards` reads besides the fold changed (the cards mounted): a batch comes if a card view changed. */
+  refresh(): void;
 }
 
 /**
@@ -99,8 +103,10 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
         }, fleetAt + fleetMs - now);
       }
     }
-    const batch = drainChanges(state, seq + 1, interest) ?? (fleet ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
+    const cards = o.cards?.(state) ?? [];
+    const batch = drainChanges(state, seq + 1, interest) ?? (fleet || cards.length > 0 ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
     if (!batch) return null;
+    if (cards.length > 0) batch.cards = cards;
     for (const snap of batch.upserts) sent.set(snap.mac, snap);
     for (const mac of batch.removed) sent.delete(mac);
     if (fleet) batch.fleet = fleet;
@@ -121,6 +127,9 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
     },
     invalidate() {
       fleetDirty = true;
+      nudge$.next();
+    },
+    refresh() {
       nudge$.next();
     },
   };

@@ -23,7 +23,6 @@ export interface CollectionsContext {
   firstMcus?(mcus: Mcu[]): void;
 }
 
-
 /** How each collection loads. */
 const LOADERS: { [K in EntityName]: (rest: RestClient, clientId: () => number) => Promise<Entities[K]> } = {
   farms: (rest, id) => rest.farms(id()),

@@ -327,6 +327,38 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     expect(new Set(rest.flatMap((p) => p.changed.map((m) => m.mcu_id))).size).toBe(452);
   });
 
+  it("sends the card views of the mounted cards only, joined and judged here, and again only when one changes", async () => {
+    const { socket, core, batches, run } = await fleetOf2000();
+    const cardsSent = () => batches().flatMap((b) => b.cards ?? []);
+    expect(cardsSent()).toEqual([]);
+    // Cards of MCU 6 (reports, low battery) and MCU 2000 (never reported) mount.
+    core.setCardInterest([6, 2000]);
+    run(200);
+    const first = cardsSent();
+    expect(first.map((v) => v.mcuId).sort((a, b) => a - b)).toEqual([6, 2000]);
+    const six = first.find((v) => v.mcuId === 6)!;
+    expect(six).toMatchObject({ mac: macOf(5), name: "Room 6", farmName: "Farm 1", profileName: null, online: true, breaches: [] });
+    expect(six.readings?.batteryLevel).toBe(12);
+    expect(six.sensorTotals).toEqual({ CO2: 0, Humidity: 0, Soil_temp: 0, Moisture: 0 });
+    expect(first.find((v) => v.mcuId === 2000)).toMatchObject({ online: false, readings: null });
+    // A reading of an MCU without a card: no card view crosses.
+    const before = cardsSent().length;
+    socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(700), payload: { DHT: { temperature: 19, humidity: 86, count: 1 }, batteryLevel: 79 } });
+    run(300);
+    expect(cardsSent().length).toBe(before);
+    // A reading of MCU 6: its view, and only its, comes again.
+    socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(5), payload: { DHT: { temperature: 21, humidity: 90, count: 1 }, batteryLevel: 11 } });
+    run(400);
+    expect(cardsSent().slice(before).map((v) => [v.mcuId, v.readings?.batteryLevel])).toEqual([[6, 11]]);
+    // Its card unmounts and mounts again: its view is sent again (the main thread may hold an old one).
+    core.setCardInterest([2000]);
+    run(500);
+    const again = cardsSent().length;
+    core.setCardInterest([2000, 6]);
+    run(600);
+    expect(cardsSent().slice(again).map((v) => v.mcuId)).toEqual([6]);
+  });
+
   it("answers the MCU Manager's watched queries over the whole fleet, again only when a result changes", async () => {
     const { socket, core, batches, run } = await fleetOf2000();
     const offlineInFarm16 = mcuQueryKey({ search: "", status: "offline", farmId: "16" });

@@ -205,6 +205,11 @@ export function createDataCore(deps: CoreDeps = {}) {
       live.setInterest(macs);
     },
 
+    /** The MCUs whose dashboard cards are mounted (by id): each gets its card view, and again when it changes. */
+    setCardInterest(ids: readonly number[]) {
+      live.setCardInterest(ids);
+    },
+
     /**
      * The MCU Manager queries (search and filters, by `mcuQueryKey`) shown on the main thread: the
      * core sends the ids each one matches over the whole fleet, when they change.

@@ -1,9 +1,10 @@
 import { Subject, type SchedulerLike } from "rxjs";
-import type { Notification } from "../contract/entities.ts";
-import { parseMcuQueryKey, type ConnectionState, type Entities, type McuQuery, type SnapshotBatch } from "../contract/live.ts";
+import type { Mcu, Notification } from "../contract/entities.ts";
+import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
+import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
 import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
 import { openLiveSocket, type LiveSocket, type LiveSocketOptions } from "./live-socket.ts";
@@ -33,6 +34,24 @@ export function createLive(deps: LiveDeps) {
   const ready$ = new Subject<void>();
   /** The MCU Manager queries watched on the main thread, by key. */
   let queries = new Map<string, McuQuery>();
+
+  /**
+   * Cards: the MCUs whose dashboard cards are mounted get their card view (record + snapshot,
+   * judged here), sent again only when it changed.
+   */
+  const views = createCardViews();
+  let cardIds: readonly number[] = [];
+  const sentCards = new Map<number, McuCardView>();
+  let mcusIndexed: Mcu[] | null = null;
+  let mcuIndex = new Map<number, Mcu>();
+  const mcuOf = (id: number) => {
+    if (mcusIndexed !== deps.entities.mcus) {
+      mcusIndexed = deps.entities.mcus;
+      mcuIndex = new Map(mcusIndexed.map((m) => [m.mcu_id, m]));
+    }
+    return mcuIndex.get(id);
+  };
+
   const pipeline = snapshotPipeline({
     events$,
     ready$,
@@ -41,6 +60,18 @@ export function createLive(deps: LiveDeps) {
     // Nothing is on screen until the main thread says so.
     interest: [],
     summarize: (state) => computeFleet(deps.entities.farms, deps.entities.mcus, (mac) => state.devices.get(mac), queries),
+    cards: (state) => {
+      const changed: McuCardView[] = [];
+      for (const id of cardIds) {
+        const mcu = mcuOf(id);
+        if (!mcu) continue;
+        const view = views(mcu, state.devices.get(normalizeMac(mcu.mac)));
+        if (sentCards.get(id) === view) continue;
+        sentCards.set(id, view);
+        changed.push(view);
+      }
+      return changed;
+    },
   });
   pipeline.batches$.subscribe((batch) => {
     if (!deps.deliver(batch)) ready$.next();
@@ -74,6 +105,7 @@ export function createLive(deps: LiveDeps) {
       socket?.close();
       socket = null;
       events$.next({ kind: "reset" });
+      sentCards.clear();
     },
 
     /** The main thread applied the last batch: the next one may come. */
@@ -84,6 +116,14 @@ export function createLive(deps: LiveDeps) {
     /** The MACs on screen (normalised here); MCUs new to the set get their snapshot in the next batch. */
     setInterest(macs: readonly string[]) {
       pipeline.setInterest(macs.map(normalizeMac));
+    },
+
+    /** The MCUs whose cards are mounted; those new to the set get their card view in the next batch. */
+    setCardInterest(ids: readonly number[]) {
+      cardIds = ids;
+      const wanted = new Set(ids);
+      for (const id of [...sentCards.keys()]) if (!wanted.has(id)) sentCards.delete(id);
+      pipeline.refresh();
     },
 
     /** The MCU Manager queries watched (by `mcuQueryKey`); their results come with the next batch. */

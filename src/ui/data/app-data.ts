@@ -22,6 +22,7 @@ export async function createAppData(options: { apiBase?: string; preferWorker?: 
   ack = (seq) => void core.ack(seq);
   store.onInterest((macs) => void core.setInterest(macs));
   store.onQueries((queryKeys) => void core.setQueries(queryKeys));
+  store.onCardInterest((mcuIds) => void core.setCardInterest(mcuIds));
   const session = createSession(core, store, options.storage);
   return { core, store, session, inWorker, terminate };
 }

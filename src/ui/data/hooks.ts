@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
-import { mcuQueryKey, type DashboardSummary, type Entities, type EntityName, type McuLive, type McuQuery, type McuStats } from "../../contract/live.ts";
+import { mcuQueryKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuQuery, type McuStats } from "../../contract/live.ts";
 import { useAppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 
@@ -14,6 +14,16 @@ export function useMcuLive(mac: string | undefined): McuLive | undefined {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => (mac ? store.subscribe(keys.live(mac), fn) : () => {}), [store, mac]);
   return useSyncExternalStore(subscribe, () => (mac ? store.getLive(mac) : undefined));
+}
+
+/**
+ * One MCU's dashboard card view, joined and judged in the core; watching it has the core send it,
+ * and it re-renders only when the view changes.
+ */
+export function useMcuCard(mcuId: number): McuCardView | undefined {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.card(mcuId), fn), [store, mcuId]);
+  return useSyncExternalStore(subscribe, () => store.getCard(mcuId));
 }
 
 /** One MCU entity (controllers, sensors, profile links); re-renders only when it changes. */

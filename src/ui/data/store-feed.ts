@@ -1,25 +1,29 @@
 import type { Entities, McuLive } from "../../contract/live.ts";
+import { createCardViews } from "../../streams/card-view.ts";
 import { computeFleet } from "../../streams/fleet.ts";
 import type { AppStore } from "./store.ts";
 
 /**
  * For component tests without a data core: applies entities and live snapshots to a store as the
  * core would send them, with the whole-fleet results (summary, farm statuses, MCU stats) the core
- * computes over every snapshot fed, not only those of interest.
+ * computes over every snapshot fed, not only those of interest, and the card view of every MCU
+ * (made by the core's own `cardView`).
  */
 export function feedStore(store: AppStore) {
   let seq = 0;
   const live = new Map<string, McuLive>();
   const fleet = () => computeFleet(store.get("farms"), store.get("mcus"), (mac) => live.get(mac));
+  const views = createCardViews();
+  const cards = () => store.get("mcus").map((m) => views(m, live.get(m.mac)));
   return {
     entities(partial: Partial<Entities>) {
       store.apply({ kind: "entities", entities: partial });
-      store.apply({ kind: "live", batch: { seq: ++seq, upserts: [], removed: [], clock: 0, fleet: fleet() } });
+      store.apply({ kind: "live", batch: { seq: ++seq, upserts: [], removed: [], clock: 0, fleet: fleet(), cards: cards() } });
     },
     /** One frame batch carrying these snapshots. Answers its seq. */
     live(...snapshots: McuLive[]): number {
       for (const s of snapshots) live.set(s.mac, s);
-      return store.apply({ kind: "live", batch: { seq: ++seq, upserts: snapshots, removed: [], clock: 0, fleet: fleet() } })!;
+      return store.apply({ kind: "live", batch: { seq: ++seq, upserts: snapshots, removed: [], clock: 0, fleet: fleet(), cards: cards() } })!;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
-import type { CoreUpdate, DashboardSummary, Entities, EntityName, FleetChanges, McuLive, McuStats, SnapshotBatch } from "../../contract/live.ts";
+import { createCardViews } from "../../streams/card-view.ts";
+import type { CoreUpdate, DashboardSummary, Entities, EntityName, FleetChanges, McuCardView, McuLive, McuStats, SnapshotBatch } from "../../contract/live.ts";
 
 export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string };
 
@@ -10,12 +11,15 @@ const NO_SUMMARY: DashboardSummary = { totalFarms: 0, activeMcus: 0, warnings: 0
 const NO_MCU_STATS: McuStats = { total: 0, online: 0, offline: 0, lowBattery: 0 };
 
 const LIVE_PREFIX = "live:";
+const CARD_PREFIX = "card:";
 const QUERY_PREFIX = "query:";
 const NO_IDS: readonly number[] = [];
 
 /** Keys subscribers listen to. */
 export const keys = {
   live: (mac: string) => `live:${mac}`,
+  /** An MCU's dashboard card view (`McuCardView`); watching it has the core send it. */
+  card: (mcuId: number) => `${CARD_PREFIX}${mcuId}`,
   mcu: (mcuId: number) => `mcu:${mcuId}`,
   /** The ids of the MCU list, in order (known from the first part of a list, before its records). */
   mcuIds: "mcus:ids",
@@ -88,6 +92,9 @@ const sameValues = <T extends object>(a: T, b: T) => (Object.keys(a) as (keyof T
  */
 export function createAppStore() {
   const live = new Map<string, McuLive>();
+  const cards = new Map<number, McuCardView>();
+  /** A card mounted before its view came shows one made here from what the store holds (its record, its last snapshot). */
+  const provisionalViews = createCardViews();
   let entities: Entities = EMPTY;
   const mcuById = new Map<number, Entities["mcus"][number]>();
   let mcuIds: readonly number[] = NO_IDS;
@@ -101,6 +108,7 @@ export function createAppStore() {
   /** The MCUs with live subscribers, and the MCU Manager queries with subscribers. */
   const interest = watchedSet();
   const queryWatch = watchedSet();
+  const cardWatch = watchedSet();
 
   function emit(changed: Iterable<string>) {
     const called = new Set<Listener>();
@@ -118,9 +126,16 @@ export function createAppStore() {
     for (const snap of batch.upserts) {
       live.set(snap.mac, snap);
       changed.push(keys.live(snap.mac));
+      // A card still showing the view made here (none came from the core yet) shows the new snapshot.
+      if (snap.mcuId !== null && !cards.has(snap.mcuId)) changed.push(keys.card(snap.mcuId));
     }
     for (const mac of batch.removed) {
       if (live.delete(mac)) changed.push(keys.live(mac));
+    }
+    for (const view of batch.cards ?? []) {
+      if (cards.get(view.mcuId) === view) continue;
+      cards.set(view.mcuId, view);
+      changed.push(keys.card(view.mcuId));
     }
     if (batch.fleet) applyFleet(batch.fleet, changed);
     if (changed.length) emit(changed);
@@ -161,7 +176,7 @@ export function createAppStore() {
   function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], more: boolean, changed: string[]): Entities["mcus"] {
     for (const m of records) {
       mcuById.set(m.mcu_id, m);
-      changed.push(keys.mcu(m.mcu_id));
+      changed.push(keys.mcu(m.mcu_id), keys.card(m.mcu_id));
     }
     if (!(ids.length === mcuIds.length && ids.every((id, i) => id === mcuIds[i]))) {
       mcuIds = ids;
@@ -172,7 +187,7 @@ export function createAppStore() {
     for (const id of [...mcuById.keys()]) {
       if (listed.has(id)) continue;
       mcuById.delete(id);
-      changed.push(keys.mcu(id));
+      changed.push(keys.mcu(id), keys.card(id));
     }
     const list = ids.map((id) => mcuById.get(id)!);
     const same = list.length === entities.mcus.length && list.every((m, i) => m === entities.mcus[i]);
@@ -239,7 +254,9 @@ export function createAppStore() {
           ? interest.watch(key.slice(LIVE_PREFIX.length))
           : key.startsWith(QUERY_PREFIX)
             ? queryWatch.watch(key.slice(QUERY_PREFIX.length))
-            : null;
+            : key.startsWith(CARD_PREFIX)
+              ? cardWatch.watch(key.slice(CARD_PREFIX.length))
+              : null;
       let done = false;
       return () => {
         if (done) return;
@@ -261,11 +278,24 @@ export function createAppStore() {
     onQueries(sink: (queryKeys: string[]) => void) {
       queryWatch.sendTo(sink);
     },
+    /** Where the ids of the MCUs whose cards are mounted go (the core's setCardInterest), like `onInterest`. */
+    onCardInterest(sink: (mcuIds: number[]) => void) {
+      cardWatch.sendTo((names) => sink(names.map(Number)));
+    },
     /** The MACs with live subscribers now. */
     interest: (): string[] => interest.names(),
+    /** The ids of the MCUs whose cards are mounted now. */
+    cardInterest: (): number[] => cardWatch.names().map(Number),
 
 
     getLive: (mac: string): McuLive | undefined => live.get(mac),
+    /** An MCU's card view as the core last sent it (kept after its card unmounts, until a fresher one comes). */
+    getCard(mcuId: number): McuCardView | undefined {
+      const sent = cards.get(mcuId);
+      if (sent) return sent;
+      const mcu = mcuById.get(mcuId);
+      return mcu ? provisionalViews(mcu, live.get(mcu.mac)) : undefined;
+    },
     getMcu: (mcuId: number) => mcuById.get(mcuId),
     /** The MCU list's ids in order, as soon as the list's first part has come. */
     getMcuIds: (): readonly number[] => mcuIds,

@@ -40,6 +40,9 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
     const card = [...host.querySelectorAll("li")].find((li) => li.querySelector("p")?.textContent === label);
     return card?.querySelectorAll("p")[1]?.textContent ?? null;
   };
+  /** The id of the MCU with this MAC, and its card view as the main thread holds it. */
+  const idOf = (mac: string) => app.store.get("mcus").find((m) => m.mac === mac)!.mcu_id;
+  const viewOf = (mac: string) => app.store.getCard(idOf(mac));
   const cardNamed = (name: string) => [...host.querySelectorAll("article")].find((a) => a.querySelector("h3")?.textContent === name);
 
   beforeAll(async () => {
@@ -81,14 +84,18 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
   });
 
   it("sends no live update of an MCU whose card is not mounted", async () => {
-    await until(() => app.store.getLive(shown[0]!)?.readings?.DHT?.humidity === 85, "the shown card's reading");
+    await until(() => viewOf(shown[0]!)?.readings?.DHT?.humidity === 85, "the shown card's reading");
     // An off-screen MCU reports, then a shown one: once the later reading has crossed, the earlier
     // one would have too, in the same or an earlier batch, had it crossed at all.
     await commands.pushReading(offScreen[5]!, 77.5);
     await commands.pushReading(shown[0]!, 66.5);
-    await until(() => app.store.getLive(shown[0]!)?.readings?.DHT?.humidity === 66.5, "the shown card's new reading");
-    for (const mac of offScreen) expect(app.store.getLive(mac), mac).toBeUndefined();
-    expect(app.store.interest()).not.toContain(offScreen[5]);
+    await until(() => viewOf(shown[0]!)?.readings?.DHT?.humidity === 66.5, "the shown card's new reading");
+    // Off screen: no card view and no snapshot crossed (what the store holds is its record alone).
+    for (const mac of offScreen) {
+      expect(viewOf(mac)?.readings ?? null, mac).toBeNull();
+      expect(app.store.getLive(mac), mac).toBeUndefined();
+    }
+    expect(app.store.cardInterest()).not.toContain(idOf(offScreen[5]!));
   });
 
   it("shows an MCU's latest reading on its card as soon as the card scrolls into view", async () => {
@@ -103,10 +110,10 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
     await until(() => cardNamed(name) !== undefined, `the card of ${name} to mount`);
     await until(() => /77[.,]5\s*%/.test(cardNamed(name)!.textContent ?? ""), `${name} to show 77.5 %`);
     expect(cardNamed(name)!.textContent).toContain("Online");
-    expect(app.store.interest()).toContain(offScreen[5]);
+    expect(app.store.cardInterest()).toContain(idOf(offScreen[5]!));
     // The cards at the top have unmounted, and their MCUs left the interest set.
     expect(cardNamed("Room 0001")).toBeUndefined();
-    expect(app.store.interest()).not.toContain(shown[0]);
+    expect(app.store.cardInterest()).not.toContain(idOf(shown[0]!));
   });
 
   it("answers the MCU Manager's Online and Offline filters over the whole fleet", async () => {

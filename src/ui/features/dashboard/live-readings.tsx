@@ -50,7 +50,7 @@ export function AlertIcon(props: SVGProps<SVGSVGElement>) {
  * Each value is a memoized cell taking primitives, so a reading re-renders only the values it
  * changed.
  */
-export function LiveReadings({ readings, totals, breaches }: { readings: LiveReading; totals: Record<SensorType, number>; breaches: readonly Breach[] }) {
+export function LiveReadings({ readings, totals, breaches }: { readings: LiveReading; totals: Readonly<Record<SensorType, number>>; breaches: readonly Breach[] }) {
   return (
     <dl className="grid grid-cols-2 gap-2 4xl:gap-3">
       {METRICS.map((m) => {

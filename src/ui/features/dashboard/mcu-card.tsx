@@ -1,16 +1,12 @@
-import { memo, useMemo } from "react";
-import { isLowBattery, thresholdBreaches, type Breach } from "../../../contract/conditions.ts";
+import { memo } from "react";
+import { isLowBattery, type Breach } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
-import { linkedConfig } from "../../../streams/live-status.ts";
 import { formatReadingTime } from "../../components/dates.ts";
-import { useMcu, useMcuLive } from "../../data/hooks.ts";
+import { useMcuCard } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
-import { sensorTotals } from "./sensor-totals.ts";
-
-const NO_BREACHES: Breach[] = [];
 
 /**
  * What needs the farmer's attention beyond the marked values: a low battery (SPEC §9: below 30),
@@ -34,23 +30,15 @@ function AttentionNotes({ readings, breaches }: { readings: LiveReading; breache
 }
 
 /**
- * One MCU of the "MCU Readings" grid (SPEC §2). It subscribes to its own MCU entity and live
- * snapshot, so a reading re-renders this card only; within it, only the values and device tiles
- * the reading changed. The list around it (a virtualized grid) gives its list item.
+ * One MCU of the "MCU Readings" grid (SPEC §2). It reads one object, its card view, which the core
+ * joins (record + live snapshot) and judges (readings outside the profile), so a reading
+ * re-renders this card only; within it, only the values and device tiles the reading changed. The
+ * list around it (a virtualized grid) gives its list item.
  */
 export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
-  const mcu = useMcu(mcuId);
-  const live = useMcuLive(mcu?.mac);
-  const sensors = mcu?.sensors;
-  const totals = useMemo(() => sensorTotals(sensors ?? []), [sensors]);
-  const online = live?.online ?? false;
-  const readings = live?.readings ?? null;
-  const config = mcu ? linkedConfig(mcu) : null;
-  // Judged only while online: an old reading says nothing about the room now.
-  const breaches = useMemo(() => (online && readings && config ? thresholdBreaches("", readings, config) : NO_BREACHES), [online, readings, config]);
-  if (!mcu) return null;
-
-  const profile = mcu.profile_links[0]?.profile.name;
+  const view = useMcuCard(mcuId);
+  if (!view) return null;
+  const { online, readings, breaches, pending } = view;
   const headingId = `mcu-card-${mcuId}`;
   const lastUpdated = readings?.lastUpdated;
   const updatedText = lastUpdated ? formatReadingTime(lastUpdated) : "";
@@ -60,9 +48,9 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
       <header className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 id={headingId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
-            {mcu.name}
+            {view.name}
           </h3>
-          <p className="text-sm 4xl:text-xl text-gray-600 break-words">{mcu.farm.name}</p>
+          <p className="text-sm 4xl:text-xl text-gray-600 break-words">{view.farmName}</p>
         </div>
         <span
           className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
@@ -73,9 +61,9 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
       </header>
       <p className="text-sm 4xl:text-xl text-gray-700">
         <span className="text-gray-500">Profile: </span>
-        {profile ?? <span className="text-gray-500 italic">No profile linked</span>}
+        {view.profileName ?? <span className="text-gray-500 italic">No profile linked</span>}
       </p>
-      {online && readings && <LiveReadings readings={readings} totals={totals} breaches={breaches} />}
+      {online && readings && <LiveReadings readings={readings} totals={view.sensorTotals} breaches={breaches} />}
       {readings && <AttentionNotes readings={readings} breaches={breaches} />}
       {!online && (
         <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
@@ -85,11 +73,10 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
       <div className="grid grid-cols-2 gap-2 4xl:gap-3">
         {COMMAND_TARGETS.map((target) => {
           const device = readings?.[target];
-          const pending = live?.pending;
           return (
             <DeviceTile
               key={target}
-              mac={mcu.mac}
+              mac={view.mac}
               target={target}
               reported={device !== undefined}
               status={device?.status ?? false}

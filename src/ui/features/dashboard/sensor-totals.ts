@@ -1,11 +1,4 @@
-import type { Mcu, SensorType } from "../../../contract/entities.ts";
-
-/** How many sensors of each type an MCU has: the "total" of each reading's reporting/total label. */
-export function sensorTotals(sensors: Mcu["sensors"]): Record<SensorType, number> {
-  const totals: Record<SensorType, number> = { CO2: 0, Humidity: 0, Soil_temp: 0, Moisture: 0 };
-  for (const s of sensors) totals[s.type]++;
-  return totals;
-}
+export { sensorTotals } from "../../../streams/card-view.ts";
 
 /**
  * SPEC §2's "reporting / total sensors" label of one reading. A device can count sensors the MCU
