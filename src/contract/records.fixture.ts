@@ -9,7 +9,8 @@ const at = "2026-11-23T10:00:00.000Z";
 /** The MAC of MCU i: 02:00:00:00:HH:LL. */
 export const macOf = (i: number) => `02:00:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`.toUpperCase();
 
-export const mcuRecord = (i: number): Mcu => ({
+/** MCU i of a fleet; `over` replaces fields (a test's own MACs, farm or client). */
+export const mcuRecord = (i: number, over: Partial<Mcu> = {}): Mcu => ({
   mcu_id: i + 1,
   name: `Room ${i + 1}`,
   mac: macOf(i),
@@ -24,6 +25,7 @@ export const mcuRecord = (i: number): Mcu => ({
   profile_links: [],
   createdAt: at,
   updatedAt: at,
+  ...over,
 });
 
 /** Farm f (from 0) of a fleet, with its 100 MCUs. */

@@ -9,6 +9,7 @@ import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
 import { McuReadingsGrid } from "./dashboard-page.tsx";
+import { mcuRecord } from "../../../contract/records.fixture.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -16,22 +17,7 @@ const FLEET = 2000;
 const at = "2026-01-01T00:00:00.000Z";
 const mac = (id: number) => `AA:00:00:00:${String(Math.floor(id / 256)).padStart(2, "0")}:${String(id % 256).padStart(2, "0")}`;
 
-const mcu = (mcu_id: number): Mcu => ({
-  mcu_id,
-  name: `Room ${mcu_id}`,
-  mac: mac(mcu_id),
-  farm_id: 1,
-  farm: { name: "Cedar Cellar" },
-  client_id: 1,
-  status: "active",
-  readings: null,
-  lastSeen: null,
-  controllers: [],
-  sensors: [],
-  profile_links: [],
-  createdAt: at,
-  updatedAt: at,
-});
+const mcu = (mcu_id: number): Mcu => mcuRecord(mcu_id - 1, { mac: mac(mcu_id), farm_id: 1, farm: { name: "Cedar Cellar" }, client_id: 1, createdAt: at, updatedAt: at });
 
 const READING: LiveReading = {
   DHT: { temperature: 20.4, humidity: 88, count: 1 },

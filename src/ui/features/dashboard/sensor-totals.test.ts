@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sensorCountLabel, sensorTotals } from "./sensor-totals.ts";
+import { sensorTotals } from "../../../streams/card-view.ts";
+import { sensorCountLabel } from "./sensor-totals.ts";
 
 describe("sensorCountLabel", () => {
   it("reads reporting / registered sensors when the MCU knows every sensor that reports", () => {

@@ -1,5 +1,3 @@
-export { sensorTotals } from "../../../streams/card-view.ts";
-
 /**
  * SPEC §2's "reporting / total sensors" label of one reading. A device can count sensors the MCU
  * has not registered (wired, never scanned in): the total is then never below the reporting
