@@ -1,4 +1,4 @@
-import { traceSummary } from "./trace.ts";
+import { startTimeline, threadProfiles, traceSummary } from "./trace.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, CDPSession, Page } from "playwright";
@@ -172,6 +172,7 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     const cpu = await context.newCDPSession(page);
     await cpu.send("Performance.enable", { timeDomain: "threadTicks" });
     page.on("pageerror", (err) => o.log(`  page error (${o.kind}): ${err.message}`));
+    if (process.env.BENCH_CONSOLE) page.on("console", (m) => o.log(`  console (${o.kind}): ${m.text()}`));
 
     const path = o.kind === "ours" ? "/dashboard" : "/naive/index.html";
     const loadTimeout = 30_000 + o.expectedCards * 20;
@@ -195,8 +196,10 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
       });
     }
     const loadProfile = process.env.BENCH_TRACE ? await startProfile(cdp) : null;
+    const timeline = process.env.BENCH_LOAD_TRACE ? await startTimeline(cdp) : null;
     await page.goto(o.origin + path, { waitUntil: "commit" });
     const load = await waitForLoad(page, loadTimeout);
+    if (timeline) o.log(`  load timeline (${o.kind}), first card ${Math.round(load.firstCardMs ?? -1)} ms:\n${await timeline()}`);
     if (loadProfile) o.log(`  load profile (main thread):\n${await loadProfile()}`);
     if (process.env.BENCH_TRACE) o.log(`  requests (${o.kind}), first card ${Math.round(load.firstCardMs ?? -1)} ms:\n    ` + requests.join("\n    "));
     if (load.visibleCardsMs === null) o.log(`  ${o.kind}: the visible cards did not all show values within ${loadTimeout / 1000} s`);
@@ -208,6 +211,7 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     const started = (await page.evaluate(`window.__bench.startWindow(${JSON.stringify(o.probeNames)})`)) as { probesFound: number };
     if (started.probesFound < o.probeNames.length) o.log(`  ${o.kind}: found ${started.probesFound} of ${o.probeNames.length} probe cards`);
     if (process.env.BENCH_TRACE) o.log(`  trace of 5 s (${o.kind}):\n` + (await traceSummary(cdp, 5000)));
+    if (process.env.BENCH_TRACE) o.log(`  script profile of 5 s (${o.kind}):\n` + (await threadProfiles(cdp, 5000)));
     await sleep(o.seconds * 1000);
     const m1 = await metrics(cdp);
     const c1 = await metrics(cpu);

@@ -113,8 +113,10 @@ export function startReplayFeed(o: ReplayFeedOptions): ReplayFeed {
       latest.set(mac, reading);
       o.send(mac, reading);
       sent++;
-      // Skip reports missed while the process was busy rather than bursting them out.
-      next[i] = Math.max(next[i]! + periodMs, now);
+      // Reports missed while the process was busy are skipped, not burst out, and each MCU keeps its
+      // own phase: real devices do not fall into step because their server was slow for a moment
+      // (clamping to "now" did that, and the whole fleet then reported in one tick).
+      next[i] = next[i]! + periodMs * Math.max(1, Math.ceil((now - next[i]!) / periodMs));
     }
   }, tickMs);
 

@@ -22,6 +22,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright";
@@ -114,6 +115,9 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
       const sent0 = feedSent();
       const t0 = Date.now();
       log(`${level} MCUs, ${feed}, ${kind}, run ${run}/${runs} …`);
+      // The server shares this process: its event-loop delay is part of every reading's latency.
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
       let result: PageRun;
       try {
         result = await measureClient({
@@ -133,7 +137,10 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
       } catch (err) {
         log(`  failed: ${(err as Error).message}`);
         continue;
+      } finally {
+        loop.disable();
       }
+      log(`  server (this process) event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
       const row: Row = {
         mcus: level,
         feed,

@@ -10,8 +10,10 @@ export interface Flush {
  * Coalesces one client's live updates: the newest reading and status per device, sent together
  * at most once per `windowMs`. However many devices report, a client's sockets get at most
  * 1000 / windowMs messages a second, and a device that reports twice in a window is sent once.
+ * The window is also the reading's wait here: 25 ms keeps a reading's way from device to a wall
+ * screen's paint under 100 ms at the 95th percentile (50 ms did not, at 2000 MCUs x 5 Hz).
  */
-export function createCoalescer(send: (clientId: number, flush: Flush) => void, windowMs = 50) {
+export function createCoalescer(send: (clientId: number, flush: Flush) => void, windowMs = 25) {
   const buffers = new Map<number, { data: Map<string, LiveReading>; status: Map<string, string>; timer: NodeJS.Timeout }>();
 
   function bufferOf(clientId: number) {
