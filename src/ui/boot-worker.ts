@@ -20,7 +20,10 @@ if (typeof Worker !== "undefined") {
     const { worker } = started;
     const client = storedClient(localStorage);
     const apiBase = (import.meta.env.VITE_API_BASE ?? "").replace(/\/$/, "");
-    if (client) worker.postMessage({ kind: "early-fetch", urls: firstListPaths(client.client_id).map((path) => apiBase + path) } satisfies EarlyFetchMessage);
+    if (client) {
+      const urls = firstListPaths(client.client_id).map((path) => apiBase + path);
+      worker.postMessage({ kind: "early-fetch", urls, head: urls[0] } satisfies EarlyFetchMessage);
+    }
   } catch {
     // startDataCore tries again, and falls back to running the core in the page.
   }

@@ -14,7 +14,7 @@ listenForInstallPrompt();
 registerServiceWorker();
 
 const root = createRoot(document.getElementById("root")!);
-const data = await createAppData({ apiBase: import.meta.env.VITE_API_BASE ?? "" });
+const data = createAppData({ apiBase: import.meta.env.VITE_API_BASE ?? "" });
 // Push only when configured at build time; unconfigured, nothing of Firebase is even loaded.
 const push = pushConfig();
 if (push) {

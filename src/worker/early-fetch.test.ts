@@ -95,4 +95,27 @@ describe("the worker's early requests", () => {
     // The head and the farms came from the early requests; only the whole list was asked for after.
     expect(late.asked).toEqual(["GET /api/mcus/by-client/7"]);
   });
+
+  it("reads the head for the first screen from a copy: the core still takes the whole answer", async () => {
+    const { fetch } = recordingFetch({ "/api/mcus/by-client/7": [mcu(0), mcu(1)], [farmsPath]: [] });
+    const early = createEarlyFetches(fetch);
+    const urls = firstListPaths(7);
+    const bodies: unknown[] = [];
+    const read = early.start({ kind: "early-fetch", urls, head: urls[0] }, (body) => bodies.push(body));
+    await read;
+    expect(bodies).toEqual([[mcu(0), mcu(1)]]);
+    expect(await (await early.take(urls[0]!)!).json()).toEqual([mcu(0), mcu(1)]);
+    // Without a head named, nothing is read and there is nothing to wait for.
+    expect(early.start({ kind: "early-fetch", urls }, (body) => bodies.push(body))).toBeUndefined();
+  });
+
+  it("settles without a body when the head is refused or the network fails", async () => {
+    const refused = createEarlyFetches(recordingFetch({}).fetch);
+    const bodies: unknown[] = [];
+    await refused.start({ kind: "early-fetch", urls: [headPath], head: headPath }, (body) => bodies.push(body));
+    const failing = createEarlyFetches((() => Promise.reject(new TypeError("Failed to fetch"))) as typeof globalThis.fetch);
+    await failing.start({ kind: "early-fetch", urls: [headPath], head: headPath }, (body) => bodies.push(body));
+    expect(bodies).toEqual([]);
+    expect(isEarlyFetchMessage({ kind: "early-fetch", urls: [headPath], head: "/elsewhere" })).toBe(false);
+  });
 });

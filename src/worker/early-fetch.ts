@@ -10,6 +10,8 @@
 export interface EarlyFetchMessage {
   kind: "early-fetch";
   urls: string[];
+  /** The one of `urls` that is the MCU list's head (a first screen of cards can be sent from it). */
+  head?: string;
 }
 
 const EARLY_FOR_MS = 15_000;
@@ -19,11 +21,23 @@ const MAX_URLS = 4;
 
 export function isEarlyFetchMessage(data: unknown): data is EarlyFetchMessage {
   const d = data as Partial<EarlyFetchMessage> | null;
-  return typeof d === "object" && d !== null && d.kind === "early-fetch" && Array.isArray(d.urls) && d.urls.length <= MAX_URLS && d.urls.every((u) => typeof u === "string");
+  return (
+    typeof d === "object" &&
+    d !== null &&
+    d.kind === "early-fetch" &&
+    Array.isArray(d.urls) &&
+    d.urls.length <= MAX_URLS &&
+    d.urls.every((u) => typeof u === "string") &&
+    (d.head === undefined || d.urls.includes(d.head))
+  );
 }
 
 export interface EarlyFetches {
-  start(message: EarlyFetchMessage): void;
+  /**
+   * Starts the requests; `onHead` gets the head's JSON body if it answers 200 (the response stays
+   * whole for `take`). Answers when the head has been read (or failed), if the message names one.
+   */
+  start(message: EarlyFetchMessage, onHead?: (body: unknown) => void): Promise<void> | undefined;
   /** The early response for this URL (a GET), once; undefined if there is none or it is stale. */
   take(url: string): Promise<Response> | undefined;
   /** Forgets them all (the session changed). */
@@ -33,13 +47,22 @@ export interface EarlyFetches {
 export function createEarlyFetches(doFetch: typeof fetch = globalThis.fetch.bind(globalThis), now: () => number = () => Date.now()): EarlyFetches {
   const pending = new Map<string, { response: Promise<Response>; at: number }>();
   return {
-    start({ urls }) {
+    start({ urls, head }, onHead) {
+      let headRead: Promise<void> | undefined;
       for (const url of urls) {
         const response = doFetch(url, { credentials: "include", signal: AbortSignal.timeout(TIMEOUT_MS) });
         // Not taken, its failure is no one's: the core's own request reports it.
         response.catch(() => undefined);
         pending.set(url, { response, at: now() });
+        // Read from a copy made as the answer comes, before the core (which takes it later) reads it.
+        if (url === head && onHead) {
+          headRead = response
+            .then((res) => (res.ok ? res.clone().json() : undefined))
+            .then((body: unknown) => void (body !== undefined && onHead(body)))
+            .catch(() => undefined);
+        }
       }
+      return headRead;
     },
     take(url) {
       const early = pending.get(url);

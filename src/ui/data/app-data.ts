@@ -8,15 +8,23 @@ import { createAppStore } from "./store.ts";
  * core is applied to the store, and each live batch acknowledged once applied (backpressure);
  * the MCUs the store's subscribers watch are the core's interest.
  */
-export async function createAppData(options: { apiBase?: string; preferWorker?: boolean; storage?: Storage } = {}): Promise<AppData & { terminate(): void; inWorker: boolean }> {
+export function createAppData(options: { apiBase?: string; preferWorker?: boolean; storage?: Storage } = {}): AppData & {
+  terminate(): void;
+  /** When the core is up: in a worker, or in this thread. The app needs not wait for it (calls wait). */
+  ready: Promise<{ inWorker: boolean }>;
+} {
   const store = createAppStore();
   let ack: (seq: number) => void = () => {};
-  const { core, inWorker, terminate } = await startDataCore({
+  const { core, ready, terminate } = startDataCore({
     apiBase: options.apiBase ?? "",
     preferWorker: options.preferWorker,
     onUpdate: (update) => {
       const seq = store.apply(update);
       if (seq !== null) ack(seq);
+    },
+    // A returning farmer's first cards while the core loads; the core's validated list replaces them.
+    onFirstMcus: (mcus) => {
+      if (store.getMcuIds().length === 0) store.apply({ kind: "mcus", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true });
     },
   });
   ack = (seq) => void core.ack(seq);
@@ -24,5 +32,5 @@ export async function createAppData(options: { apiBase?: string; preferWorker?: 
   store.onQueries((queryKeys) => void core.setQueries(queryKeys));
   store.onCardInterest((mcuIds) => void core.setCardInterest(mcuIds));
   const session = createSession(core, store, options.storage);
-  return { core, store, session, inWorker, terminate };
+  return { core, store, session, ready, terminate };
 }

@@ -1,5 +1,6 @@
 import * as Comlink from "comlink";
 import { CoreError, deserializeCoreError, toCoreError, type SerializedCoreError } from "../../contract/core-error.ts";
+import type { Mcu } from "../../contract/entities.ts";
 import type { CoreUpdate } from "../../contract/live.ts";
 import type { DataCore } from "../../worker/core.ts";
 import { isSessionEnded } from "../../contract/session-ended.ts";
@@ -36,17 +37,29 @@ function handleOf(target: Record<string, (...args: unknown[]) => unknown>, inWor
   });
 }
 
-/**
- * Starts the data core in a Web Worker (Comlink), or in this thread where workers are not
- * available. `onUpdate` receives what the core sends; it must call `ack` after a live batch.
- */
-export async function startDataCore(options: { apiBase: string; onUpdate: (update: CoreUpdate) => void; preferWorker?: boolean }): Promise<{ core: CoreHandle; inWorker: boolean; terminate(): void }> {
+/** A started core: where it runs, and how to end it. */
+interface RunningCore {
+  core: CoreHandle;
+  inWorker: boolean;
+  terminate(): void;
+}
+
+interface CoreOptions {
+  apiBase: string;
+  onUpdate: (update: CoreUpdate) => void;
+  /** The first screen of MCU records the worker sent before its core was up (not validated by the schema: see first-mcus.ts). */
+  onFirstMcus?: (mcus: Mcu[]) => void;
+  preferWorker?: boolean;
+}
+
+async function runCore(options: CoreOptions): Promise<RunningCore> {
   if (options.preferWorker !== false && typeof Worker !== "undefined") {
     try {
       // The one index.html started early (boot-worker.ts), once; else a new one.
       const started = globalThis.__dataCoreWorker ?? startWorker();
       globalThis.__dataCoreWorker = undefined;
       const { worker } = started;
+      if (options.onFirstMcus) started.onFirstMcus(options.onFirstMcus);
       const remote = Comlink.wrap<DataCore>(worker);
       const core = handleOf(remote as unknown as Record<string, (...a: unknown[]) => unknown>, true);
       // A worker that cannot load its code would leave this call unanswered: the page runs the core itself instead.
@@ -65,4 +78,34 @@ export async function startDataCore(options: { apiBase: string; onUpdate: (updat
   local.configure({ apiBase: options.apiBase });
   local.subscribe(options.onUpdate);
   return { core: handleOf(local as unknown as Record<string, (...a: unknown[]) => unknown>, false), inWorker: false, terminate: () => local.stop() };
+}
+
+/**
+ * Starts the data core in a Web Worker (Comlink), or in this thread where workers are not
+ * available or the worker cannot load its code. `onUpdate` receives what the core sends; it must
+ * call `ack` after a live batch.
+ *
+ * The handle comes at once: the app renders while the core's code still loads (most of it is the
+ * schema library, ~0.5 s on a slow machine). Calls made before the core is up wait for it and go
+ * in the order they were made; `ready` tells where it runs.
+ */
+export function startDataCore(options: CoreOptions): {
+  core: CoreHandle;
+  ready: Promise<{ inWorker: boolean }>;
+  terminate(): void;
+} {
+  const running = runCore(options);
+  let terminated = false;
+  const core = new Proxy({} as CoreHandle, {
+    get: (_t, name: string) => async (...args: unknown[]) => ((await running).core as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args),
+  });
+  return {
+    core,
+    ready: running.then(({ inWorker }) => ({ inWorker })),
+    terminate() {
+      if (terminated) return;
+      terminated = true;
+      void running.then((r) => r.terminate());
+    },
+  };
 }

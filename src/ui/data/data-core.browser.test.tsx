@@ -6,6 +6,8 @@ import { createAppData } from "./app-data.ts";
 import { useMcuLive } from "./hooks.ts";
 import { AppDataProvider, type AppData } from "./provider.tsx";
 import { keys } from "./store.ts";
+import { watchFirstMcus } from "./start-worker.ts";
+import { mcuRecord } from "../../contract/records.fixture.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -19,7 +21,7 @@ async function until(check: () => boolean, what: string, ms = 10_000) {
 }
 
 describe("the data core in a real browser", () => {
-  let app: AppData & { terminate(): void; inWorker: boolean };
+  let app: ReturnType<typeof createAppData>;
   let macs: string[];
   /** Watches MCUs' live snapshots as a mounted card does (which makes them of interest); returns the unwatch. */
   const watch = (...list: string[]) => {
@@ -30,7 +32,7 @@ describe("the data core in a real browser", () => {
   beforeAll(async () => {
     const fixture = await commands.seedLiveFixture(2);
     macs = fixture.macs;
-    app = await createAppData({ storage: sessionStorage });
+    app = createAppData({ storage: sessionStorage });
     const client = await app.core.login(fixture.username, fixture.password);
     app.session.setClient(client);
     await app.core.loadMcus();
@@ -38,7 +40,7 @@ describe("the data core in a real browser", () => {
   afterAll(() => app?.terminate());
 
   it("runs in a Web Worker, connects, authenticates and receives realtimeData", async () => {
-    expect(app.inWorker).toBe(true);
+    expect((await app.ready).inWorker).toBe(true);
     const unwatch = watch(...macs);
     await until(() => app.store.getConnection().state === "connected", "the socket to authenticate");
     await until(() => macs.every((m) => app.store.getLive(m)?.readings), "a reading from each device");
@@ -138,14 +140,47 @@ describe("a data core worker that cannot load its code", () => {
     const worker = new Worker(url, { type: "module" });
     const failed = new Promise<never>((_, reject) => worker.addEventListener("error", () => reject(new Error("failed")), { once: true }));
     failed.catch(() => undefined);
-    globalThis.__dataCoreWorker = { worker, failed };
-    const app = await createAppData({ storage: sessionStorage });
+    globalThis.__dataCoreWorker = { worker, failed, onFirstMcus: () => undefined };
+    const app = createAppData({ storage: sessionStorage });
     try {
-      expect(app.inWorker).toBe(false);
+      expect((await app.ready).inWorker).toBe(false);
       expect(globalThis.__dataCoreWorker).toBeUndefined();
     } finally {
       app.terminate();
       URL.revokeObjectURL(url);
+    }
+  });
+});
+
+describe("a returning farmer's first screen", () => {
+  /** A worker whose first lines send the first screen's records and whose core never comes up (it answers no call). */
+  function workerSendingFirstScreen() {
+    const records = [mcuRecord(0), mcuRecord(1)];
+    const url = URL.createObjectURL(new Blob([`postMessage(${JSON.stringify({ kind: "first-mcus", mcus: records })});`], { type: "text/javascript" }));
+    const worker = new Worker(url, { type: "module" });
+    return { worker, records, done: () => URL.revokeObjectURL(url) };
+  }
+
+  it("shows the records the worker sent before its core is up, whether they came before the app listened or after", async () => {
+    for (const appFirst of [false, true]) {
+      const { worker, done } = workerSendingFirstScreen();
+      const onFirstMcus = watchFirstMcus(worker);
+      // The message is held until the app takes it (it comes before the app's code has loaded).
+      if (!appFirst) await new Promise((r) => setTimeout(r, 300));
+      globalThis.__dataCoreWorker = { worker, failed: new Promise<never>(() => {}), onFirstMcus };
+      const app = createAppData({ storage: sessionStorage });
+      let up = false;
+      void app.ready.then(() => (up = true));
+      try {
+        await until(() => app.store.getMcuIds().length === 2, "the first screen's records in the store");
+        expect(app.store.getCard(1)?.name).toBe("Room 1");
+        expect(app.store.getCard(2)?.farmName).toBe("Farm 1");
+        expect(up).toBe(false);
+      } finally {
+        app.terminate();
+        worker.terminate();
+        done();
+      }
     }
   });
 });

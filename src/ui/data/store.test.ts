@@ -3,6 +3,8 @@ import type { Mcu } from "../../contract/entities.ts";
 import type { McuLive } from "../../streams/device-snapshots.ts";
 import { mcuQueryKey } from "../../contract/live.ts";
 import { createAppStore, keys } from "./store.ts";
+import { cardView } from "../../streams/card-view.ts";
+import { mcuRecord } from "../../contract/records.fixture.ts";
 
 const snap = (mac: string, humidity: number): McuLive => ({
   mac,
@@ -206,5 +208,27 @@ describe("main-thread store", () => {
     off();
     await new Promise((r) => setTimeout(r, 0));
     expect(asked.at(-1)).toEqual([]);
+  });
+
+  it("does not show a card view made from an MCU's old record once its new record has come", () => {
+    const config = {
+      irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
+      ventilation: { co2_threshold: 350 },
+      ac: { based_on: "room_temp" as const, target_temp: 18 },
+      humidifier: { humidity_on_below: 80, humidity_off_above: 93 },
+    };
+    const linked = mcuRecord(0, { profile_links: [{ id: 1, mcu_id: 1, profile_id: 2, profile: { profile_id: 2, name: "Tight", config } }] });
+    const live: McuLive = { ...snap(linked.mac, 90), mcuId: 1, readings: { CO2: { co2: 900, count: 1 } } };
+    const store = createAppStore();
+    store.apply({ kind: "mcus", ids: [1], changed: [linked], more: false });
+    store.apply({ kind: "live", batch: { seq: 1, upserts: [live], removed: [], clock: 0, cards: [cardView(linked, live)] } });
+    expect(store.getCard(1)!.breaches.length).toBe(1);
+    const changed = vi.fn();
+    store.subscribe(keys.card(1), changed);
+    // The profile is unlinked: the list reloads before the core has made the card's new view.
+    store.apply({ kind: "mcus", ids: [1], changed: [mcuRecord(0)], more: false });
+    expect(changed).toHaveBeenCalled();
+    expect(store.getCard(1)!.breaches).toEqual([]);
+    expect(store.getCard(1)!.profileName).toBeNull();
   });
 });

@@ -176,6 +176,9 @@ export function createAppStore() {
   function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], more: boolean, changed: string[]): Entities["mcus"] {
     for (const m of records) {
       mcuById.set(m.mcu_id, m);
+      // A view the core made from the old record is no longer current (an unlinked profile's
+      // marks): until the core's next one comes, the card shows the one made here from the new.
+      cards.delete(m.mcu_id);
       changed.push(keys.mcu(m.mcu_id), keys.card(m.mcu_id));
     }
     if (!(ids.length === mcuIds.length && ids.every((id, i) => id === mcuIds[i]))) {

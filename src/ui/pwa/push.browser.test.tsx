@@ -33,7 +33,7 @@ describe("push notifications with a fake messaging provider", () => {
   beforeAll(async () => {
     const fixture = await commands.seedLiveFixture(0);
     storage.clear();
-    app = await createAppData({ storage });
+    app = createAppData({ storage });
     app.session.setClient(await app.core.login(fixture.username, fixture.password));
   });
   afterAll(() => app?.terminate());

@@ -28,7 +28,7 @@ async function until(check: () => boolean, what: string, ms = 20_000) {
  * filters cover the whole fleet.
  */
 describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
-  let app: AppData & { terminate(): void; inWorker: boolean };
+  let app: ReturnType<typeof createAppData>;
   let macs: string[];
   let host: HTMLDivElement;
   let root: Root;
@@ -50,7 +50,7 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
     macs = fleet.macs;
     shown = macs.slice(0, 2);
     offScreen = macs.slice(1990, 2000);
-    app = await createAppData({ storage: sessionStorage });
+    app = createAppData({ storage: sessionStorage });
     app.session.setClient(await app.core.login(fleet.username, fleet.password));
     await app.core.loadMcus();
     for (const mac of [...shown, ...offScreen]) await commands.pushReading(mac, 85);
