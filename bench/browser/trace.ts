@@ -10,22 +10,30 @@ interface TraceEvent {
   args?: { name?: string; beginData?: { dirtyObjects?: number; totalObjects?: number; partialLayout?: boolean; stackTrace?: unknown }; endData?: unknown };
 }
 
+/** Starts a CDP trace of these categories; the returned function ends it and answers its events. */
+async function startTrace(cdp: CDPSession, categories: string[]): Promise<() => Promise<(TraceEvent & { id?: string })[]>> {
+  const events: (TraceEvent & { id?: string })[] = [];
+  const collect = (e: { value: unknown }) => events.push(...(e.value as TraceEvent[]));
+  cdp.on("Tracing.dataCollected", collect);
+  await cdp.send("Tracing.start", { transferMode: "ReportEvents", traceConfig: { includedCategories: categories } });
+  return async () => {
+    const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
+    await cdp.send("Tracing.end");
+    await done;
+    cdp.off("Tracing.dataCollected", collect);
+    return events;
+  };
+}
+
 /**
  * Where a page's threads spend their time, from a CDP trace of `ms` milliseconds: per thread, the
  * total duration of the top-level tasks and the event names that take the most (self-nested
  * events are counted in their parent too). A diagnostic for the bench (BENCH_TRACE=1), not a figure.
  */
 export async function traceSummary(cdp: CDPSession, ms: number, top = Number(process.env.BENCH_TRACE_TOP ?? 14)): Promise<string> {
-  const events: TraceEvent[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
-  await cdp.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink", "cc", "gpu", "toplevel", "__metadata"] },
-  });
+  const stop = await startTrace(cdp, ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink", "cc", "gpu", "toplevel", "__metadata"]);
   await new Promise((r) => setTimeout(r, ms));
-  await cdp.send("Tracing.end");
-  await done;
+  const events = await stop();
 
   const threadNames = new Map<string, string>();
   for (const e of events) if (e.ph === "M" && e.name === "thread_name") threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? "?");
@@ -74,16 +82,9 @@ export async function traceSummary(cdp: CDPSession, ms: number, top = Number(pro
  * A diagnostic for the bench's load (BENCH_LOAD_TRACE=1), not a figure.
  */
 export async function startTimeline(cdp: CDPSession, minMs = 4): Promise<() => Promise<string>> {
-  const events: TraceEvent[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
-  await cdp.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink", "blink.user_timing", "loading", "toplevel", "__metadata"] },
-  });
+  const stop = await startTrace(cdp, ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "blink", "blink.user_timing", "loading", "toplevel", "__metadata"]);
   return async () => {
-    await cdp.send("Tracing.end");
-    await done;
+    const events = await stop();
     const threadNames = new Map<string, string>();
     for (const e of events) if (e.ph === "M" && e.name === "thread_name") threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? "?");
     const wanted = (k: string) => /CrRendererMain|DedicatedWorker/.test(threadNames.get(k) ?? "");
@@ -122,13 +123,9 @@ interface ProfileNode {
  * cannot profile directly): per thread, self time by function. A diagnostic (BENCH_TRACE=1).
  */
 export async function threadProfiles(cdp: CDPSession, ms: number, top = 18): Promise<string> {
-  const events: (TraceEvent & { id?: string })[] = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
-  await cdp.send("Tracing.start", { transferMode: "ReportEvents", traceConfig: { includedCategories: ["disabled-by-default-v8.cpu_profiler", "__metadata"] } });
+  const stop = await startTrace(cdp, ["disabled-by-default-v8.cpu_profiler", "__metadata"]);
   await new Promise((r) => setTimeout(r, ms));
-  await cdp.send("Tracing.end");
-  await done;
+  const events = await stop();
   const threadNames = new Map<string, string>();
   for (const e of events) if (e.ph === "M" && e.name === "thread_name") threadNames.set(`${e.pid}:${e.tid}`, e.args?.name ?? "?");
   // A profile's chunks share its id; nodes arrive incrementally across chunks.
