@@ -8,17 +8,9 @@ import { AppDataProvider, type AppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 import { watchFirstMcus } from "./start-worker.ts";
 import { mcuRecord } from "../../contract/records.fixture.ts";
+import { until } from "../until.fixture.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-/** Resolves once `check` holds, polling; fails with `what` after `ms`. */
-async function until(check: () => boolean, what: string, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("the data core in a real browser", () => {
   let app: ReturnType<typeof createAppData>;

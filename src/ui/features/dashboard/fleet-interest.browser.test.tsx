@@ -8,19 +8,11 @@ import { createAppData } from "../../data/app-data.ts";
 import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import { keys } from "../../data/store.ts";
 import DashboardPage from "./dashboard-page.tsx";
+import { until } from "../../until.fixture.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const FLEET = 2000;
-
-/** Resolves once `check` holds, polling; fails with `what` after `ms`. */
-async function until(check: () => boolean, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /**
  * The dashboard of a 2000-MCU fleet with the real data core (worker), server and socket: only the
@@ -67,7 +59,7 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
         </AppDataProvider>,
       ),
     );
-    await until(() => host.querySelectorAll("article").length > 0, "the first cards");
+    await until(() => host.querySelectorAll("article").length > 0, "the first cards", 20_000);
   }, 120_000);
 
   afterAll(async () => {
@@ -78,18 +70,18 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
   });
 
   it("counts the whole fleet in the summary, off-screen MCUs included", async () => {
-    await until(() => summary("Active MCUs") === "12", `Active MCUs 12 (shows ${summary("Active MCUs")})`);
+    await until(() => summary("Active MCUs") === "12", `Active MCUs 12 (shows ${summary("Active MCUs")})`, 20_000);
     expect(summary("Offline MCUs")).toBe(String(FLEET - 12));
     expect(host.querySelectorAll("article").length).toBeLessThan(60);
   });
 
   it("sends no live update of an MCU whose card is not mounted", async () => {
-    await until(() => viewOf(shown[0]!)?.readings?.DHT?.humidity === 85, "the shown card's reading");
+    await until(() => viewOf(shown[0]!)?.readings?.DHT?.humidity === 85, "the shown card's reading", 20_000);
     // An off-screen MCU reports, then a shown one: once the later reading has crossed, the earlier
     // one would have too, in the same or an earlier batch, had it crossed at all.
     await commands.pushReading(offScreen[5]!, 77.5);
     await commands.pushReading(shown[0]!, 66.5);
-    await until(() => viewOf(shown[0]!)?.readings?.DHT?.humidity === 66.5, "the shown card's new reading");
+    await until(() => viewOf(shown[0]!)?.readings?.DHT?.humidity === 66.5, "the shown card's new reading", 20_000);
     // Off screen: no card view and no snapshot crossed (what the store holds is its record alone).
     for (const mac of offScreen) {
       expect(viewOf(mac)?.readings ?? null, mac).toBeNull();
@@ -107,8 +99,8 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
       await new Promise((r) => setTimeout(r, 50));
       if (!cardNamed(name)) await act(async () => window.scrollBy(0, -Math.round(window.innerHeight / 3)));
     }
-    await until(() => cardNamed(name) !== undefined, `the card of ${name} to mount`);
-    await until(() => /77[.,]5\s*%/.test(cardNamed(name)!.textContent ?? ""), `${name} to show 77.5 %`);
+    await until(() => cardNamed(name) !== undefined, `the card of ${name} to mount`, 20_000);
+    await until(() => /77[.,]5\s*%/.test(cardNamed(name)!.textContent ?? ""), `${name} to show 77.5 %`, 20_000);
     expect(cardNamed(name)!.textContent).toContain("Online");
     expect(app.store.cardInterest()).toContain(idOf(offScreen[5]!));
     // The cards at the top have unmounted, and their MCUs left the interest set.
@@ -122,10 +114,10 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
     const active = mcuQueryKey({ search: "", status: "active", farmId: "" });
     const offs = [online, offline, active].map((key) => app.store.subscribe(keys.mcuQuery(key), () => {}));
     const ids = (mac: string) => app.store.get("mcus").find((m) => m.mac === mac)!.mcu_id;
-    await until(() => app.store.getMcuQuery(online).length === 12, "the Online filter's result");
+    await until(() => app.store.getMcuQuery(online).length === 12, "the Online filter's result", 20_000);
     expect([...app.store.getMcuQuery(online)]).toEqual([...shown, ...offScreen].map(ids));
     // Never reported: Active (SPEC's badge), not Offline.
-    await until(() => app.store.getMcuQuery(active).length === FLEET - 12, "the Active filter's result");
+    await until(() => app.store.getMcuQuery(active).length === FLEET - 12, "the Active filter's result", 20_000);
     expect(app.store.getMcuQuery(offline)).toEqual([]);
     offs.forEach((off) => off());
   });
