@@ -57,7 +57,7 @@ export function useMcuIds(): readonly number[] {
 }
 
 /** The four summary cards of the Dashboard (SPEC §2), computed by the core over the whole fleet. */
-export function useDashboardSummary(): DashboardSummary {
+export function useDashboardSummary(): DashboardSummary | null {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => store.subscribe(keys.summary, fn), [store]);
   return useSyncExternalStore(subscribe, store.getSummary);

@@ -180,7 +180,7 @@ describe("main-thread store", () => {
     expect(Object.values(calls).map((fn) => fn.mock.calls.length)).toEqual([0, 0, 0, 0]);
 
     store.apply({ kind: "live", batch: { seq: 3, upserts: [], removed: [], clock: 0, fleet: fleet(1, "warning") } });
-    expect(store.getSummary().warnings).toBe(1);
+    expect(store.getSummary()!.warnings).toBe(1);
     expect(store.getFarmStatus(7)).toBe("warning");
     expect(store.getMcuStats()).toBe(stats);
     expect(Object.values(calls).map((fn) => fn.mock.calls.length)).toEqual([1, 0, 1, 0]);
@@ -230,5 +230,13 @@ describe("main-thread store", () => {
     expect(changed).toHaveBeenCalled();
     expect(store.getCard(1)!.breaches).toEqual([]);
     expect(store.getCard(1)!.profileName).toBeNull();
+  });
+
+  it("has no summary until the core has computed one, then keeps even an all-zero one", () => {
+    const store = createAppStore();
+    expect(store.getSummary()).toBeNull();
+    const zero = { totalFarms: 0, activeMcus: 0, warnings: 0, offlineMcus: 0 };
+    store.apply({ kind: "live", batch: { seq: 1, upserts: [], removed: [], clock: 0, fleet: { summary: zero } } });
+    expect(store.getSummary()).toEqual(zero);
   });
 });

@@ -7,7 +7,6 @@ export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "rec
 type Listener = () => void;
 
 const EMPTY: Entities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [] };
-const NO_SUMMARY: DashboardSummary = { totalFarms: 0, activeMcus: 0, warnings: 0, offlineMcus: 0 };
 const NO_MCU_STATS: McuStats = { total: 0, online: 0, offline: 0, lowBattery: 0 };
 
 const LIVE_PREFIX = "live:";
@@ -100,7 +99,8 @@ export function createAppStore() {
   let mcuIds: readonly number[] = NO_IDS;
   let connection: ConnectionInfo = { state: "idle" };
   const listeners = new Map<string, Set<Listener>>();
-  let summary = NO_SUMMARY;
+  /** Null until the core has computed it (before, a 0 would be a false statement). */
+  let summary: DashboardSummary | null = null;
   let mcuStats = NO_MCU_STATS;
   let farmStatuses: Readonly<Record<number, FarmStatus>> = {};
   const queryResults = new Map<string, readonly number[]>();
@@ -143,7 +143,7 @@ export function createAppStore() {
 
   /** Applies the parts of the fleet results that changed; a value equal to the held one keeps its object. */
   function applyFleet(fleet: FleetChanges, changed: string[]) {
-    if (fleet.summary && !sameValues(summary, fleet.summary)) {
+    if (fleet.summary && (summary === null || !sameValues(summary, fleet.summary))) {
       summary = fleet.summary;
       changed.push(keys.summary);
     }
@@ -305,8 +305,8 @@ export function createAppStore() {
     get: <K extends EntityName>(name: K): Entities[K] => entities[name],
     getConnection: () => connection,
 
-    /** The Dashboard's summary counts, as the core computed them over the whole fleet. */
-    getSummary: (): DashboardSummary => summary,
+    /** The Dashboard's summary counts, as the core computed them over the whole fleet; null before it has. */
+    getSummary: (): DashboardSummary | null => summary,
     /** The MCU Manager's stat counts, as the core computed them over the whole fleet. */
     getMcuStats: (): McuStats => mcuStats,
     /** A farm's SPEC §3 live status as the core derived it, or undefined before it has. */

@@ -152,7 +152,19 @@ describe("McuCard in a real browser", () => {
     expect(sent).toEqual([]);
   });
 
+  it("claims neither Online nor Offline before the first live connection has told anything", async () => {
+    await render(<McuCard mcuId={2} />);
+    const c = card("Room B");
+    expect(c.textContent).toContain("Connecting…");
+    expect(c.textContent).toContain("Waiting for live data…");
+    expect(c.textContent).not.toContain("Offline");
+    await act(async () => void store.apply({ kind: "connection", state: "connected" }));
+    expect(c.textContent).toContain("Offline");
+    expect(c.textContent).not.toContain("Connecting…");
+  });
+
   it("says No data and no state for an MCU that never reported", async () => {
+    await act(async () => void store.apply({ kind: "connection", state: "connected" }));
     await render(<McuCard mcuId={2} />);
     const c = card("Room B");
     expect(c.textContent).toContain("Offline");

@@ -4,7 +4,7 @@ import type { LiveReading } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { formatReadingTime } from "../../components/dates.ts";
-import { useMcuCard } from "../../data/hooks.ts";
+import { useConnection, useMcuCard } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
 
@@ -37,8 +37,12 @@ function AttentionNotes({ readings, breaches }: { readings: LiveReading; breache
  */
 export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const view = useMcuCard(mcuId);
+  const connection = useConnection().state;
   if (!view) return null;
   const { online, readings, breaches, pending } = view;
+  // Before the first live connection has told anything (a returning farmer's first cards come
+  // before it), "Offline" would be a false statement about every room.
+  const waiting = !online && !readings && (connection === "idle" || connection === "connecting");
   const headingId = `mcu-card-${mcuId}`;
   const lastUpdated = readings?.lastUpdated;
   const updatedText = lastUpdated ? formatReadingTime(lastUpdated) : "";
@@ -55,8 +59,8 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
         <span
           className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
         >
-          <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
-          {online ? "Online" : "Offline"}
+          <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : waiting ? "bg-gray-400" : "bg-gray-500"}`} aria-hidden="true" />
+          {online ? "Online" : waiting ? "Connecting…" : "Offline"}
         </span>
       </header>
       <p className="text-sm 4xl:text-xl text-gray-700">
@@ -67,7 +71,11 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
       {readings && <AttentionNotes readings={readings} breaches={breaches} />}
       {!online && (
         <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
-          {readings ? "MCU offline: showing the last known device state. Switching resumes when it reports again." : "MCU offline: no device state reported yet."}
+          {waiting
+            ? "Waiting for live data…"
+            : readings
+              ? "MCU offline: showing the last known device state. Switching resumes when it reports again."
+              : "MCU offline: no device state reported yet."}
         </p>
       )}
       <div className="grid grid-cols-2 gap-2 4xl:gap-3">

@@ -28,6 +28,7 @@ function SummaryCard({ label, value, Icon, tone }: SummaryCardProps) {
 
 /** SPEC §2: Total Farms, Active MCUs (live status online), Warnings (farms), Offline MCUs. */
 export function SummaryCards({ farmsReady, mcusReady }: { farmsReady: boolean; mcusReady: boolean }) {
+  // Null until the core has computed it over the lists (it shows "…", not a false 0).
   const s = useDashboardSummary();
   return (
     <section aria-labelledby="summary-heading">
@@ -35,10 +36,10 @@ export function SummaryCards({ farmsReady, mcusReady }: { farmsReady: boolean; m
         Summary
       </h2>
       <ul className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4 4xl:gap-6">
-        <SummaryCard label="Total Farms" value={farmsReady ? s.totalFarms : null} Icon={FarmIcon} tone="bg-brand-50 text-brand-700" />
-        <SummaryCard label="Active MCUs" value={mcusReady ? s.activeMcus : null} Icon={ChipIcon} tone="bg-sky-50 text-sky-700" />
-        <SummaryCard label="Warnings" value={farmsReady ? s.warnings : null} Icon={InfoIcon} tone="bg-amber-50 text-amber-700" />
-        <SummaryCard label="Offline MCUs" value={mcusReady ? s.offlineMcus : null} Icon={WifiOffIcon} tone="bg-gray-100 text-gray-700" />
+        <SummaryCard label="Total Farms" value={farmsReady && s ? s.totalFarms : null} Icon={FarmIcon} tone="bg-brand-50 text-brand-700" />
+        <SummaryCard label="Active MCUs" value={mcusReady && s ? s.activeMcus : null} Icon={ChipIcon} tone="bg-sky-50 text-sky-700" />
+        <SummaryCard label="Warnings" value={farmsReady && s ? s.warnings : null} Icon={InfoIcon} tone="bg-amber-50 text-amber-700" />
+        <SummaryCard label="Offline MCUs" value={mcusReady && s ? s.offlineMcus : null} Icon={WifiOffIcon} tone="bg-gray-100 text-gray-700" />
       </ul>
     </section>
   );
