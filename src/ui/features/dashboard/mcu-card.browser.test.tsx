@@ -152,15 +152,14 @@ describe("McuCard in a real browser", () => {
     expect(sent).toEqual([]);
   });
 
-  it("claims neither Online nor Offline before the first live connection has told anything", async () => {
+  it("says it waits for live data, not that the MCU never reported, before the first live connection has told anything", async () => {
     await render(<McuCard mcuId={2} />);
     const c = card("Room B");
-    expect(c.textContent).toContain("Connecting…");
     expect(c.textContent).toContain("Waiting for live data…");
-    expect(c.textContent).not.toContain("Offline");
+    expect(c.textContent).not.toContain("MCU offline: no device state reported yet.");
     await act(async () => void store.apply({ kind: "connection", state: "connected" }));
-    expect(c.textContent).toContain("Offline");
-    expect(c.textContent).not.toContain("Connecting…");
+    expect(c.textContent).toContain("MCU offline: no device state reported yet.");
+    expect(c.textContent).not.toContain("Waiting for live data…");
   });
 
   it("says No data and no state for an MCU that never reported", async () => {

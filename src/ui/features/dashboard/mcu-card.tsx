@@ -41,7 +41,8 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   if (!view) return null;
   const { online, readings, breaches, pending } = view;
   // Before the first live connection has told anything (a returning farmer's first cards come
-  // before it), "Offline" would be a false statement about every room.
+  // before it), the badge says Offline as SPEC §9 has it (no reading within 120 s), and the note
+  // says the app is waiting rather than that the room never reported.
   const waiting = !online && !readings && (connection === "idle" || connection === "connecting");
   const headingId = `mcu-card-${mcuId}`;
   const lastUpdated = readings?.lastUpdated;
@@ -59,8 +60,8 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
         <span
           className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
         >
-          <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : waiting ? "bg-gray-400" : "bg-gray-500"}`} aria-hidden="true" />
-          {online ? "Online" : waiting ? "Connecting…" : "Offline"}
+          <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
+          {online ? "Online" : "Offline"}
         </span>
       </header>
       <p className="text-sm 4xl:text-xl text-gray-700">
