@@ -3,7 +3,7 @@ import { createRoot } from "react-dom/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commands } from "vitest/browser";
 import { createAppData } from "./app-data.ts";
-import { useMcuLive } from "./hooks.ts";
+import { useMcuLiveWith } from "./hooks.ts";
 import { AppDataProvider, type AppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 import { watchFirstMcus } from "./start-worker.ts";
@@ -47,8 +47,8 @@ describe("the data core in a real browser", () => {
     let renders = 0;
     function Humidity({ mac }: { mac: string }) {
       renders++;
-      const live = useMcuLive(mac);
-      return <output data-testid="humidity">{live?.readings?.DHT?.humidity ?? "none"}</output>;
+      const humidity = useMcuLiveWith(mac, (live) => live?.readings?.DHT?.humidity ?? "none", Object.is);
+      return <output data-testid="humidity">{humidity}</output>;
     }
     const host = document.createElement("div");
     document.body.append(host);
@@ -84,8 +84,8 @@ describe("the data core in a real browser", () => {
     expect(app.store.getLive(hidden)?.readings?.DHT?.humidity).not.toBe(55.5);
 
     function Humidity({ mac }: { mac: string }) {
-      const live = useMcuLive(mac);
-      return <output>{live?.readings?.DHT?.humidity ?? "none"}</output>;
+      const humidity = useMcuLiveWith(mac, (live) => live?.readings?.DHT?.humidity ?? "none", Object.is);
+      return <output>{humidity}</output>;
     }
     const host = document.createElement("div");
     document.body.append(host);

@@ -1,4 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
+import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
 import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
 import { mcuQueryKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuQuery, type McuStats } from "../../contract/live.ts";
 import { useAppData } from "./provider.tsx";
@@ -7,13 +8,17 @@ import { keys } from "./store.ts";
 export type { DashboardSummary, McuQuery, McuStats } from "../../contract/live.ts";
 
 /**
- * The live snapshot of one MCU (by MAC); re-renders only when that MCU changes. While mounted it
- * makes the MCU of interest: the core sends its snapshots, and its latest one when it mounts.
+ * What a component shows of one MCU's live snapshot (by MAC): `select` picks it, and the component
+ * re-renders only when `isEqual` says the pick changed, not at every reading (a card that shows
+ * a status and a battery level would otherwise render five times a second for nothing). While
+ * mounted it makes the MCU of interest: the core sends its snapshots, and its latest one when it
+ * mounts.
  */
-export function useMcuLive(mac: string | undefined): McuLive | undefined {
+export function useMcuLiveWith<T>(mac: string | undefined, select: (live: McuLive | undefined) => T, isEqual: (a: T, b: T) => boolean): T {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => (mac ? store.subscribe(keys.live(mac), fn) : () => {}), [store, mac]);
-  return useSyncExternalStore(subscribe, () => (mac ? store.getLive(mac) : undefined));
+  const snapshot = () => (mac ? store.getLive(mac) : undefined);
+  return useSyncExternalStoreWithSelector(subscribe, snapshot, snapshot, select, isEqual);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { BatteryIcon } from "../../components/icons.tsx";
-import { batteryColor, type BatteryColor } from "./battery.ts";
+import { shownBattery, type BatteryColor } from "./battery.ts";
 
 const FILL: Record<BatteryColor, string> = { green: "bg-green-500", yellow: "bg-yellow-400", red: "bg-red-500" };
 const TEXT: Record<BatteryColor, string> = { green: "text-green-700", yellow: "text-yellow-800", red: "text-red-700" };
@@ -14,9 +14,7 @@ export function BatteryBar({ level, label = "Battery" }: { level: number | null;
 <span className="text-sm text-gray-500">No data</span>
     );
   }
-  const clamped = Math.min(100, Math.max(0, level));
-  const shown = `${Math.round(clamped)}%`;
-  const color = batteryColor(clamped);
+  const { clamped, shown, color } = shownBattery(level);
   return (
     <div className="flex items-center gap-2 min-w-0">
       <BatteryIcon className={`shrink-0 ${TEXT[color]}`} />

@@ -11,6 +11,20 @@ export function batteryColor(level: number): BatteryColor {
   return "red";
 }
 
+/** A level as a battery bar shows it: clamped to 0-100, in whole percent, and its colour. */
+export function shownBattery(level: number): { clamped: number; shown: string; color: BatteryColor } {
+  const clamped = Math.min(100, Math.max(0, level));
+  return { clamped, shown: `${Math.round(clamped)}%`, color: batteryColor(clamped) };
+}
+
+/** Whether two levels look the same in a battery bar (same whole percent, same colour). */
+export function sameShownBattery(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  const x = shownBattery(a);
+  const y = shownBattery(b);
+  return x.shown === y.shown && x.color === y.color;
+}
+
 /**
  * The MCU's battery level in %, or null if it never reported one. The live reading wins over
  * the MCU record because the record is only as fresh as the last page load.

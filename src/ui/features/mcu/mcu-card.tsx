@@ -1,10 +1,11 @@
 import { memo, useId } from "react";
-import type { Mcu } from "../../../contract/entities.ts";
+import type { Mcu, McuStatus } from "../../../contract/entities.ts";
+import type { McuLive } from "../../../contract/live.ts";
 import { mcuLiveStatus } from "../../../streams/live-status.ts";
 import { formatDate } from "../../components/dates.ts";
 import { EditIcon, TrashIcon } from "../../components/icons.tsx";
-import { useMcu, useMcuLive } from "../../data/hooks.ts";
-import { batteryLevelOf } from "./battery.ts";
+import { useMcu, useMcuLiveWith } from "../../data/hooks.ts";
+import { batteryLevelOf, sameShownBattery } from "./battery.ts";
 import { BatteryBar } from "./battery-bar.tsx";
 import { formatLastSeen } from "./last-seen.ts";
 import { ProfileLinkField } from "./profile-link-field.tsx";
@@ -17,16 +18,38 @@ function lastSeenMs(mcu: Mcu, liveAt: number | null | undefined): number | null 
   return candidates.length ? Math.max(...candidates) : null;
 }
 
+/** What the card shows of the MCU's live snapshot. */
+interface LiveFacts {
+  status: McuStatus;
+  battery: number | null;
+  /** The newest sign of life (ms), and the words for it at the page's `now`. */
+  seen: number | null;
+  seenText: string;
+}
+
+function liveFacts(mcu: Mcu, live: McuLive | undefined, now: number): LiveFacts {
+  const seen = lastSeenMs(mcu, live?.lastReadingAt);
+  return { status: mcuLiveStatus(mcu.status, live), battery: batteryLevelOf(mcu, live), seen, seenText: formatLastSeen(seen, now) };
+}
+
 /**
- * One MCU (SPEC §2). Subscribes to its own record and live snapshot only, so a reading of one
- * MCU re-renders one card.
+ * Readings come five times a second; what the card shows of them changes far less often. The
+ * `<time>`'s machine-readable moment is then the one of the reading that last changed its words
+ * ("Just now" stays "Just now", and so does its moment, until the minute has passed).
+ */
+const sameFacts = (a: LiveFacts | null, b: LiveFacts | null) =>
+  a === null || b === null ? a === b : a.status === b.status && a.seenText === b.seenText && sameShownBattery(a.battery, b.battery);
+
+/**
+ * One MCU (SPEC §2). Subscribes to its own record and live snapshot only, and re-renders for
+ * a reading only when what it shows of it changed.
  */
 export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: { mcuId: number; now: number; onEdit: (mcu: Mcu) => void; onDelete: (mcu: Mcu) => void }) {
   const mcu = useMcu(mcuId);
-  const live = useMcuLive(mcu?.mac);
+  const facts = useMcuLiveWith(mcu?.mac, (live) => (mcu ? liveFacts(mcu, live, now) : null), sameFacts);
   const titleId = useId();
-  if (!mcu) return null;
-  const seen = lastSeenMs(mcu, live?.lastReadingAt);
+  if (!mcu || !facts) return null;
+  const { seen } = facts;
 
   return (
     <article aria-labelledby={titleId} className="card w-full p-4 4xl:p-7 flex flex-col gap-3 4xl:gap-5 min-w-0">
@@ -36,7 +59,7 @@ export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: {
             <h3 id={titleId} className="font-semibold text-gray-900 text-base 4xl:text-2xl break-words">
               {mcu.name}
             </h3>
-            <StatusBadge status={mcuLiveStatus(mcu.status, live)} />
+            <StatusBadge status={facts.status} />
           </div>
           <p className="text-xs 4xl:text-base text-gray-500 mt-0.5">ID {mcu.mcu_id}</p>
         </div>
@@ -58,11 +81,11 @@ export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: {
         <dd className="font-mono text-gray-900 break-all">{mcu.mac}</dd>
         <dt className="text-gray-500">Battery</dt>
         <dd>
-          <BatteryBar level={batteryLevelOf(mcu, live)} label={`Battery of ${mcu.name}`} />
+          <BatteryBar level={facts.battery} label={`Battery of ${mcu.name}`} />
         </dd>
         <dt className="text-gray-500">Last Seen</dt>
         <dd className="text-gray-900">
-          {seen === null ? "Never" : <time dateTime={new Date(seen).toISOString()}>{formatLastSeen(seen, now)}</time>}
+          {seen === null ? "Never" : <time dateTime={new Date(seen).toISOString()}>{facts.seenText}</time>}
         </dd>
         <dt className="text-gray-500">Added</dt>
         <dd className="text-gray-900">
