@@ -1,5 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
+import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { createLoginGuard, DEFAULT_LOGIN_GUARD, type LoginGuardConfig } from "./auth/login-guard.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { AppError } from "./errors.ts";
@@ -22,6 +24,8 @@ export interface AppConfig {
   staticDir?: string;
   logger?: FastifyServerOptions["logger"];
   trustProxy?: boolean;
+  /** Sign-in throttling (defaults: DEFAULT_LOGIN_GUARD; `secure` follows the session's). */
+  loginGuard?: Partial<LoginGuardConfig>;
 }
 
 export interface AppDeps {
@@ -50,6 +54,8 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   // JSON is the only body the API takes; a form or text body is answered with 415.
   app.removeContentTypeParser(["text/plain"]);
   await app.register(fastifyCookie);
+  // Per-address limits are set on the routes that take them (sign-in, registration).
+  await app.register(fastifyRateLimit, { global: false });
 
   const allowed = new Set(config.allowedOrigins);
   app.addHook("onRequest", async (req) => {
@@ -68,7 +74,8 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     reply.header("X-Frame-Options", "DENY");
   });
 
-  const ctx: RouteContext = { db, hasher, sessions, now, events };
+  const loginGuard = { ...DEFAULT_LOGIN_GUARD, secure: config.session.secure, ...config.loginGuard };
+  const ctx: RouteContext = { db, hasher, sessions, now, events, loginGuard: createLoginGuard(db, loginGuard, now), perAddressPerMinute: loginGuard.perAddressPerMinute };
   for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
     routes(app, ctx);
   }

@@ -8,6 +8,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   publicOrigins: string[];
   scryptLog2N: number;
+  /** Sign-in and registration attempts one address may make per minute. */
+  loginAttemptsPerMinute: number;
   staticDir: string;
   logLevel: string;
   mqtt:
@@ -52,6 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     publicOrigins,
     scryptLog2N: intOf(env, "SCRYPT_LOG2N", 17, 10, 20),
+    loginAttemptsPerMinute: intOf(env, "LOGIN_ATTEMPTS_PER_MINUTE", 20, 1, 100_000),
     staticDir: resolve(env.STATIC_DIR || "./dist"),
     logLevel: env.LOG_LEVEL || "info",
     mqtt: env.MQTT_URL

@@ -34,6 +34,7 @@ const system = await startSystem({
     staticDir: config.staticDir,
     logger: { level: config.logLevel },
     trustProxy: secure,
+    loginGuard: { perAddressPerMinute: config.loginAttemptsPerMinute },
   },
   mqtt: config.mqtt,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,

@@ -126,6 +126,27 @@ describe("sign in, registration and sign out", () => {
     await context.close();
   });
 
+  it("says how long to wait once a username is locked after 5 failed sign-ins, beside SPEC's toast", async () => {
+    const { context, page } = await app.newPage("phone");
+    await page.goto("/login");
+    await page.getByRole("heading", { name: "Welcome Back" }).waitFor();
+    await page.getByLabel("Email or Username").fill("grower_who_forgot");
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+    const note = page.getByRole("alert").filter({ hasText: "Too many failed sign-in attempts" });
+    for (let i = 0; i < 6; i++) {
+      const answered = page.waitForResponse((r) => r.url().endsWith("/api/clients/login"));
+      await page.getByRole("button", { name: "Sign In" }).click();
+      expect((await answered).status()).toBe(i < 5 ? 401 : 429);
+      if (i < 5) expect(await note.count()).toBe(0);
+    }
+    await expectToast(page, "Invalid credentials or server error");
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/^Too many failed sign-in attempts for this account\. Try again in \d+ seconds\.$/);
+    await page.screenshot({ path: "test-results/auth-login-locked-phone.png", fullPage: true });
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await context.close();
+  });
+
   it("signs in by email with a show/hide password and reaches the dashboard", async () => {
     const { context, page } = await app.newPage("laptop");
     await page.goto("/login");

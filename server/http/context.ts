@@ -1,4 +1,5 @@
 import type { Database } from "../db/database.ts";
+import type { LoginGuard } from "../auth/login-guard.ts";
 import type { PasswordHasher } from "../auth/password.ts";
 import type { Sessions } from "./session.ts";
 
@@ -24,4 +25,7 @@ export interface RouteContext {
   sessions: Sessions;
   now: () => Date;
   events: DomainEvents;
+  loginGuard: LoginGuard;
+  /** Sign-in and registration attempts one address may make per minute. */
+  perAddressPerMinute: number;
 }

@@ -44,7 +44,7 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
   const system = await startSystem({
     db,
     hasher: createPasswordHasher({ log2N: 10 }),
-    http: { host: "127.0.0.1", port: 0, allowedOrigins: ["https://farm.example.com"], session: DEFAULT_SESSION },
+    http: { host: "127.0.0.1", port: 0, allowedOrigins: ["https://farm.example.com"], session: DEFAULT_SESSION, loginGuard: { perAddressPerMinute: 100_000 } },
     mqtt: m ? { mode: "external", url: m.url, username: m.gateway.username, password: m.gateway.password, shareGroup: "test-gateway" } : { mode: "embedded", host: "127.0.0.1", port: 0 },
     alerts: options.alerts ?? { graceMs: 200, repeatMs: 60_000 },
     commandTimeoutMs: options.commandTimeoutMs ?? 1500,

@@ -29,7 +29,7 @@ async function boot(db: Database, port: number, mqttPort = 0): Promise<System> {
   return startSystem({
     db,
     hasher: createPasswordHasher({ log2N: 10 }),
-    http: { host: "127.0.0.1", port, allowedOrigins: [], session: DEFAULT_SESSION },
+    http: { host: "127.0.0.1", port, allowedOrigins: [], session: DEFAULT_SESSION, loginGuard: { perAddressPerMinute: 100_000 } },
     mqtt: { mode: "embedded", host: "127.0.0.1", port: mqttPort },
     coalesceMs: 10,
     readingsFlushMs: 100,

@@ -16,7 +16,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: "0", SCRYPT_LOG2N: "10", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: "0", SCRYPT_LOG2N: "10", LOGIN_ATTEMPTS_PER_MINUTE: "100000", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -3,6 +3,7 @@ import { loginRequest, registerRequest, updateClientRequest, type LoginResponse,
 import type { Client } from "../../../src/contract/entities.ts";
 import { clientsRepo } from "../../db/clients-repo.ts";
 import { sessionsRepo } from "../../db/sessions-repo.ts";
+import { waitWords } from "../../auth/login-guard.ts";
 import { AppError } from "../../errors.ts";
 import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
@@ -10,10 +11,20 @@ import { parse } from "../validate.ts";
 
 export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const clients = clientsRepo(ctx.db);
+  // Each address may try so many times a minute (a flood from one address is answered 429
+  // before it reaches the password hashing, which is what a sign-in costs).
+  const perAddress = {
+    rateLimit: {
+      max: ctx.perAddressPerMinute,
+      timeWindow: 60_000,
+      // The plugin has set Retry-After; the answer is ours ({code, message}, 429).
+      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => new AppError("RATE_LIMITED", `Too many attempts from your network. Try again in ${waitWords(ttl)}.`),
+    },
+  };
 
-  app.post("/api/clients", async (req, reply): Promise<RegisterResponse> => {
+  app.post("/api/clients", { config: perAddress }, async (req, reply): Promise<RegisterResponse> => {
     const body = parse(registerRequest, req.body);
-    const passwordHash = await ctx.hasher.hash(body.password);
+    const passwordHash = await ctx.hasher.hash(body.password, req.ip);
     const client = await clients.create({
       username: body.username,
       email: body.email,
@@ -26,13 +37,18 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return { message: "Registration successful", client };
   });
 
-  app.post("/api/clients/login", async (req, reply): Promise<LoginResponse> => {
+  app.post("/api/clients/login", { config: perAddress }, async (req, reply): Promise<LoginResponse> => {
     const body = parse(loginRequest, req.body);
     const found = await clients.findForLogin(body.username);
+    await ctx.loginGuard.check(req, reply, body.username, found?.client.client_id);
     // verify() hashes even when nobody matched, so the answer time does not reveal accounts.
-    const ok = await ctx.hasher.verify(body.password, found?.passwordHash);
-    if (!found || !ok) throw new AppError("INVALID_CREDENTIALS", "Invalid credentials");
+    const ok = await ctx.hasher.verify(body.password, found?.passwordHash, req.ip);
+    if (!found || !ok) {
+      await ctx.loginGuard.failed(body.username);
+      throw new AppError("INVALID_CREDENTIALS", "Invalid credentials");
+    }
     await ctx.sessions.start(req, reply, found.client.client_id);
+    await ctx.loginGuard.succeeded(req, reply, body.username, found.client.client_id);
     return { message: "Login successful", client: found.client };
   });
 

@@ -1,5 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
+import { CoreError } from "../../../contract/core-error.ts";
 import { loginForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { PasswordField, TextField } from "../../components/fields.tsx";
@@ -13,18 +15,25 @@ import { useAuthForm } from "./use-auth-form.ts";
 export default function LoginPage() {
   const { core, session } = useAppData();
   const navigate = useNavigate();
+  // When sign-ins are throttled, the server says how long to wait: the toast stays SPEC's, the
+  // form says the rest.
+  const [throttled, setThrottled] = useState<string | null>(null);
 
   const { form, fields, busy } = useAuthForm({
     id: "login",
     schema: loginForm,
     async submit({ emailOrUsername, password }) {
+      setThrottled(null);
       const client = await core.login(emailOrUsername, password);
       session.setClient(client);
       notify.success("Login successful!");
       navigate("/dashboard", { replace: true });
     },
     // SPEC §8: one text for every failure, so it never tells which accounts exist.
-    onFailure: () => notify.error("Invalid credentials or server error"),
+    onFailure: (err) => {
+      notify.error("Invalid credentials or server error");
+      if (err instanceof CoreError && err.code === "RATE_LIMITED" && err.serverMessage) setThrottled(err.serverMessage);
+    },
   });
 
   return (
@@ -62,6 +71,11 @@ export default function LoginPage() {
             Forgot password?
           </Link>
         </p>
+        {throttled && (
+          <p role="alert" className="mb-4 rounded-lg bg-amber-50 px-3 py-2 text-sm 4xl:text-lg text-amber-900 ring-1 ring-inset ring-amber-200">
+            {throttled}
+          </p>
+        )}
         <SubmitButton busy={busy}>Sign In</SubmitButton>
       </form>
     </AuthCard>
