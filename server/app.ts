@@ -7,6 +7,7 @@ import type { Database } from "./db/database.ts";
 import { AppError } from "./errors.ts";
 import type { DomainEvents, RouteContext } from "./http/context.ts";
 import { installErrorHandler } from "./http/errors.ts";
+import { installJsonBodyParser } from "./http/json-body.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
@@ -53,6 +54,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   installErrorHandler(app);
   // JSON is the only body the API takes; a form or text body is answered with 415.
   app.removeContentTypeParser(["text/plain"]);
+  installJsonBodyParser(app);
   await app.register(fastifyCookie);
   // Per-address limits are set on the routes that take them (sign-in, registration).
   await app.register(fastifyRateLimit, { global: false });

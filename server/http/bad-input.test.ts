@@ -623,6 +623,9 @@ const badCases: BadCase[] = [
     name: "a __proto__ key nested in a field",
     build: (ep, v) => ({ payload: JSON.stringify({ ...v, [ep.textField]: "@@" }).replace('"@@"', '{"__proto__":{"isAdmin":true}}') }),
   },
+  // JSON nests as deep as it likes; what reads it (prototype checks, validation) recurses.
+  { name: "a body of objects nested 10 000 deep (60 000 characters)", build: () => ({ payload: `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}` }) },
+  { name: "arrays nested 3 000 deep in a field", build: (ep, v) => ({ payload: JSON.stringify({ ...v, [ep.textField]: "@@" }).replace('"@@"', `${"[".repeat(3000)}${"]".repeat(3000)}`) }) },
   { name: "a text/plain content type", build: (_ep, v) => ({ payload: JSON.stringify(v), contentType: "text/plain" }) },
   { name: "a form content type", build: () => ({ payload: "name=x&location=y", contentType: "application/x-www-form-urlencoded" }) },
   { name: "a body over 64 KiB", build: (_ep, v) => ({ payload: JSON.stringify(v) + " ".repeat(65 * 1024) }) },
@@ -665,6 +668,28 @@ describe("generic bad input on every body-taking endpoint", () => {
   it("a rejected __proto__ body did not pollute Object.prototype", () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});
+
+describe("values nested thousands deep where one word is expected", () => {
+  const nested = `${"[".repeat(3000)}${"]".repeat(3000)}`;
+  const withValue = (body: Body, json: string) => JSON.stringify(body).replace('"@@"', json);
+
+  it.each([
+    ["nested arrays", nested],
+    ["a 6 000-character string of brackets", JSON.stringify("[".repeat(6000))],
+  ])("an MCU's status of %s -> 400", async (_what, json) => {
+    const body = withValue({ name: "Room Z", mac: await c.mcuMac(), farm_id: seed.farm.farm_id, status: "@@" }, json);
+    expectClientError(await raw("POST", "/api/mcus", body), 400);
+  });
+
+  it.each([
+    ["nested arrays", nested],
+    ["a 6 000-character string of brackets", JSON.stringify("[".repeat(6000))],
+  ])("a profile's config.ac.based_on of %s -> 400 (POST and PUT)", async (_what, json) => {
+    const body = { name: "Deep", client_id: c.clientId, config: { ...sampleConfig, ac: { ...sampleConfig.ac, based_on: "@@" } } };
+    expectClientError(await raw("POST", "/api/setting-profiles", withValue(body, json)), 400);
+    expectClientError(await raw("PUT", `/api/setting-profiles/${seed.profile.profile_id}`, withValue(body, json)), 400);
   });
 });
 
