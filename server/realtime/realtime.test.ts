@@ -346,12 +346,25 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       const log = record(socket, ["realtimeData", "realtimeBatch"]);
       const raw = await t.rawMqtt(dev.mac, dev.key);
       const before = t.system.gateway.stats().dropped.invalid;
-      for (const bad of ["not json", "{", "[]", "null", JSON.stringify({ DHT: { temperature: "hot", humidity: 50, count: 1 } }), JSON.stringify({ batteryLevel: 400 })]) {
-        await raw.publishAsync(TOPICS.telemetry(dev.mac), bad);
-      }
+      const bads = [
+        "not json",
+        "{",
+        "[]",
+        "null",
+        JSON.stringify({ DHT: { temperature: "hot", humidity: 50, count: 1 } }),
+        JSON.stringify({ batteryLevel: 400 }),
+        // JSON.parse reads 1e309 as Infinity, which would be stored and served as null.
+        '{"DHT":{"temperature":1e309,"humidity":50,"count":1}}',
+        '{"CO2":{"co2":-1e309,"count":1}}',
+        JSON.stringify({ MOISTURE: { soil_moisture: 250, count: 1 } }),
+        JSON.stringify({ DHT: { temperature: 21, humidity: 50, count: -1 } }),
+      ];
+      for (const bad of bads) await raw.publishAsync(TOPICS.telemetry(dev.mac), bad);
       await sleep(300);
       expect(log.events).toEqual([]);
-      expect(t.system.gateway.stats().dropped.invalid - before).toBe(6);
+      expect(t.system.gateway.stats().dropped.invalid - before).toBe(bads.length);
+      const listed = (await owner.http.get(`/api/mcus/by-client/${owner.clientId}`)).json();
+      expect(JSON.stringify(listed.find((m: { mac: string }) => m.mac === dev.mac).readings ?? null)).not.toContain("null,");
 
       // A payload over the limit is refused too (the embedded broker drops the device's connection for it).
       const huge = await t.rawMqtt(dev.mac, dev.key, { clientId: dev.mac });

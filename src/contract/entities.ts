@@ -141,6 +141,21 @@ export const mcu = type({
 });
 export type Mcu = typeof mcu.infer;
 
+/**
+ * A list of MCUs as the API answers it, where one bad record does not fail the others: an MCU
+ * whose stored readings do not hold (a device once sent what a reading cannot be) is kept without
+ * them, so it still shows; a record that fails otherwise is left out.
+ */
+export const mcuList = type("unknown[]").pipe((items): Mcu[] =>
+  items.flatMap((item) => {
+    const whole = mcu(item);
+    if (!(whole instanceof type.errors)) return [whole];
+    if (typeof item !== "object" || item === null) return [];
+    const withoutReadings = mcu({ ...item, readings: null });
+    return withoutReadings instanceof type.errors ? [] : [withoutReadings];
+  }),
+);
+
 export const farmMcu = type({ id: "number.integer", mcu_id: "number.integer", name: "string" });
 
 export const farm = type({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type } from "arktype";
-import { mcu, type Mcu } from "./entities.ts";
+import { mcu, mcuList, type Mcu } from "./entities.ts";
 import { firstMcus, hasFirstScreenShape, isFirstMcusMessage } from "./first-mcus.ts";
 import { mcuRecord } from "./records.fixture.ts";
 
@@ -48,6 +48,8 @@ describe("the first screen's records, checked before the schema library has load
       ["no name", broken(full(0), ["name"], undefined)],
       ["an unknown status", broken(full(0), ["status"], "broken")],
       ["a reading that is a number", broken(full(0), ["readings"], 5)],
+      // What a device's 1e309 became once stored: null where a number was.
+      ["a stored temperature of null", broken(full(0), ["readings", "DHT", "temperature"], null)],
       ["sensors that are not a list", broken(full(0), ["sensors"], {})],
       ["an unknown sensor type", broken(full(0), ["sensors", 0, "type"], "Light")],
       ["an unknown controller type", broken(full(0), ["controllers", 0, "type"], "Heater")],
@@ -72,5 +74,21 @@ describe("the first screen's records, checked before the schema library has load
   it("tells its message from the core's", () => {
     expect(isFirstMcusMessage({ kind: "first-mcus", mcus: [full(0)] })).toBe(true);
     for (const other of [{ id: "1", type: "APPLY" }, { kind: "first-mcus" }, null, "first-mcus"]) expect(isFirstMcusMessage(other)).toBe(false);
+  });
+});
+
+describe("the MCU list as the core validates it", () => {
+  it("keeps an MCU whose stored readings do not hold, without them, and leaves out a record that is no MCU", () => {
+    const list = [full(0), broken(full(1), ["readings", "DHT", "temperature"], null), broken(full(2), ["farm"], undefined), full(3)];
+    const out = mcuList(list);
+    if (out instanceof type.errors) throw new Error(out.summary);
+    expect(out.map((m) => m.mcu_id)).toEqual([1, 2, 4]);
+    expect(out[1]!.readings).toBeNull();
+    expect(out[1]!.profile_links[0]!.profile.name).toBe("Oyster fruiting");
+    expect(out[0]).toEqual(full(0));
+  });
+
+  it("refuses an answer that is no list", () => {
+    expect(mcuList({ code: "INTERNAL" }) instanceof type.errors).toBe(true);
   });
 });

@@ -45,6 +45,14 @@ function isLink(l: unknown): boolean {
   return isObject(l) && isInt(l.profile_id) && isObject(l.profile) && typeof l.profile.name === "string" && isProfileConfig(l.profile.config);
 }
 
+/** Stored readings as a card reads them: each sensor block present holds finite numbers. */
+function isReadings(r: unknown): boolean {
+  if (r === null || typeof r === "string") return true;
+  if (!isObject(r)) return false;
+  const blocks: [string, string[]][] = [["DHT", ["temperature", "humidity"]], ["SOIL_TEMP", ["soil_temperature"]], ["CO2", ["co2"]], ["MOISTURE", ["soil_moisture"]]];
+  return blocks.every(([key, fields]) => r[key] === undefined || numbers(r[key], fields));
+}
+
 /** One record with the shape of SPEC §3's MCU, as far as a card reads it. */
 export function hasFirstScreenShape(m: unknown): m is Mcu {
   return (
@@ -57,7 +65,7 @@ export function hasFirstScreenShape(m: unknown): m is Mcu {
     typeof m.farm.name === "string" &&
     isInt(m.client_id) &&
     isMcuStatus(m.status) &&
-    (m.readings === null || typeof m.readings === "string" || isObject(m.readings)) &&
+    isReadings(m.readings) &&
     isStringOrNull(m.lastSeen) &&
     Array.isArray(m.controllers) &&
     m.controllers.every((c) => isDevice(c, isControllerType)) &&

@@ -14,11 +14,15 @@ export const TOPICS = {
 } as const;
 
 /** device → server telemetry; `lastUpdated` is stamped by the server, never trusted from a device. */
+/**
+ * Values a device may report: what the sensors can measure, with room to spare. Anything else
+ * (1e309 parses as Infinity, which JSON then stores and serves as null) is refused as invalid.
+ */
 export const telemetryMessage = type({
-  "DHT?": { temperature: "number", humidity: "number", count: "number.integer >= 0" },
-  "SOIL_TEMP?": { soil_temperature: "number", count: "number.integer >= 0" },
-  "CO2?": { co2: "number", count: "number.integer >= 0" },
-  "MOISTURE?": { soil_moisture: "number", count: "number.integer >= 0" },
+  "DHT?": { temperature: "-60 <= number <= 100", humidity: "0 <= number <= 100", count: "0 <= number.integer <= 1000000" },
+  "SOIL_TEMP?": { soil_temperature: "-60 <= number <= 100", count: "0 <= number.integer <= 1000000" },
+  "CO2?": { co2: "0 <= number <= 100000", count: "0 <= number.integer <= 1000000" },
+  "MOISTURE?": { soil_moisture: "0 <= number <= 100", count: "0 <= number.integer <= 1000000" },
   "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
   "AC?": { status: "boolean", auto: "boolean" },
   "Ventilation?": { status: "boolean", auto: "boolean" },

@@ -14,7 +14,7 @@ import type {
   UpdateMcuRequest,
 } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
-import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
+import { client, controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
 
 const message = type({ message: "string" });
@@ -90,10 +90,10 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     updateClient: (clientId: number, body: UpdateClientRequest) => call("PUT", API_PATHS.client(clientId), client, body),
     notifications: (clientId: number) => call("GET", API_PATHS.notifications(clientId), notification.array()),
     markNotificationsRead: (clientId: number, body: MarkNotificationsReadRequest) => call("PUT", API_PATHS.notificationsRead(clientId), updatedCount, body),
-    mcus: (clientId: number) => call("GET", API_PATHS.mcusByClient(clientId), mcu.array()),
+    mcus: (clientId: number) => call("GET", API_PATHS.mcusByClient(clientId), mcuList),
     /** The first `limit` MCUs of the list, and how many there are in all (null if the server did not say). */
     async mcusFirst(clientId: number, limit: number): Promise<{ items: (typeof mcu.infer)[]; total: number | null }> {
-      const { value, res } = await request("GET", `${API_PATHS.mcusByClient(clientId)}?limit=${limit}`, mcu.array());
+      const { value, res } = await request("GET", `${API_PATHS.mcusByClient(clientId)}?limit=${limit}`, mcuList);
       const total = Number.parseInt(res.headers.get("x-total-count") ?? "", 10);
       return { items: value, total: Number.isFinite(total) ? total : null };
     },
