@@ -8,6 +8,7 @@ import { AppError } from "./errors.ts";
 import type { DomainEvents, RouteContext } from "./http/context.ts";
 import { installErrorHandler } from "./http/errors.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
+import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "./http/connection-limits.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
@@ -25,6 +26,8 @@ export interface AppConfig {
   staticDir?: string;
   logger?: FastifyServerOptions["logger"];
   trustProxy?: boolean;
+  /** Slow clients and connections per address (defaults: DEFAULT_CONNECTION_LIMITS; no per-address cap behind a proxy). */
+  connections?: Partial<ConnectionLimits>;
   /** Sign-in throttling (defaults: DEFAULT_LOGIN_GUARD; `secure` follows the session's). */
   loginGuard?: Partial<LoginGuardConfig>;
 }
@@ -43,7 +46,10 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Builds the HTTP server from its dependencies; the caller owns the database and closes it. */
 export async function buildApp({ db, hasher, config, now = () => new Date(), events = {}, sessions = createSessions(db, config.session, now) }: AppDeps): Promise<FastifyInstance> {
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...(config.trustProxy ? { perAddress: 0 } : {}), ...config.connections };
   const app = Fastify({
+    http: httpServerOptions(limits),
+    requestTimeout: limits.requestMs,
     logger: config.logger ?? false,
     bodyLimit: 64 * 1024,
     trustProxy: config.trustProxy ?? false,
@@ -51,6 +57,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     onConstructorPoisoning: "error",
     routerOptions: { maxParamLength: 200 },
   });
+  capConnectionsPerAddress(app.server, limits.perAddress);
   installErrorHandler(app);
   // JSON is the only body the API takes; a form or text body is answered with 415.
   app.removeContentTypeParser(["text/plain"]);

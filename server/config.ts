@@ -10,6 +10,8 @@ export interface ServerConfig {
   scryptLog2N: number;
   /** Sign-in and registration attempts one address may make per minute. */
   loginAttemptsPerMinute: number;
+  /** Open HTTP connections one address may hold (0: no cap). */
+  maxConnectionsPerAddress: number;
   staticDir: string;
   logLevel: string;
   mqtt:
@@ -55,6 +57,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicOrigins,
     scryptLog2N: intOf(env, "SCRYPT_LOG2N", 17, 10, 20),
     loginAttemptsPerMinute: intOf(env, "LOGIN_ATTEMPTS_PER_MINUTE", 20, 1, 100_000),
+    maxConnectionsPerAddress: intOf(env, "MAX_CONNECTIONS_PER_ADDRESS", 256, 0, 1_000_000),
     staticDir: resolve(env.STATIC_DIR || "./dist"),
     logLevel: env.LOG_LEVEL || "info",
     mqtt: env.MQTT_URL

@@ -35,6 +35,8 @@ const system = await startSystem({
     logger: { level: config.logLevel },
     trustProxy: secure,
     loginGuard: { perAddressPerMinute: config.loginAttemptsPerMinute },
+    // Behind an HTTPS proxy every connection comes from the proxy: it caps them, not us.
+    connections: { perAddress: secure ? 0 : config.maxConnectionsPerAddress },
   },
   mqtt: config.mqtt,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
