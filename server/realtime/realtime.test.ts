@@ -249,6 +249,49 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       expect(socket.connected).toBe(false);
     });
 
+    it("holds one socket to its budget: a flood of authenticateUser gets a few answers and a disconnect, another client's commands are answered meanwhile", async () => {
+      const flooder = await t.signUp();
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket: own } = await owner.socket();
+      const online = nextStatus(own, (p) => p.deviceId === dev.mac && p.status === "online");
+      await dev.sim.start();
+      await online;
+
+      const { socket } = await flooder.socket(); // its first authenticateUser was answered
+      const answers = record(socket, ["authenticated"]);
+      const disconnected = new Promise((resolve) => socket.once("disconnect", resolve));
+      const droppedBefore = t.system.realtime.droppedEvents();
+      for (let i = 0; i < 5000 && socket.connected; i++) {
+        socket.emit("authenticateUser", flooder.clientId);
+        if (i % 100 === 0) await sleep(1);
+      }
+      const started = Date.now();
+      const acks: unknown[] = [];
+      for (let i = 0; i < 5; i++) {
+        acks.push(await new Promise((resolve) => own.emit("sendCommand", { deviceId: dev.mac, type: "auto", value: { type: "auto", onOff: i % 2 === 0, target: "AC" } }, resolve)));
+      }
+      expect(acks).toEqual(Array(5).fill({ ok: true }));
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await disconnected;
+      // The burst of 5 less the one spent on connecting, then nothing: a fleet snapshot each is what a flood would cost.
+      expect(answers.events.length).toBeLessThanOrEqual(5);
+      expect(t.system.realtime.droppedEvents() - droppedBefore).toBeGreaterThanOrEqual(100);
+    });
+
+    it("answers commands beyond a socket's budget with a reason, without sending them", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket } = await owner.socket();
+      const acks = await Promise.all(
+        Array.from({ length: 60 }, () => new Promise((resolve) => socket.emit("sendCommand", { deviceId: dev.mac, type: "auto", value: { type: "auto", onOff: true, target: "AC" } }, resolve))),
+      );
+      const slowDown = acks.filter((a) => (a as { message?: string }).message === "Too many requests. Please slow down.");
+      expect(slowDown.length).toBeGreaterThanOrEqual(25);
+      expect(slowDown.length).toBeLessThanOrEqual(30);
+      expect(socket.connected).toBe(true);
+    });
+
     it("refuses a socket without a session, with a made-up session, or from a foreign origin", async () => {
       const owner = await t.signUp();
       const attempt = (headers: Record<string, string>) =>

@@ -12,6 +12,7 @@ import {
   type DeviceSnapshot,
 } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
+import { socketLimits } from "./event-limits.ts";
 import type { Gateway } from "../devices/gateway.ts";
 import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
@@ -36,6 +37,8 @@ export interface Realtime {
   notification(clientId: number, notification: Notification): void;
   /** Closes every socket of a session (Sign Out, password change elsewhere). */
   endSession(idHash: string): void;
+  /** Socket events dropped for exceeding their rate, since the start. */
+  droppedEvents(): number;
   close(): Promise<void>;
 }
 
@@ -104,9 +107,26 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     return entry;
   }
 
+  /** Socket events dropped for exceeding their rate, since the start. */
+  let droppedEvents = 0;
   const ackOf = (ack: unknown) => (typeof ack === "function" ? (ack as (a: CommandAck) => void) : () => {});
 
   io.on("connection", (socket) => {
+    // Every event spends from the socket's budget first; beyond it the event is dropped (a
+    // command is answered so its sender is not left waiting), and a socket that keeps flooding
+    // is disconnected. One client's sockets cannot slow the server for everyone else.
+    const limits = socketLimits();
+    socket.use(([event, ...args], next) => {
+      if (limits.admit(String(event))) return next();
+      droppedEvents++;
+      const ack = args[args.length - 1];
+      if (typeof ack === "function") (ack as (a: CommandAck) => void)({ ok: false, message: "Too many requests. Please slow down." });
+      if (limits.flooding()) {
+        o.log?.(`realtime: disconnecting a socket of client ${socket.data.clientId} that keeps flooding`);
+        socket.disconnect(true);
+      }
+    });
+
     socket.on(SOCKET_EVENTS.authenticateUser, async (clientId: unknown) => {
       if (Number(clientId) !== socket.data.clientId) {
         socket.emit(SOCKET_EVENTS.unauthorized, { message: "This connection belongs to another account" });
@@ -167,6 +187,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     status: coalescer.status,
     notification: (clientId, n) => emit(clientId, SOCKET_EVENTS.notification, n),
     endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
+    droppedEvents: () => droppedEvents,
     async close() {
       coalescer.close();
       // Closing the transports (not disconnecting the sockets) lets clients reconnect to the next
