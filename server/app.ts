@@ -8,6 +8,7 @@ import { AppError } from "./errors.ts";
 import type { DomainEvents, RouteContext } from "./http/context.ts";
 import { installErrorHandler } from "./http/errors.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
+import { installSecurityHeaders } from "./http/security-headers.ts";
 import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "./http/connection-limits.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
@@ -77,11 +78,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");
     }
   });
-  app.addHook("onSend", async (_req, reply) => {
-    reply.header("X-Content-Type-Options", "nosniff");
-    reply.header("Referrer-Policy", "same-origin");
-    reply.header("X-Frame-Options", "DENY");
-  });
+  installSecurityHeaders(app, { https: config.session.secure });
 
   const loginGuard = { ...DEFAULT_LOGIN_GUARD, secure: config.session.secure, ...config.loginGuard };
   const ctx: RouteContext = { db, hasher, sessions, now, events, loginGuard: createLoginGuard(db, loginGuard, now), perAddressPerMinute: loginGuard.perAddressPerMinute };

@@ -47,16 +47,29 @@ describe("installable, offline-capable app", () => {
     await context.close();
   });
 
-  it("is controlled by the service worker after a reload and opens offline with a notice", async () => {
+  it("is controlled by the service worker after a reload and opens offline with a notice, under the same CSP", async () => {
     const { page, context } = await app.newPage("phone");
+    // Whatever the policy blocks is reported to the page: nothing of the app may be.
+    await page.addInitScript(() => {
+      const w = window as unknown as { cspViolations: string[] };
+      w.cspViolations = [];
+      document.addEventListener("securitypolicyviolation", (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
     await signIn(page);
     await page.waitForFunction("navigator.serviceWorker.ready.then(() => true)");
-    await page.reload();
+    const online = await page.reload();
     await page.waitForFunction("navigator.serviceWorker.controller !== null");
     expect(await page.getByText("Cannot reach the farm server.").count()).toBe(0);
+    expect(online!.headers()["content-security-policy"]).toContain("script-src 'self'");
+    // Live data has come over the socket (a demo MCU shows Online), with nothing blocked.
+    await page.getByText("Online", { exact: true }).first().waitFor({ timeout: 20_000 });
+    expect(await page.evaluate("window.cspViolations")).toEqual([]);
 
     expect(await app.server.stop()).toBe(0);
-    await page.reload();
+    const offline = await page.reload();
+    // The service worker's answer for the navigation carries the server's CSP (kept in its precache).
+    expect(offline!.fromServiceWorker()).toBe(true);
+    expect(offline!.headers()["content-security-policy"]).toContain("script-src 'self'");
     // The app shell comes from the service worker's cache, and says that it is offline.
     await page.getByRole("button", { name: "Open menu" }).waitFor();
     await page.getByText("Cannot reach the farm server.", { exact: false }).waitFor({ timeout: 20_000 });

@@ -7,20 +7,6 @@ import type { ApiErrorBody } from "../../src/contract/errors.ts";
 /** Paths that belong to the server, never to the app's router. */
 const SERVER_PATHS = /^\/(api|notifications|socket\.io)(\/|$)/;
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self' ws: wss:",
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join("; ");
 
 /**
  * Serves the built app from `staticDir`. Every GET outside the server's own paths that is not
@@ -50,7 +36,7 @@ export async function serveApp(app: FastifyInstance, staticDir: string | undefin
     if (!built) {
       return reply.status(503).type("text/plain").send("The app is not built yet. Run `npm run build`, then reload.");
     }
-    reply.header("Cache-Control", "no-cache").header("Content-Security-Policy", CSP);
+    reply.header("Cache-Control", "no-cache");
     return reply.sendFile("index.html");
   });
 }
