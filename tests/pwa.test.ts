@@ -50,10 +50,8 @@ describe("installable, offline-capable app", () => {
   it("is controlled by the service worker after a reload and opens offline with a notice, under the same CSP", async () => {
     const { page, context } = await app.newPage("phone");
     // Whatever the policy blocks is reported to the page: nothing of the app may be.
-    await page.addInitScript(() => {
-      const w = window as unknown as { cspViolations: string[] };
-      w.cspViolations = [];
-      document.addEventListener("securitypolicyviolation", (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    await page.addInitScript({
+      content: 'window.cspViolations = []; document.addEventListener("securitypolicyviolation", (e) => window.cspViolations.push(e.violatedDirective + " " + e.blockedURI));',
     });
     await signIn(page);
     await page.waitForFunction("navigator.serviceWorker.ready.then(() => true)");
