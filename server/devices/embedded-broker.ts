@@ -1,7 +1,8 @@
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes";
 import { normalizeMac } from "../../src/contract/mac.ts";
 import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic } from "../../src/contract/mqtt.ts";
+import { mqttConnectionGuard, type MqttConnectionLimits } from "./mqtt-frame-guard.ts";
 
 export interface EmbeddedBrokerOptions {
   host: string;
@@ -11,7 +12,15 @@ export interface EmbeddedBrokerOptions {
   /** True when `mac` is a provisioned MCU whose device key is `key`. */
   authenticateDevice(mac: string, key: string): Promise<boolean>;
   log?: (msg: string) => void;
+  /** Packet sizes and unauthenticated connections (defaults: DEFAULT_MQTT_LIMITS). */
+  limits?: Partial<MqttConnectionLimits>;
 }
+
+/**
+ * A CONNECT carries a client id, a MAC, a key and perhaps a will: far under 4 KiB. After it, a
+ * device publishes at most MAX_DEVICE_PAYLOAD_BYTES (and its topic); the gateway's configs are small.
+ */
+export const DEFAULT_MQTT_LIMITS: MqttConnectionLimits = { beforeAuthBytes: 4096, afterAuthBytes: MAX_DEVICE_PAYLOAD_BYTES + 1024, unauthenticatedPerAddress: 256 };
 
 export interface EmbeddedBroker {
   port: number;
@@ -36,8 +45,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     heartbeatInterval: 3600_000,
     drainTimeout: 10_000,
     maxClientsIdLength: 64,
-    connectTimeout: 10_000,
+    // A connection that has not authenticated within this is closed.
+    connectTimeout: 5_000,
   });
+  const guard = mqttConnectionGuard({ ...DEFAULT_MQTT_LIMITS, ...options.limits }, options.log);
 
   broker.authenticate = (client, username, password, done) => {
     const c = client as Authed;
@@ -50,12 +61,17 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     if (username === options.gateway.username) {
       if (secret !== options.gateway.password) return fail();
       c.isGateway = true;
+      guard.authenticated(client.conn as Socket);
       return done(null, true);
     }
     // The client id must be the MAC it authenticates as, in the canonical form.
     if (client.id !== username || normalizeMac(username) !== username) return fail();
     options.authenticateDevice(username, secret).then(
-      (ok) => (ok ? done(null, true) : fail()),
+      (ok) => {
+        if (!ok) return fail();
+        guard.authenticated(client.conn as Socket);
+        done(null, true);
+      },
       () => fail(),
     );
   };
@@ -90,7 +106,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   broker.on("clientError", (client, err) => options.log?.(`mqtt client ${client.id}: ${err.message}`));
 
-  const server: Server = createServer(broker.handle);
+  const server: Server = createServer((socket) => {
+    if (guard.admit(socket)) broker.handle(socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());

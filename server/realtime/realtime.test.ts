@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, type Socket } from "node:net";
 import { io } from "socket.io-client";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
@@ -420,6 +421,52 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       await good.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify(reading(88)));
       expect((await arrived).payload.DHT?.humidity).toBe(88);
     });
+
+    it.skipIf(external)("closes an unauthenticated CONNECT that declares 200 MB at its header, and caps an address's connections that have not authenticated", async () => {
+      const port = t.system.broker!.port;
+      const open = () =>
+        new Promise<{ socket: Socket; closed: Promise<number> }>((resolve, reject) => {
+          const socket = connect(port, "127.0.0.1");
+          const started = Date.now();
+          const closed = new Promise<number>((done) => socket.once("close", () => done(Date.now() - started)));
+          socket.on("error", () => undefined);
+          socket.once("connect", () => resolve({ socket, closed }));
+          socket.once("error", reject);
+        });
+      // CONNECT (0x10) with a remaining length of 200 MB (varint), then the start of its body.
+      const huge = (() => {
+        const bytes = [0x10];
+        let n = 200 * 1024 * 1024;
+        do {
+          let b = n % 128;
+          n = Math.floor(n / 128);
+          if (n > 0) b |= 0x80;
+          bytes.push(b);
+        } while (n > 0);
+        return Buffer.concat([Buffer.from(bytes), Buffer.alloc(64 * 1024, 0x61)]);
+      })();
+      const rssBefore = process.memoryUsage().rss;
+      const attacks = await Promise.all(Array.from({ length: 12 }, () => open()));
+      for (const { socket } of attacks) socket.write(huge);
+      const closedAfter = await Promise.all(attacks.map((a) => a.closed));
+      expect(Math.max(...closedAfter)).toBeLessThan(2_000);
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
+
+      // 256 silent connections from one address are held (until the connect timeout); the next is closed at once.
+      const silent = await Promise.all(Array.from({ length: 256 }, () => open()));
+      const extra = await open();
+      expect(await extra.closed).toBeLessThan(1_000);
+      // A silent connection is closed once the connect timeout (5 s) has passed.
+      const closedIn = await silent[0]!.closed;
+      expect(closedIn).toBeGreaterThan(4_000);
+      expect(closedIn).toBeLessThan(8_000);
+      for (const { socket } of silent) socket.destroy();
+      // A device still connects and reports.
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const raw = await t.rawMqtt(dev.mac, dev.key);
+      expect(raw.connected).toBe(true);
+    }, 20_000);
 
     it("raises low battery and a sustained threshold breach once, not on every reading", async () => {
       const owner = await t.signUp();
