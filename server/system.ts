@@ -159,6 +159,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   });
 
   events.sessionEnded = (idHash) => realtime?.endSession(idHash);
+  events.notified = (clientId, n) => {
+    realtime?.notification(clientId, n);
+    pushNotify?.(clientId, n).catch((err: Error) => log(`push: ${err.message}`));
+  };
   events.mcusChanged = (clientId) => directory.invalidateClient(clientId);
   events.mcuClaimed = (_clientId, mac) => {
     gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`));

@@ -88,23 +88,50 @@ describe("sign in, registration and sign out", () => {
     await context.close();
   });
 
-  it("shows the server's own message top-centre for 3 s when the username is taken", async () => {
+  it("answers a taken username as it answers a new account (SPEC's welcome, on to /login), and the stranger cannot sign in with it", async () => {
     const { context, page } = await app.newPage("phone");
     await page.goto("/register");
     await fillRegistration(page, { username: DEMO.username, email: "someone-else@example.com", password: "grow-more-9", confirm: "grow-more-9", mobile: "70 123 456", address: "Bekaa" });
+    const answered = page.waitForResponse((r) => r.url().endsWith("/api/clients") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Create Account" }).click();
-    await expectToast(page, "Username is already taken");
-    const toast = page.locator(".Toastify__toast-container--top-center").getByRole("alert").filter({ hasText: "Username is already taken" });
-    expect(await toast.count()).toBe(1);
-    // The toast drops in with an animation: let it land before the screenshot.
-    await toast.evaluate((el) => Promise.all((el as { getAnimations(): { finished: Promise<unknown> }[] }).getAnimations().map((a) => a.finished)));
-    await page.screenshot({ path: "test-results/auth-register-taken-phone.png" });
-    // react-toastify runs the progress bar for exactly the auto-close time.
-    const bar = page.locator(".Toastify__toast-container--top-center .Toastify__progress-bar").first();
-    expect(await bar.getAttribute("style")).toContain("animation-duration: 3000ms");
-    expect(new URL(page.url()).pathname).toBe("/register");
+    expect((await answered).status()).toBe(201);
+    await expectToast(page, "Welcome, Registration is Successfull !");
+    await page.waitForURL("**/login");
+    await page.getByLabel("Email or Username").fill(DEMO.username);
+    await page.getByLabel("Password", { exact: true }).fill("grow-more-9");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expectToast(page, "Invalid credentials or server error");
     expect(await storedClient(page)).toBeNull();
     await context.close();
+  });
+
+  it("shows the server's own message top-centre for 3 s when it refuses a registration", async () => {
+    // A server that takes one registration a minute from an address: the second is refused with its reason.
+    const strict = await startDemoApp({ DEMO: "0", LOGIN_ATTEMPTS_PER_MINUTE: "1" });
+    try {
+      const { context, page } = await strict.newPage("phone");
+      for (const n of [1, 2]) {
+        await page.goto("/register");
+        await fillRegistration(page, { username: `new_grower_${n}`, email: `new_grower_${n}@example.com`, password: "grow-more-9", confirm: "grow-more-9", mobile: "70 123 456", address: "Bekaa" });
+        await page.getByRole("button", { name: "Create Account" }).click();
+        if (n === 1) await page.waitForURL("**/login");
+      }
+      const refused = /^Too many attempts from your network\. Try again in \d+ seconds?\.$/;
+      await expectToast(page, refused);
+      const toast = page.locator(".Toastify__toast-container--top-center").getByRole("alert").filter({ hasText: refused });
+      expect(await toast.count()).toBe(1);
+      // The toast drops in with an animation: let it land before the screenshot.
+      await toast.evaluate((el) => Promise.all((el as { getAnimations(): { finished: Promise<unknown> }[] }).getAnimations().map((a) => a.finished)));
+      await page.screenshot({ path: "test-results/auth-register-refused-phone.png" });
+      // react-toastify runs the progress bar for exactly the auto-close time.
+      const bar = page.locator(".Toastify__toast-container--top-center .Toastify__progress-bar").first();
+      expect(await bar.getAttribute("style")).toContain("animation-duration: 3000ms");
+      expect(new URL(page.url()).pathname).toBe("/register");
+      expect(await storedClient(page)).toBeNull();
+      await context.close();
+    } finally {
+      await strict.stop();
+    }
   });
 
   it("checks the login form, then refuses wrong credentials with SPEC §8's text", async () => {

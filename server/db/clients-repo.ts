@@ -58,6 +58,11 @@ export interface ClientChanges {
 
 export function clientsRepo(sql: Sql) {
   return {
+    /** The client whose email this is (any case), if any. */
+    async idOfEmail(email: string): Promise<number | undefined> {
+      const [row] = await sql.query<{ client_id: number }>("select client_id from clients where lower(email) = lower($1)", [email]);
+      return row?.client_id;
+    },
     async create(c: NewClient): Promise<Client> {
       try {
         const [row] = await sql.query<ClientRow>(

@@ -1,5 +1,6 @@
 import { type } from "arktype";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REGISTERED_MESSAGE } from "../../src/contract/api.ts";
 import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile } from "../../src/contract/entities.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
@@ -28,10 +29,12 @@ describe("HTTP API (SPEC §7)", () => {
         payload: { username: "  Mira  ", email: "Mira@Example.com", password: "long-enough", confirmPassword: "long-enough", mobile: "(01) 234-567", country: "FR", address: "Rue 1" },
       });
       expect(res.statusCode).toBe(201);
-      const body = res.json();
+      expect(res.json()).toEqual({ message: REGISTERED_MESSAGE });
+      const login = await server.app.inject({ method: "POST", url: "/api/clients/login", payload: { username: "Mira", password: "long-enough" } });
+      const body = login.json();
       expectShape(client, body.client);
       expect(body.client).toMatchObject({ username: "Mira", email: "Mira@Example.com", country: "FR", fcm_token: null });
-      expect(res.body).not.toMatch(/password/i);
+      expect(login.body).not.toMatch(/password/i);
     });
 
     it("signs in with the email in the username field, case-insensitively", async () => {

@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
+import { REGISTERED_MESSAGE } from "../../src/contract/api.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createTestServer,
@@ -134,28 +135,43 @@ describe("SPEC §5 Register: POST /api/clients", () => {
     expect(res.statusCode, res.body).toBe(201);
   });
 
-  it("answers 409 for a username taken in another case", async () => {
-    const fresh = registration();
-    const res = await anonymousPost("/api/clients", { ...fresh, username: c.registration.username.toUpperCase() });
-    expectClientError(res, 409);
+  const signIn = (username: string, password: string) => anonymousPost("/api/clients/login", { username, password });
+  const notificationsOf = async () => ((await c.get(`/notifications/${c.clientId}`)).json() as { type: string; title: string; body: string }[]).filter((n) => n.type === "account");
+
+  it("answers a username taken in another case as it answers a new account, and creates nothing", async () => {
+    const fresh = registration({ password: "a-strangers-pass", confirmPassword: "a-strangers-pass" });
+    const taken = await anonymousPost("/api/clients", { ...fresh, username: c.registration.username.toUpperCase() });
+    const free = await anonymousPost("/api/clients", registration());
+    expect([taken.statusCode, taken.body]).toEqual([free.statusCode, free.body]);
+    expect(taken.json()).toEqual({ message: REGISTERED_MESSAGE });
+    // The owner's password still signs in; the stranger's does not (no second account).
+    expect((await signIn(c.registration.username, c.registration.password)).statusCode).toBe(200);
+    expect((await signIn(c.registration.username, fresh.password)).statusCode).toBe(401);
+    expect((await signIn(fresh.email, fresh.password)).statusCode).toBe(401);
   });
 
-  it("answers 409 for an email taken in another case", async () => {
+  it("answers an email taken in another case as it answers a new account, and tells the email's owner, not the stranger", async () => {
+    const before = (await notificationsOf()).length;
     const fresh = registration();
-    const res = await anonymousPost("/api/clients", { ...fresh, email: c.registration.email.toUpperCase() });
-    expectClientError(res, 409);
+    const taken = await anonymousPost("/api/clients", { ...fresh, email: c.registration.email.toUpperCase() });
+    expect(taken.statusCode).toBe(201);
+    expect(taken.json()).toEqual({ message: REGISTERED_MESSAGE });
+    expect((await signIn(fresh.username, fresh.password)).statusCode).toBe(401);
+    const told = await notificationsOf();
+    expect(told.length).toBe(before + 1);
+    expect(told[0]!.title).toBe("Someone tried to register with your email");
+    expect(told[0]!.body).toContain(c.registration.email.toUpperCase());
   });
 
-  it("answers 201 with a client that carries no password fields", async () => {
+  it("answers 201 with the neutral message only: no client, no password", async () => {
     const reg = registration();
     const res = await anonymousPost("/api/clients", reg);
     expect(res.statusCode, res.body).toBe(201);
-    const client = res.json().client;
-    expect(client.username).toBe(reg.username);
-    expect(client.email).toBe(reg.email);
-    expect(Number.isInteger(client.client_id)).toBe(true);
-    for (const key of Object.keys(client)) expect(key.toLowerCase()).not.toContain("password");
+    expect(res.json()).toEqual({ message: REGISTERED_MESSAGE });
     expect(res.body).not.toContain(reg.password);
+    const signedIn = await signIn(reg.username, reg.password);
+    expect(signedIn.statusCode).toBe(200);
+    for (const key of Object.keys(signedIn.json().client)) expect(key.toLowerCase()).not.toContain("password");
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Notification } from "../../src/contract/entities.ts";
 import type { Database } from "../db/database.ts";
 import type { LoginGuard } from "../auth/login-guard.ts";
 import type { PasswordHasher } from "../auth/password.ts";
@@ -16,6 +17,8 @@ export interface DomainEvents {
    * the device said before it was claimed (its retained status) must be heard again.
    */
   mcuClaimed?(clientId: number, mac: string): void;
+  /** A notification was stored for a client: it goes to the client's open apps (and push). */
+  notified?(clientId: number, notification: Notification): void;
 }
 
 /** What every route module receives. */

@@ -273,10 +273,14 @@ export type MarkNotificationsReadRequest = typeof markNotificationsReadRequest.s
 export interface MessageResponse {
   message: string;
 }
+/**
+ * The one answer to a registration, whether or not the username or email was free: it must not
+ * tell a stranger which accounts exist (the owner of a taken email is told by a notification).
+ */
 export interface RegisterResponse {
   message: string;
-  client: Client;
 }
+export const REGISTERED_MESSAGE = "Registration received. If the username and email were not taken, the account is ready: sign in with them.";
 export interface LoginResponse {
   message: string;
   client: Client;

@@ -83,7 +83,7 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
   }
 
   return {
-    register: (body: RegisterRequest) => call("POST", API_PATHS.register, type({ message: "string", client }), body),
+    register: (body: RegisterRequest) => call("POST", API_PATHS.register, type({ message: "string" }), body),
     login: (body: { username: string; password: string }) => call("POST", API_PATHS.login, loginAnswer, body),
     logout: () => call("POST", API_PATHS.logout, message, {}),
     me: () => call("GET", API_PATHS.me, client),

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { loginRequest, registerRequest, updateClientRequest, type LoginResponse, type MessageResponse, type RegisterResponse } from "../../../src/contract/api.ts";
+import { loginRequest, REGISTERED_MESSAGE, registerRequest, updateClientRequest, type LoginResponse, type MessageResponse, type RegisterResponse } from "../../../src/contract/api.ts";
 import type { Client } from "../../../src/contract/entities.ts";
 import { clientsRepo } from "../../db/clients-repo.ts";
+import { notificationsRepo } from "../../db/notifications-repo.ts";
 import { sessionsRepo } from "../../db/sessions-repo.ts";
 import { waitWords } from "../../auth/login-guard.ts";
 import { AppError } from "../../errors.ts";
@@ -24,17 +25,37 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.post("/api/clients", { config: perAddress }, async (req, reply): Promise<RegisterResponse> => {
     const body = parse(registerRequest, req.body);
+    // Hashed whatever happens next, so the answer's timing says no more than its words.
     const passwordHash = await ctx.hasher.hash(body.password, req.ip);
-    const client = await clients.create({
-      username: body.username,
-      email: body.email,
-      passwordHash,
-      mobile: body.mobile,
-      country: body.country,
-      address: body.address,
-    });
+    try {
+      await clients.create({
+        username: body.username,
+        email: body.email,
+        passwordHash,
+        mobile: body.mobile,
+        country: body.country,
+        address: body.address,
+      });
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
+      // A taken username or email gets the same answer as a new account: registration must not
+      // map who has one. The owner of a taken email learns of the attempt; the stranger does not.
+      const owner = await clients.idOfEmail(body.email);
+      if (owner !== undefined) {
+        const note = await notificationsRepo(ctx.db).create(
+          owner,
+          {
+            type: "account",
+            title: "Someone tried to register with your email",
+            body: `A new account was asked for with ${body.email}; none was created. If it was you, sign in instead (Forgot password? explains how to get back in). If it was not, your account is safe and nothing needs doing.`,
+          },
+          ctx.now(),
+        );
+        ctx.events.notified?.(owner, note);
+      }
+    }
     reply.status(201);
-    return { message: "Registration successful", client };
+    return { message: REGISTERED_MESSAGE };
   });
 
   app.post("/api/clients/login", { config: perAddress }, async (req, reply): Promise<LoginResponse> => {
