@@ -1,6 +1,7 @@
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { Redis } from "ioredis";
 import { createLoginGuard, DEFAULT_LOGIN_GUARD, type LoginGuardConfig } from "./auth/login-guard.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
@@ -29,6 +30,8 @@ export interface AppConfig {
   trustProxy?: boolean;
   /** Slow clients and connections per address (defaults: DEFAULT_CONNECTION_LIMITS; no per-address cap behind a proxy). */
   connections?: Partial<ConnectionLimits>;
+  /** Where per-address limits count: this process alone, or a Redis every server process shares. */
+  rateLimitRedis?: Redis;
   /** Sign-in throttling (defaults: DEFAULT_LOGIN_GUARD; `secure` follows the session's). */
   loginGuard?: Partial<LoginGuardConfig>;
 }
@@ -64,8 +67,10 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   app.removeContentTypeParser(["text/plain"]);
   installJsonBodyParser(app);
   await app.register(fastifyCookie);
-  // Per-address limits are set on the routes that take them (sign-in, registration).
-  await app.register(fastifyRateLimit, { global: false });
+  // Per-address limits are set on the routes that take them (sign-in, registration). With Redis,
+  // every server process counts against the same budget; if Redis cannot answer, the limit is
+  // skipped rather than every sign-in refused (the account locks, in the database, still hold).
+  await app.register(fastifyRateLimit, { global: false, ...(config.rateLimitRedis ? { redis: config.rateLimitRedis, nameSpace: "mf-rate-", skipOnError: true } : {}) });
 
   const allowed = new Set(config.allowedOrigins);
   app.addHook("onRequest", async (req) => {

@@ -6,6 +6,8 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Redis shared by every server process (per-address sign-in limits count across them). */
+  redisUrl: string | undefined;
   publicOrigins: string[];
   scryptLog2N: number;
   /** Sign-in and registration attempts one address may make per minute. */
@@ -54,6 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || "0.0.0.0",
     dataDir: resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
     publicOrigins,
     scryptLog2N: intOf(env, "SCRYPT_LOG2N", 17, 10, 20),
     loginAttemptsPerMinute: intOf(env, "LOGIN_ATTEMPTS_PER_MINUTE", 20, 1, 100_000),

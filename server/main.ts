@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { Redis } from "ioredis";
 import { createPasswordHasher } from "./auth/password.ts";
 import { firebasePushSender } from "./alerts/push-sender.ts";
 import { readConfig } from "./config.ts";
@@ -22,6 +23,9 @@ if (config.databaseUrl) {
 const applied = await migrate(db);
 
 const secure = config.publicOrigins.some((o) => o.startsWith("https://"));
+// Short time-outs and one retry: a limit check must not hold a sign-in up (see @fastify/rate-limit).
+const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+redis?.on("error", (err: Error) => console.error(`Redis: ${err.message}`));
 const hasher = createPasswordHasher({ log2N: config.scryptLog2N });
 const system = await startSystem({
   db,
@@ -35,6 +39,7 @@ const system = await startSystem({
     logger: { level: config.logLevel },
     trustProxy: secure,
     loginGuard: { perAddressPerMinute: config.loginAttemptsPerMinute },
+    rateLimitRedis: redis,
     // Behind an HTTPS proxy every connection comes from the proxy: it caps them, not us.
     connections: { perAddress: secure ? 0 : config.maxConnectionsPerAddress },
   },
@@ -43,6 +48,7 @@ const system = await startSystem({
 });
 const log = system.app.log;
 log.info(`Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`}${applied.length ? `; applied ${applied.join(", ")}` : ""}`);
+log.info(`Sign-in limits per address: ${redis ? "counted in Redis (REDIS_URL), shared by every server process" : "counted in this process"}`);
 log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded MQTT broker on port ${system.broker!.port}` : config.mqtt.url}`);
 
 let fleet: Fleet | undefined;
@@ -82,6 +88,7 @@ async function shutdown(signal: string) {
     await fleet?.stop();
     await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker
     await db.close();
+    redis?.disconnect();
     process.exit(0);
   } catch (err) {
     console.error("Shutdown failed:", err);

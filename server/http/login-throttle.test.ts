@@ -105,3 +105,27 @@ describe("the password hashing queue", () => {
     expect(order).toHaveLength(6);
   });
 });
+
+describe.skipIf(!process.env.REDIS_URL)("per-address limits shared through Redis (REDIS_URL)", () => {
+  it("counts an address's attempts on two servers against one budget", async () => {
+    const { Redis } = await import("ioredis");
+    const redis = new Redis(process.env.REDIS_URL!, { connectTimeout: 1_000, maxRetriesPerRequest: 1, keyPrefix: `test-${process.pid}-${Date.now()}:` });
+    const config = { loginGuard: { perAddressPerMinute: 10 }, rateLimitRedis: redis };
+    const a = await createTestServer({ config });
+    const b = await createTestServer({ config });
+    try {
+      const login = (s: TestServer, i: number) =>
+        s.app.inject({ method: "POST", url: "/api/clients/login", remoteAddress: "198.51.100.200", payload: { username: `stranger${i}`, password: "a-wrong-guess" } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 16; i++) statuses.push((await login(i % 2 ? b : a, i)).statusCode);
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+      expect(statuses.slice(10)).toEqual(Array(6).fill(429));
+    } finally {
+      await a.close();
+      await b.close();
+      redis.disconnect();
+    }
+  });
+});
+
+if (process.env.CI && !process.env.REDIS_URL) throw new Error("CI must provide a Redis (REDIS_URL) for the shared sign-in limits");
