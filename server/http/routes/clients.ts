@@ -95,7 +95,7 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
     const now = ctx.now();
     if (body.password !== undefined) {
-      await clients.setPasswordHash(clientId, await ctx.hasher.hash(body.password), now);
+      await clients.setPasswordHash(clientId, await ctx.hasher.hash(body.password, req.ip), now);
       // A new password signs out every other device; this one stays signed in.
       for (const ended of await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash)) ctx.events.sessionEnded?.(ended);
     }
