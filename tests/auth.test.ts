@@ -174,6 +174,40 @@ describe("sign in, registration and sign out", () => {
     await context.close();
   });
 
+  it("lets the owner in from a browser that signed in before while their account is locked, and nobody else", async () => {
+    const username = `locked_owner_${Date.now() % 1_000_000}`;
+    const password = "owner-pass-42";
+    const res = await fetch(`${app.url}/api/clients`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, email: `${username}@example.com`, password, confirmPassword: password, mobile: "70 123 456", country: "LB", address: "Byblos" }),
+    });
+    expect(res.status).toBe(201);
+    // The owner's browser signs in once, then signs out.
+    const owner = await app.newPage("laptop");
+    await signIn(owner.page, username, password);
+    await owner.page.getByRole("button", { name: "Sign Out" }).click();
+    await owner.page.waitForURL("**/login");
+
+    // Someone else guesses five times: the account is locked, even with the right password, for them.
+    const other = await app.newPage("phone");
+    await other.page.goto("/login");
+    await other.page.getByLabel("Email or Username").fill(username);
+    for (const guess of ["guess-one-1", "guess-two-2", "guess-three-3", "guess-four-4", "guess-five-5", password]) {
+      await other.page.getByLabel("Password", { exact: true }).fill(guess);
+      const answered = other.page.waitForResponse((r) => r.url().endsWith("/api/clients/login"));
+      await other.page.getByRole("button", { name: "Sign In" }).click();
+      expect((await answered).status()).toBe(guess === password ? 429 : 401);
+    }
+    await other.page.getByRole("alert").filter({ hasText: "Too many failed sign-in attempts for this account." }).waitFor();
+
+    // The owner, from the browser that signed in before, gets in.
+    await signIn(owner.page, username, password);
+    expect(JSON.parse((await storedClient(owner.page))!)).toMatchObject({ username });
+    await owner.context.close();
+    await other.context.close();
+  });
+
   it("signs in by email with a show/hide password and reaches the dashboard", async () => {
     const { context, page } = await app.newPage("laptop");
     await page.goto("/login");
