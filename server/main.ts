@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { Redis } from "ioredis";
+import { sweepLoginRecords } from "./auth/login-guard.ts";
 import { createPasswordHasher } from "./auth/password.ts";
 import { firebasePushSender } from "./alerts/push-sender.ts";
 import { readConfig } from "./config.ts";
@@ -60,12 +61,13 @@ if (config.demo) {
   log.info(`Demo fleet: ${demo.devices.length} simulated MCUs${demo.created ? " (demo data created)" : ""}`);
 }
 
-// Expired sessions are refused on use; this only keeps the table small.
+// Expired sessions are refused on use, old sign-in failures no longer count: this only keeps the tables small.
 const sweep = setInterval(() => {
   const now = new Date();
   sessionsRepo(db)
     .deleteExpired(now, new Date(now.getTime() - DEFAULT_SESSION.idleMs))
     .catch((err: Error) => log.warn({ err }, "session sweep failed"));
+  sweepLoginRecords(db, now).catch((err: Error) => log.warn({ err }, "sign-in records sweep failed"));
 }, 3600_000);
 sweep.unref();
 

@@ -20,6 +20,8 @@ export const DEFAULT_LOGIN_GUARD: LoginGuardConfig = { perAddressPerMinute: 20, 
 
 const KNOWN_COOKIE = "known";
 const KNOWN_MAX_AGE_S = 365 * 24 * 3600;
+/** A username's failures are forgotten after a day without one (unless it is still locked). */
+const FAILURES_KEPT_MS = 24 * 3600_000;
 
 /** "30 seconds", "1 minute", "4 minutes": how long until a lock ends, for people. */
 export function waitWords(ms: number): string {
@@ -33,6 +35,11 @@ export function waitWords(ms: number): string {
 export function tooManyAttempts(reply: FastifyReply, ms: number, what: string): AppError {
   reply.header("Retry-After", String(Math.max(1, Math.ceil(ms / 1000))));
   return new AppError("RATE_LIMITED", `${what} Try again in ${waitWords(ms)}.`);
+}
+
+/** Deletes failure counts and known browsers that no longer count, so the tables stay small (hourly). */
+export function sweepLoginRecords(db: Sql, now: Date): Promise<number> {
+  return loginGuardRepo(db).sweep(now, FAILURES_KEPT_MS, KNOWN_MAX_AGE_S * 1000);
 }
 
 /** Usernames and emails sign in without regard to case: so are they counted. */

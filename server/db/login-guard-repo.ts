@@ -10,15 +10,27 @@ export function loginGuardRepo(sql: Sql) {
     /** Counts one more failure; `lockFor(failures)` says how long the key is then locked (0: not). */
     async fail(usernameKey: string, now: Date, lockFor: (failures: number) => number): Promise<number> {
       const [row] = await sql.query<{ failures: number }>(
-        `insert into login_failures (username_key, failures) values ($1, 1)
-         on conflict (username_key) do update set failures = login_failures.failures + 1
+        `insert into login_failures (username_key, failures, last_failed_at) values ($1, 1, $2)
+         on conflict (username_key) do update set failures = login_failures.failures + 1, last_failed_at = excluded.last_failed_at
          returning failures`,
-        [usernameKey],
+        [usernameKey, now],
       );
       const failures = row!.failures;
       const ms = lockFor(failures);
       if (ms > 0) await sql.query("update login_failures set locked_until = $2 where username_key = $1", [usernameKey, new Date(now.getTime() + ms)]);
       return failures;
+    },
+    /**
+     * Forgets what no longer counts: failure counts quiet for `failuresFor` and not locked, and
+     * browsers unused for `browsersFor` (their owner signs in from them again to be known).
+     */
+    async sweep(now: Date, failuresFor: number, browsersFor: number): Promise<number> {
+      const failures = await sql.query(
+        "delete from login_failures where (last_failed_at is null or last_failed_at < $1) and (locked_until is null or locked_until < $2) returning 1",
+        [new Date(now.getTime() - failuresFor), now],
+      );
+      const browsers = await sql.query("delete from known_devices where last_used_at < $1 returning 1", [new Date(now.getTime() - browsersFor)]);
+      return failures.length + browsers.length;
     },
     async clear(usernameKey: string): Promise<void> {
       await sql.query("delete from login_failures where username_key = $1", [usernameKey]);

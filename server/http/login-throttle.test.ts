@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
+import { sweepLoginRecords } from "../auth/login-guard.ts";
 import { createPasswordHasher } from "../auth/password.ts";
 import { AppError } from "../errors.ts";
 import { createTestServer, type TestServer } from "../test-support.ts";
@@ -53,6 +54,27 @@ describe("sign-in throttling", () => {
     // Once the lock has run out, the right password works from anywhere.
     server.clock.advance(60_001);
     expect((await login(username, password, "203.0.113.9")).statusCode).toBe(200);
+  });
+
+  it("forgets a username's failures after a quiet day, but not while it is locked, and browsers unused for a year", async () => {
+    // A first lock of two days: still on when the quiet day has passed.
+    server = await createTestServer({ config: { loginGuard: { perAddressPerMinute: 100_000, firstLockMs: 2 * 24 * 3600_000, maxLockMs: 3 * 24 * 3600_000 } } });
+    const owner = await server.signUp();
+    const rows = async (table: string) => (await server.db.query<{ n: number }>(`select count(*)::int as n from ${table}`))[0]!.n;
+    const sweep = () => sweepLoginRecords(server.db, new Date(server.clock.now));
+    for (let i = 0; i < 3; i++) await login("someone_quiet", "wrong-password", "198.51.100.3");
+    for (let i = 0; i < 5; i++) await login("someone_locked_long", "wrong-password", "198.51.100.4");
+    expect(await rows("login_failures")).toBe(2);
+    expect(await rows("known_devices")).toBe(1); // the owner's sign-in of signUp
+    server.clock.advance(25 * 3600_000);
+    await sweep();
+    expect(await rows("login_failures")).toBe(1); // the locked one stays until its lock has passed
+    expect((await login("someone_locked_long", "wrong-password", "198.51.100.4")).statusCode).toBe(429);
+    server.clock.advance(366 * 24 * 3600_000);
+    await sweep();
+    expect(await rows("login_failures")).toBe(0);
+    expect(await rows("known_devices")).toBe(0);
+    expect((await login(owner.registration.username, owner.registration.password, "198.51.100.5")).statusCode).toBe(200);
   });
 
   it("answers an unknown username as it answers an account: the lock maps nothing", async () => {
