@@ -31,10 +31,13 @@ export function waitWords(ms: number): string {
   return `${m} minute${m === 1 ? "" : "s"}`;
 }
 
-/** A 429 that says when to come back, in words and in `Retry-After`. */
-export function tooManyAttempts(reply: FastifyReply, ms: number, what: string): AppError {
+/** A 429 whose message says why and when to come back ("… Try again in 30 seconds."). */
+export const tryAgainIn = (ms: number, why: string) => new AppError("RATE_LIMITED", `${why} Try again in ${waitWords(ms)}.`);
+
+/** The same, with `Retry-After` set on the reply. */
+function tooManyAttempts(reply: FastifyReply, ms: number, why: string): AppError {
   reply.header("Retry-After", String(Math.max(1, Math.ceil(ms / 1000))));
-  return new AppError("RATE_LIMITED", `${what} Try again in ${waitWords(ms)}.`);
+  return tryAgainIn(ms, why);
 }
 
 /** Deletes failure counts and known browsers that no longer count, so the tables stay small (hourly). */

@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { mqttFrameScanner } from "./mqtt-frame-guard.ts";
+import { mqttFixedHeader } from "./mqtt-packet.fixture.ts";
 
 /** An MQTT packet: type byte, remaining length (varint), body. */
-function packet(type: number, bodyLength: number): Buffer {
-  const len: number[] = [];
-  let n = bodyLength;
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    len.push(b);
-  } while (n > 0);
-  return Buffer.concat([Buffer.from([type, ...len]), Buffer.alloc(bodyLength, 1)]);
-}
+const packet = (type: number, bodyLength: number): Buffer => Buffer.concat([mqttFixedHeader(type, bodyLength), Buffer.alloc(bodyLength, 1)]);
 
 describe("the MQTT frame scanner", () => {
   it("follows packets across chunk boundaries, however they are cut", () => {

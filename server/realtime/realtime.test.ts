@@ -3,6 +3,7 @@ import { connect, type Socket } from "node:net";
 import { io } from "socket.io-client";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
+import { mqttFixedHeader } from "../devices/mqtt-packet.fixture.ts";
 import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../devices/mosquitto-process.ts";
 import { createTestSystem, nextData, nextEvent, nextStatus, record, sampleConfig, sleep, type TestSystem } from "./test-system.ts";
 
@@ -434,17 +435,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
           socket.once("error", reject);
         });
       // CONNECT (0x10) with a remaining length of 200 MB (varint), then the start of its body.
-      const huge = (() => {
-        const bytes = [0x10];
-        let n = 200 * 1024 * 1024;
-        do {
-          let b = n % 128;
-          n = Math.floor(n / 128);
-          if (n > 0) b |= 0x80;
-          bytes.push(b);
-        } while (n > 0);
-        return Buffer.concat([Buffer.from(bytes), Buffer.alloc(64 * 1024, 0x61)]);
-      })();
+      const huge = Buffer.concat([mqttFixedHeader(0x10, 200 * 1024 * 1024), Buffer.alloc(64 * 1024, 0x61)]);
       const rssBefore = process.memoryUsage().rss;
       const attacks = await Promise.all(Array.from({ length: 12 }, () => open()));
       for (const { socket } of attacks) socket.write(huge);

@@ -4,7 +4,7 @@ import type { Client } from "../../../src/contract/entities.ts";
 import { clientsRepo } from "../../db/clients-repo.ts";
 import { notificationsRepo } from "../../db/notifications-repo.ts";
 import { sessionsRepo } from "../../db/sessions-repo.ts";
-import { waitWords } from "../../auth/login-guard.ts";
+import { tryAgainIn } from "../../auth/login-guard.ts";
 import { AppError } from "../../errors.ts";
 import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
@@ -19,7 +19,7 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
       max: ctx.perAddressPerMinute,
       timeWindow: 60_000,
       // The plugin has set Retry-After; the answer is ours ({code, message}, 429).
-      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => new AppError("RATE_LIMITED", `Too many attempts from your network. Try again in ${waitWords(ttl)}.`),
+      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
     },
   };
 
