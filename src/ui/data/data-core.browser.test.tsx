@@ -105,6 +105,8 @@ describe("the data core in a real browser", () => {
     expect(await app.core.sendCommand(mac, "Humidifier", "auto", false)).toEqual({ ok: true });
     expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: true });
     await until(() => app.store.getLive(mac)?.readings?.Humidifier?.status === true, "the device to report the new state");
+    // The acknowledgement and the reading that shows the new state come separately; the pending mark goes once both have.
+    await until(() => app.store.getLive(mac)?.pending === null, "the pending mark to go");
     expect(app.store.getLive(mac)!.pending).toBeNull();
     unwatch();
   });
