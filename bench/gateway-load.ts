@@ -55,7 +55,7 @@ const clientId = login.json().client.client_id as number;
 const devices = await provisionDevices(db, Array.from({ length: maxMcus }, () => ({ mac: randomMac(), kind: "mcu" as const, type: null })));
 await db.transaction(async (tx) => {
   const farm = await farmsRepo(tx).create(clientId, "Bench farm", "Loopback");
-  for (const [i, d] of devices.entries()) await mcusRepo(tx).create(clientId, { name: `Bench ${i}`, mac: d.mac, farm_id: farm.farm_id }, new Date());
+  for (const [i, d] of devices.entries()) await mcusRepo(tx).create(clientId, { name: `Bench ${i}`, mac: d.mac, claim_code: d.claimCode!, farm_id: farm.farm_id }, new Date());
 });
 const dir = await mkdtemp(join(tmpdir(), "bench-fleet-"));
 const fleetFile = join(dir, "fleet.json");

@@ -1,4 +1,5 @@
 import fastifyCookie from "@fastify/cookie";
+import { createClaimGuard, DEFAULT_CLAIM_GUARD, type ClaimGuardConfig } from "./auth/claim-guard.ts";
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Redis } from "ioredis";
@@ -34,6 +35,8 @@ export interface AppConfig {
   rateLimitRedis?: Redis;
   /** Sign-in throttling (defaults: DEFAULT_LOGIN_GUARD; `secure` follows the session's). */
   loginGuard?: Partial<LoginGuardConfig>;
+  /** Refused MCU claims allowed per account and address (tests). */
+  claimGuard?: Partial<ClaimGuardConfig>;
 }
 
 export interface AppDeps {
@@ -86,7 +89,16 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   installSecurityHeaders(app, { https: config.session.secure });
 
   const loginGuard = { ...DEFAULT_LOGIN_GUARD, secure: config.session.secure, ...config.loginGuard };
-  const ctx: RouteContext = { db, hasher, sessions, now, events, loginGuard: createLoginGuard(db, loginGuard, now), perAddressPerMinute: loginGuard.perAddressPerMinute };
+  const ctx: RouteContext = {
+    db,
+    hasher,
+    sessions,
+    now,
+    events,
+    loginGuard: createLoginGuard(db, loginGuard, now),
+    perAddressPerMinute: loginGuard.perAddressPerMinute,
+    claimGuard: createClaimGuard({ ...DEFAULT_CLAIM_GUARD, ...config.claimGuard }, () => now().getTime()),
+  };
   for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
     routes(app, ctx);
   }

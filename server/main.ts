@@ -8,7 +8,7 @@ import { openPglite, openPostgres, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionsRepo } from "./db/sessions-repo.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
-import { DEMO_LOGIN, ensureDemo } from "./simulator/demo.ts";
+import { DEMO_LOGIN, ensureDemo, saveDemoKey } from "./simulator/demo.ts";
 import { startFleet, type Fleet } from "./simulator/fleet.ts";
 import { startSystem } from "./system.ts";
 
@@ -57,7 +57,14 @@ if (config.demo) {
   const demo = await ensureDemo(db, hasher);
   // The seed links profiles in the database directly: their devices must hear of it.
   if (demo.created) await system.publishLinkedConfigs();
-  fleet = await startFleet({ url: system.mqttUrl, devices: demo.devices, hz: config.demoHz, speed: config.demoSpeed, log: (m) => log.debug(m) });
+  fleet = await startFleet({
+    url: system.mqttUrl,
+    devices: demo.devices,
+    hz: config.demoHz,
+    speed: config.demoSpeed,
+    log: (m) => log.debug(m),
+    onKey: (mac, key) => void saveDemoKey(db, mac, key).catch((err: Error) => log.warn({ err }, `demo device ${mac}: its new key was not saved`)),
+  });
   log.info(`Demo fleet: ${demo.devices.length} simulated MCUs${demo.created ? " (demo data created)" : ""}`);
 }
 

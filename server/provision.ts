@@ -1,6 +1,8 @@
 /**
  * Provisions devices into the inventory, as a manufacturer or installer does, and prints their
- * device keys (the database keeps only a hash: the key is shown once).
+ * device keys and, for MCUs, the claim code and the text of the QR label that goes on the device
+ * (the database keeps only hashes: both are shown once). Provisioning a MAC again re-keys it (a
+ * factory reset: new key, new claim code, new label).
  *
  *   npm run provision -- --kind mcu --mac AA:BB:CC:DD:EE:FF
  *   npm run provision -- --kind sensor --type CO2 --mac AA:BB:CC:DD:EE:01
@@ -12,6 +14,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { deviceLabel } from "../src/contract/claim-code.ts";
 import { CONTROLLER_TYPES, SENSOR_TYPES } from "../src/contract/entities.ts";
 import { isMac, normalizeMac } from "../src/contract/mac.ts";
 import { readConfig } from "./config.ts";
@@ -67,7 +70,7 @@ try {
       const farms = await farmsRepo(tx).list(client.client_id);
       const farm = farms.find((f) => f.name === values.farm) ?? (await farmsRepo(tx).create(client.client_id, values.farm!, "Provisioned devices"));
       for (const [i, d] of devices.entries()) {
-        await mcusRepo(tx).create(client.client_id, { name: `MCU ${String(i + 1).padStart(4, "0")}`, mac: d.mac, farm_id: farm.farm_id }, new Date());
+        await mcusRepo(tx).create(client.client_id, { name: `MCU ${String(i + 1).padStart(4, "0")}`, mac: d.mac, claim_code: d.claimCode!, farm_id: farm.farm_id }, new Date());
       }
     });
   }
@@ -80,10 +83,15 @@ try {
 
   if (values.out) {
     await mkdir(dirname(resolve(values.out)), { recursive: true });
-    await writeFile(values.out, JSON.stringify(devices.map((d) => ({ mac: d.mac, key: d.key })), null, 2));
+    await writeFile(
+      values.out,
+      JSON.stringify(devices.map((d) => (d.claimCode ? { mac: d.mac, key: d.key, claim_code: d.claimCode, label: deviceLabel(d.mac, d.claimCode) } : { mac: d.mac, key: d.key })), null, 2),
+    );
     console.log(`Provisioned ${devices.length} ${kind} device(s); keys written to ${values.out}${username ? `, registered to ${username}` : ""}`);
   } else {
-    for (const d of devices) console.log(`${d.mac}  ${d.kind}${d.type ? ` ${d.type}` : ""}  key: ${d.key}`);
+    for (const d of devices) {
+      console.log(`${d.mac}  ${d.kind}${d.type ? ` ${d.type}` : ""}  key: ${d.key}${d.claimCode ? `  claim code: ${d.claimCode}  label QR text: ${deviceLabel(d.mac, d.claimCode)}` : ""}`);
+    }
   }
 } finally {
   await db.close();

@@ -7,7 +7,7 @@ import { buildApp, type AppConfig } from "./app.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { inventoryRepo } from "./db/inventory-repo.ts";
-import { deviceKeyMatches } from "./devices/device-keys.ts";
+import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
 import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
 import { startGateway, type Gateway } from "./devices/gateway.ts";
 import { createMcuDirectory } from "./devices/mcu-directory.ts";
@@ -66,6 +66,8 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   const httpHost = o.http.host === "0.0.0.0" || o.http.host === "::" ? "127.0.0.1" : o.http.host;
 
   let broker: EmbeddedBroker | undefined;
+  // Set once the gateway runs: a device's new key is in use, so its retained key message goes.
+  let keyPromoted: (mac: string) => void = () => {};
   let gatewayLogin: { url: string; username: string; password: string; shareGroup?: string };
   if (o.mqtt.mode === "embedded") {
     const gatewaySecret = randomBytes(24).toString("base64url");
@@ -76,7 +78,13 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       gateway: { username: "gateway", password: gatewaySecret },
       async authenticateDevice(mac, key) {
         const row = await inventory.get(mac);
-        return row?.kind === "mcu" && deviceKeyMatches(key, row.key_hash);
+        if (row?.kind !== "mcu") return false;
+        if (deviceKeyMatches(key, row.key_hash)) return true;
+        // The device switched to the key it was sent when it was released: from now on only that one works.
+        if (row.pending_key === null || !deviceKeyMatches(key, hashDeviceKey(row.pending_key))) return false;
+        if (!(await inventory.promotePendingKey(mac, row.pending_key, hashDeviceKey(row.pending_key)))) return false;
+        keyPromoted(mac);
+        return true;
       },
       log,
     });
@@ -142,9 +150,30 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     );
     for (const row of linked) await gateway.publishConfig(row.mac, row.config);
   }
+  keyPromoted = (mac) => void gateway.publishKey(mac, null).catch((err: Error) => log(`key of ${mac}: ${err.message}`));
+
+  /**
+   * A released MCU: its retained config (the previous owner's profile) is cleared, and with the
+   * embedded broker its next device key (set by the release) is sent to it. An external broker
+   * keeps its own device passwords: there the key is rotated with `npm run provision`.
+   */
+  async function releaseDevice(mac: string): Promise<void> {
+    await gateway.publishConfig(mac, null);
+    if (!broker) {
+      log(`MCU ${mac} released: its device key is kept by the external broker; rotate it with npm run provision -- --mac ${mac} --mosquitto-url ...`);
+      return;
+    }
+    const row = await inventoryRepo(o.db).get(mac);
+    if (row?.pending_key) await gateway.publishKey(mac, row.pending_key);
+  }
+
   // The embedded broker keeps retained messages in memory only: after a start it holds no
-  // device's config, and a device would run on its defaults instead of its linked profile.
-  if (broker) await publishLinkedConfigs();
+  // device's config (a device would run on its defaults instead of its linked profile), nor the
+  // next key of a released device that has not switched yet.
+  if (broker) {
+    await publishLinkedConfigs();
+    for (const { mac, pending_key } of await inventoryRepo(o.db).pendingKeys()) await gateway.publishKey(mac, pending_key);
+  }
 
   realtime = startRealtime({
     httpServer: app.server,
@@ -166,6 +195,9 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   events.mcusChanged = (clientId) => directory.invalidateClient(clientId);
   events.mcuClaimed = (_clientId, mac) => {
     gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`));
+  };
+  events.mcuReleased = (mac) => {
+    releaseDevice(mac).catch((err: Error) => log(`release of ${mac}: ${err.message}`));
   };
   events.profileChanged = (clientId, mcuIds) => {
     directory.invalidateClient(clientId);

@@ -47,8 +47,8 @@ export interface TestClient {
   clientId: number;
   cookie: string;
   registration: Registration;
-  /** A new MAC provisioned as an MCU in the inventory, ready to be registered (POST /api/mcus). */
-  mcuMac(): Promise<string>;
+  /** A new MCU provisioned in the inventory: its MAC and label claim code, ready to register (POST /api/mcus). */
+  mcuDevice(): Promise<McuDevice>;
   get(url: string): Promise<LightMyRequestResponse>;
   post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
   put(url: string, body?: unknown): Promise<LightMyRequestResponse>;
@@ -125,7 +125,7 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
     const login = await app.inject({ method: "POST", url: "/api/clients/login", payload: { username: reg.username, password: reg.password } });
     if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
     const cookie = cookieOf(login);
-    return { clientId: login.json().client.client_id, cookie, registration: reg, mcuMac: () => provisionMcuMac(db), ...requester(app, cookie) };
+    return { clientId: login.json().client.client_id, cookie, registration: reg, mcuDevice: () => provisionMcuDevice(db), ...requester(app, cookie) };
   }
 
   return {
@@ -166,14 +166,21 @@ export function requester(app: FastifyInstance, cookie: string) {
   };
 }
 
-/** Provisions a new MCU MAC (as a manufacturer would) and answers it with its device key. */
-export async function provisionMcu(db: Database): Promise<{ mac: string; key: string }> {
-  const [device] = await provisionDevices(db, [{ mac: uniqueMac(), kind: "mcu", type: null }]);
-  return { mac: device!.mac, key: device!.key };
+/** What registering an MCU takes from its label: the MAC and the claim code. */
+export interface McuDevice {
+  mac: string;
+  claim_code: string;
 }
 
-export async function provisionMcuMac(db: Database): Promise<string> {
-  return (await provisionMcu(db)).mac;
+/** Provisions a new MCU (as a manufacturer would) and answers it with its device key and claim code. */
+export async function provisionMcu(db: Database): Promise<McuDevice & { key: string }> {
+  const [device] = await provisionDevices(db, [{ mac: uniqueMac(), kind: "mcu", type: null }]);
+  return { mac: device!.mac, key: device!.key, claim_code: device!.claimCode! };
+}
+
+export async function provisionMcuDevice(db: Database): Promise<McuDevice> {
+  const { mac, claim_code } = await provisionMcu(db);
+  return { mac, claim_code };
 }
 
 /** A syntactically valid MAC unique to this test run. */
@@ -191,7 +198,8 @@ export const sampleConfig = {
 /** A farm, an MCU on it, a controller, a sensor, a profile linked to the MCU, for one client. */
 export async function seedClientData(c: TestClient) {
   const farm = (await c.post("/api/farms", { name: "Oyster House", location: "Byblos", client_id: c.clientId })).json();
-  const mcu = (await c.post("/api/mcus", { name: "Room A", mac: await c.mcuMac(), farm_id: farm.farm_id, status: "active" })).json();
+  const device = await c.mcuDevice();
+  const mcu = (await c.post("/api/mcus", { name: "Room A", ...device, farm_id: farm.farm_id, status: "active" })).json();
   const controller = (await c.post("/api/controllers", { name: "Mist 1", mac: uniqueMac(), type: "Humidifier", mcu_id: mcu.mcu_id })).json();
   const sensor = (await c.post("/api/sensors", { name: "CO2 left", mac: uniqueMac(), type: "CO2", mcu_id: mcu.mcu_id })).json();
   const profile = (await c.post("/api/setting-profiles", { name: "Pinning", client_id: c.clientId, config: sampleConfig })).json();
@@ -199,5 +207,5 @@ export async function seedClientData(c: TestClient) {
   for (const [name, v] of Object.entries({ farm, mcu, controller, sensor, profile, link })) {
     if (!v || typeof v !== "object" || "code" in v) throw new Error(`seeding ${name} failed: ${JSON.stringify(v)}`);
   }
-  return { farm, mcu, controller, sensor, profile, link };
+  return { farm, mcu, controller, sensor, profile, link, mcuClaimCode: device.claim_code };
 }

@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, followNavLink, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
 import { listSize, scrollToCard } from "./support/virtual-list.ts";
+import { demoClaimCode } from "../server/devices/device-keys.ts";
 
 /** An unclaimed demo MCU from the README: simulated, it starts reporting once claimed. */
 const STOCK_MAC = "02:4D:46:00:01:03";
@@ -34,7 +35,7 @@ beforeAll(async () => {
     return res.json();
   };
   const farm = await post("/api/farms", { name: FARM, location: "Batroun, North", client_id: clientId });
-  await post("/api/mcus", { name: MCU, mac: STOCK_MAC, farm_id: farm.farm_id, status: "active" });
+  await post("/api/mcus", { name: MCU, mac: STOCK_MAC, claim_code: demoClaimCode(STOCK_MAC), farm_id: farm.farm_id, status: "active" });
   await post("/api/setting-profiles", { name: TIGHT_PROFILE, client_id: clientId, config: TIGHT_CONFIG });
 }, 120_000);
 

@@ -37,8 +37,9 @@ describe("alerts", () => {
 
   /** A registered MCU of the client. */
   async function mcu(name = "Room A"): Promise<McuEntry> {
-    const mac = await client.mcuMac();
-    const res = await client.post("/api/mcus", { name, mac, farm_id: farmId, status: "active" });
+    const device = await client.mcuDevice();
+    const mac = device.mac;
+    const res = await client.post("/api/mcus", { name, ...device, farm_id: farmId, status: "active" });
     if (res.statusCode !== 201) throw new Error(res.body);
     return { mcuId: res.json().mcu_id, clientId: client.clientId, mac, name, farmName: "Farm", status: "online", config };
   }

@@ -24,7 +24,7 @@ describe("farm status", () => {
   async function farmWith(mcus: { status: string; secondsAgo?: number; reading?: LiveReading; linked?: boolean }[]): Promise<number> {
     const farmId = (await c.post(API_PATHS.farms, { name: `Farm ${Math.random()}`, location: "Byblos", client_id: c.clientId })).json().farm_id as number;
     for (const m of mcus) {
-      const mcu = (await c.post(API_PATHS.mcus, { name: "Room", mac: await c.mcuMac(), farm_id: farmId, status: "active" })).json();
+      const mcu = (await c.post(API_PATHS.mcus, { name: "Room", ...(await c.mcuDevice()), farm_id: farmId, status: "active" })).json();
       if (m.linked) await c.post(API_PATHS.link, { mcu_id: mcu.mcu_id, profile_id: profileId });
       const seen = m.secondsAgo === undefined ? null : new Date(server.clock.now - m.secondsAgo * 1000);
       await server.db.query("update mcus set status = $2, readings = $3, last_seen_at = $4 where mcu_id = $1", [

@@ -2,6 +2,8 @@ import type { LiveReading, Mcu, McuStatus, ProfileConfig } from "../../src/contr
 import { CONTROLLERS, peripheralsRepo, SENSORS } from "./peripherals-repo.ts";
 import type { Sql } from "./database.ts";
 import { inventoryRepo } from "./inventory-repo.ts";
+import { CLAIM_CODE_REQUIRED } from "../../src/contract/claim-code.ts";
+import { AppError } from "../errors.ts";
 import { groupBy, iso, isoOrNull } from "./rows.ts";
 
 interface McuRow {
@@ -108,8 +110,8 @@ export function mcusRepo(sql: Sql) {
     },
 
     /** Call inside a transaction: claims the MAC, then stores the MCU with status active. */
-    async create(clientId: number, input: McuInput, now: Date): Promise<Mcu> {
-      await inventoryRepo(sql).claim(input.mac, "mcu", null, clientId, now);
+    async create(clientId: number, input: McuInput & { claim_code: string }, now: Date): Promise<Mcu> {
+      await inventoryRepo(sql).claimMcu(input.mac, input.claim_code, clientId, now);
       const [row] = await sql.query<{ mcu_id: number }>(
         `insert into mcus (client_id, farm_id, name, mac, status, created_at, updated_at)
          values ($1, $2, $3, $4, 'active', $5, $5) returning mcu_id`,
@@ -122,12 +124,15 @@ export function mcusRepo(sql: Sql) {
      * Call inside a transaction. A new MAC is claimed and the old one released; the MCU then
      * starts over as a new one (status active) until its new device is heard.
      */
-    async update(clientId: number, mcuId: number, input: McuInput, now: Date): Promise<{ mcu: Mcu; macChanged: boolean } | undefined> {
+    async update(clientId: number, mcuId: number, input: McuInput & { claim_code?: string }, now: Date): Promise<{ mcu: Mcu; macChanged: boolean; releasedMac?: string } | undefined> {
       const [current] = await sql.query<{ mac: string }>("select mac from mcus where client_id = $1 and mcu_id = $2 for update", [clientId, mcuId]);
       if (!current) return undefined;
       const inventory = inventoryRepo(sql);
       const macChanged = current.mac !== input.mac;
-      if (macChanged) await inventory.claim(input.mac, "mcu", null, clientId, now);
+      if (macChanged) {
+        if (input.claim_code === undefined) throw new AppError("VALIDATION", "Enter the claim code from the new device's label to move this MCU to it", [{ path: "claim_code", message: CLAIM_CODE_REQUIRED }]);
+        await inventory.claimMcu(input.mac, input.claim_code, clientId, now);
+      }
       await sql.query(
         `update mcus set name = $3, farm_id = $4, mac = $5, updated_at = $6, status = case when $7 then 'active' else status end
          where client_id = $1 and mcu_id = $2`,
@@ -135,15 +140,16 @@ export function mcusRepo(sql: Sql) {
       );
       if (macChanged) await inventory.release(current.mac);
       const mcu = await get(clientId, mcuId);
-      return mcu && { mcu, macChanged };
+      return mcu && { mcu, macChanged, releasedMac: macChanged ? current.mac : undefined };
     },
 
     /** Call inside a transaction. Its controllers and sensors stay registered, unassigned. */
-    async delete(clientId: number, mcuId: number): Promise<boolean> {
+    /** Call inside a transaction; answers the released MAC. */
+    async delete(clientId: number, mcuId: number): Promise<string | undefined> {
       const [row] = await sql.query<{ mac: string }>("delete from mcus where client_id = $1 and mcu_id = $2 returning mac", [clientId, mcuId]);
-      if (!row) return false;
+      if (!row) return undefined;
       await inventoryRepo(sql).release(row.mac);
-      return true;
+      return row.mac;
     },
   };
 }

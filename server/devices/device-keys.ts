@@ -1,4 +1,5 @@
-import { createHash, pbkdf2Sync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from "node:crypto";
+import { claimCodeFromBytes, normalizeClaimCode } from "../../src/contract/claim-code.ts";
 
 /**
  * Device keys are 32 random bytes, so a single SHA-256 is enough to store them safely (a slow
@@ -45,4 +46,33 @@ export function mosquittoAcl(gatewayUser: string): string {
     "pattern read devices/%u/config",
     "",
   ].join("\n");
+}
+
+/** A new claim code for a device's label: 60 random bits. */
+export function generateClaimCode(): string {
+  return claimCodeFromBytes(randomBytes(8));
+}
+
+/**
+ * The demo's claim codes are derived from the MAC, so every fresh demo has the same ones and the
+ * README can list them. Never used for a real device.
+ */
+export function demoClaimCode(mac: string): string {
+  return claimCodeFromBytes(createHmac("sha256", "mushroom-farm demo claim codes").update(mac).digest());
+}
+
+/**
+ * What the inventory keeps of a claim code: SHA-256 over the MAC and the code. 60 random bits
+ * per device, salted by its MAC, are far beyond guessing from the hash; a claim is checked at
+ * most a few times a minute per address.
+ */
+export function hashClaimCode(mac: string, code: string): string {
+  return createHash("sha256").update(`${mac}\n${normalizeClaimCode(code)}`, "utf8").digest("base64url");
+}
+
+/** Compares in constant time, and does the same work when there is nothing to compare with. */
+export function claimCodeMatches(mac: string, code: string, storedHash: string | null): boolean {
+  const a = Buffer.from(hashClaimCode(mac, code));
+  const b = Buffer.from(storedHash ?? hashClaimCode("", ""));
+  return a.length === b.length && timingSafeEqual(a, b) && storedHash !== null;
 }

@@ -32,7 +32,7 @@ export interface EmbeddedBroker {
 
 /** Topics a device may publish to (its own) and subscribe to (its own). */
 const DEVICE_PUBLISH = new Set(["telemetry", "status", "command/ack"]);
-const DEVICE_SUBSCRIBE = new Set(["command", "config"]);
+const DEVICE_SUBSCRIBE = new Set(["command", "config", "key"]);
 
 type Authed = Client & { isGateway?: boolean };
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import mqtt, { type MqttClient } from "mqtt";
 import { type } from "arktype";
 import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/entities.ts";
-import { commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, telemetryMessage, TOPICS, type CommandMessage } from "../../src/contract/mqtt.ts";
+import { commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, telemetryMessage, TOPICS, type CommandMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
 import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
 import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
@@ -40,6 +40,8 @@ export interface Gateway {
   sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">): Promise<CommandAck>;
   /** Publishes a profile config to the device, retained; null clears it (unlinked). */
   publishConfig(mac: string, config: ProfileConfig | null): Promise<void>;
+  /** Publishes the device's next key to it, retained (ARCHITECTURE's contract + `devices/{MAC}/key`); null clears it. */
+  publishKey(mac: string, key: string | null): Promise<void>;
   /**
    * Has the broker send the device's retained status again and handles it like a new one: an MCU
    * was just claimed, and the status its device published before that was dropped (unknown MAC).
@@ -214,6 +216,10 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       return answer;
     },
 
+    async publishKey(mac, key) {
+      const message: KeyMessage | undefined = key === null ? undefined : { key };
+      await client.publishAsync(TOPICS.key(mac), message ? JSON.stringify(message) : "", { qos: 1, retain: true });
+    },
     async publishConfig(mac, config) {
       await client.publishAsync(TOPICS.config(mac), config ? JSON.stringify(config) : "", { qos: 1, retain: true });
     },

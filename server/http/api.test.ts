@@ -1,6 +1,8 @@
 import { type } from "arktype";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REGISTERED_MESSAGE } from "../../src/contract/api.ts";
+import { CLAIM_REFUSED } from "../../src/contract/claim-code.ts";
+import { hashClaimCode } from "../devices/device-keys.ts";
 import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile } from "../../src/contract/entities.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
@@ -96,7 +98,7 @@ describe("HTTP API (SPEC §7)", () => {
       expect(created.json()).toMatchObject({ name: "Shiitake Barn", location: "Zahle", status: "active", mcuCount: 0, mcus: [], client_id: c.clientId });
       const id = created.json().farm_id;
 
-      const mcuRes = await c.post("/api/mcus", { name: "Bay 1", mac: await c.mcuMac(), farm_id: id, status: "active" });
+      const mcuRes = await c.post("/api/mcus", { name: "Bay 1", ...(await c.mcuDevice()), farm_id: id, status: "active" });
       const listed = (await c.get(`/api/farms/myfarms/get?client_id=${c.clientId}`)).json();
       const found = listed.find((f: { farm_id: number }) => f.farm_id === id);
       expectShape(farm.array(), listed);
@@ -126,8 +128,9 @@ describe("HTTP API (SPEC §7)", () => {
     });
 
     it("creates an MCU with status active, farm name, empty devices and links", async () => {
-      await inventoryRepo(server.db).provision("A0:B1:C2:D3:E4:F5", "mcu", null, "key-hash");
-      const res = await c.post("/api/mcus", { name: "Rack 7", mac: "a0-b1-c2-d3-e4-f5", farm_id: farmId, status: "active" });
+      await inventoryRepo(server.db).provision("A0:B1:C2:D3:E4:F5", "mcu", null, "key-hash", hashClaimCode("A0:B1:C2:D3:E4:F5", "7K2M-9QXD-4TWA"));
+      // Typed as a person might: lower case, dashes in the MAC, spaces in the code.
+      const res = await c.post("/api/mcus", { name: "Rack 7", mac: "a0-b1-c2-d3-e4-f5", claim_code: "7k2m 9qxd 4twa", farm_id: farmId, status: "active" });
       expect(res.statusCode).toBe(201);
       expectShape(mcu, res.json());
       expect(res.json()).toMatchObject({
@@ -144,21 +147,21 @@ describe("HTTP API (SPEC §7)", () => {
       });
     });
 
-    it("refuses an MCU MAC that was never provisioned", async () => {
+    it("refuses an MCU MAC that was never provisioned with the one claim answer", async () => {
       const mac = uniqueMac();
-      const res = await c.post("/api/mcus", { name: "Unknown", mac, farm_id: farmId });
+      const res = await c.post("/api/mcus", { name: "Unknown", mac, claim_code: "7K2M-9QXD-4TWA", farm_id: farmId });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(`MAC address ${mac} is not a provisioned MCU. Check the MAC on the device's label.`);
+      expect(res.json().message).toBe(CLAIM_REFUSED);
     });
 
-    it("refuses a MAC that is already registered with 409", async () => {
-      const res = await c.post("/api/mcus", { name: "Dup", mac: "A0:B1:C2:D3:E4:F5", farm_id: farmId });
+    it("refuses a MAC the client has registered already with 409", async () => {
+      const res = await c.post("/api/mcus", { name: "Dup", mac: "A0:B1:C2:D3:E4:F5", claim_code: "7K2M-9QXD-4TWA", farm_id: farmId });
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe("MAC address A0:B1:C2:D3:E4:F5 is already registered");
     });
 
     it("lists MCUs with controllers, sensors and profile links", async () => {
-      const m = (await c.post("/api/mcus", { name: "Rack 8", mac: await c.mcuMac(), farm_id: farmId })).json();
+      const m = (await c.post("/api/mcus", { name: "Rack 8", ...(await c.mcuDevice()), farm_id: farmId })).json();
       const ctl = (await c.post("/api/controllers", { name: "Fan", mac: uniqueMac(), type: "Ventilation", mcu_id: m.mcu_id })).json();
       const sen = (await c.post("/api/sensors", { name: "", mac: uniqueMac(), type: "Humidity", mcu_id: m.mcu_id })).json();
       const prof = (await c.post("/api/setting-profiles", { name: "Fruiting", client_id: c.clientId, config: sampleConfig })).json();
@@ -203,18 +206,22 @@ describe("HTTP API (SPEC §7)", () => {
 
     it("updates name, farm and MAC, and frees the old MAC", async () => {
       const other = (await c.post("/api/farms", { name: "Annex", location: "Batroun", client_id: c.clientId })).json();
-      const oldMac = await c.mcuMac();
-      const m = (await c.post("/api/mcus", { name: "Rack 9", mac: oldMac, farm_id: farmId })).json();
-      const newMac = await c.mcuMac();
-      const res = await c.put(`/api/mcus/${m.mcu_id}`, { name: "Rack 9b", farm_id: other.farm_id, mac: newMac });
+      const oldDevice = await c.mcuDevice();
+      const m = (await c.post("/api/mcus", { name: "Rack 9", ...oldDevice, farm_id: farmId })).json();
+      const newDevice = await c.mcuDevice();
+      // Moving the MCU to another device claims that device: its claim code is needed.
+      const withoutCode = await c.put(`/api/mcus/${m.mcu_id}`, { name: "Rack 9b", farm_id: other.farm_id, mac: newDevice.mac });
+      expect(withoutCode.statusCode).toBe(400);
+      expect(withoutCode.json()).toMatchObject({ code: "VALIDATION", errors: [{ path: "claim_code", message: "Claim code is required" }] });
+      const res = await c.put(`/api/mcus/${m.mcu_id}`, { name: "Rack 9b", farm_id: other.farm_id, ...newDevice });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ name: "Rack 9b", farm_id: other.farm_id, farm: { name: "Annex" }, mac: newMac });
-      const reuse = await c.post("/api/mcus", { name: "Reuse", mac: oldMac, farm_id: farmId });
+      expect(res.json()).toMatchObject({ name: "Rack 9b", farm_id: other.farm_id, farm: { name: "Annex" }, mac: newDevice.mac });
+      const reuse = await c.post("/api/mcus", { name: "Reuse", ...oldDevice, farm_id: farmId });
       expect(reuse.statusCode).toBe(201);
     });
 
     it("deletes an MCU; its controllers and sensors stay registered, unassigned", async () => {
-      const m = (await c.post("/api/mcus", { name: "Rack 10", mac: await c.mcuMac(), farm_id: farmId })).json();
+      const m = (await c.post("/api/mcus", { name: "Rack 10", ...(await c.mcuDevice()), farm_id: farmId })).json();
       const ctl = (await c.post("/api/controllers", { name: "Pump", mac: uniqueMac(), type: "Irrigation", mcu_id: m.mcu_id })).json();
       const res = await c.del(`/api/mcus/${m.mcu_id}`);
       expect(res.statusCode).toBe(200);
@@ -230,7 +237,7 @@ describe("HTTP API (SPEC §7)", () => {
     let mcuName: string;
     beforeAll(async () => {
       const f = (await c.post("/api/farms", { name: "Lab", location: "Tyre", client_id: c.clientId })).json();
-      const m = (await c.post("/api/mcus", { name: "Lab MCU", mac: await c.mcuMac(), farm_id: f.farm_id })).json();
+      const m = (await c.post("/api/mcus", { name: "Lab MCU", ...(await c.mcuDevice()), farm_id: f.farm_id })).json();
       mcuId = m.mcu_id;
       mcuName = m.name;
     });
@@ -322,7 +329,7 @@ describe("HTTP API (SPEC §7)", () => {
       const id = created.json().profile_id;
 
       const f = (await c.post("/api/farms", { name: "P", location: "Q", client_id: c.clientId })).json();
-      const m = (await c.post("/api/mcus", { name: "PM", mac: await c.mcuMac(), farm_id: f.farm_id })).json();
+      const m = (await c.post("/api/mcus", { name: "PM", ...(await c.mcuDevice()), farm_id: f.farm_id })).json();
       const link = await c.post("/api/setting-profiles/link", { mcu_id: m.mcu_id, profile_id: id });
       expect(link.statusCode).toBe(201);
       expectShape(profileLink, link.json());
@@ -343,7 +350,7 @@ describe("HTTP API (SPEC §7)", () => {
 
     it("keeps one profile per MCU: linking again replaces the link, unlinking clears it", async () => {
       const f = (await c.post("/api/farms", { name: "L", location: "M", client_id: c.clientId })).json();
-      const m = (await c.post("/api/mcus", { name: "LM", mac: await c.mcuMac(), farm_id: f.farm_id })).json();
+      const m = (await c.post("/api/mcus", { name: "LM", ...(await c.mcuDevice()), farm_id: f.farm_id })).json();
       const p1 = (await c.post("/api/setting-profiles", { name: "One", client_id: c.clientId, config: sampleConfig })).json();
       const p2 = (await c.post("/api/setting-profiles", { name: "Two", client_id: c.clientId, config: sampleConfig })).json();
       await c.post("/api/setting-profiles/link", { mcu_id: m.mcu_id, profile_id: p1.profile_id });

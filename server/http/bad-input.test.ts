@@ -1,3 +1,4 @@
+import { CLAIM_CODE_FORMAT, CLAIM_CODE_REQUIRED, CLAIM_REFUSED } from "../../src/contract/claim-code.ts";
 import type { LightMyRequestResponse } from "fastify";
 import { REGISTERED_MESSAGE } from "../../src/contract/api.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -210,7 +211,7 @@ describe("SPEC §5 Login: POST /api/clients/login", () => {
 
 describe("SPEC §5 MCU form: POST /api/mcus", () => {
   // A provisioned MAC: without one every POST would be refused for the MAC, hiding the rule under test.
-  const valid = async (): Promise<Body> => ({ name: "Room B", mac: await c.mcuMac(), farm_id: seed.farm.farm_id, status: "active" });
+  const valid = async (): Promise<Body> => ({ name: "Room B", ...(await c.mcuDevice()), farm_id: seed.farm.farm_id, status: "active" });
   const cases: [string, (b: Body) => Body, string][] = [
     ["name empty", (b) => ({ ...b, name: "" }), "MCU name is required"],
     ["name missing", (b) => omit(b, "name"), "MCU name is required"],
@@ -221,24 +222,30 @@ describe("SPEC §5 MCU form: POST /api/mcus", () => {
     ["mac with non-hex digits", (b) => ({ ...b, mac: "GG:HH:II:JJ:KK:LL" }), "Invalid MAC address format"],
     ["farm_id missing", (b) => omit(b, "farm_id"), "Please select a farm"],
     ["farm_id empty", (b) => ({ ...b, farm_id: "" }), "Please select a farm"],
+    ["claim_code missing", (b) => omit(b, "claim_code"), CLAIM_CODE_REQUIRED],
+    ["claim_code empty", (b) => ({ ...b, claim_code: " " }), CLAIM_CODE_REQUIRED],
+    ["claim_code too short", (b) => ({ ...b, claim_code: "7K2M-9QXD" }), CLAIM_CODE_FORMAT],
+    ["claim_code with a U (not in the alphabet)", (b) => ({ ...b, claim_code: "7K2M-9QXD-4TWU" }), CLAIM_CODE_FORMAT],
+    ["claim_code of 10 000 characters", (b) => ({ ...b, claim_code: "A".repeat(10_000) }), CLAIM_CODE_FORMAT],
+    ["claim_code a number", (b) => ({ ...b, claim_code: 123456789012 }), "claim_code must be a string (was a number)"],
   ];
 
   it.each(titled(cases))("%s", async (_name, make, message) => {
     expectMessage(await c.post("/api/mcus", make(await valid())), message);
   });
 
-  it("a well-formed MAC that was never provisioned -> 400 naming it, and no MCU is created", async () => {
+  it("a well-formed MAC that was never provisioned -> 400 with the one claim answer, and no MCU is created", async () => {
     const mac = uniqueMac();
-    const res = await c.post("/api/mcus", { name: "Unknown", mac, farm_id: seed.farm.farm_id, status: "active" });
-    expectMessage(res, `MAC address ${mac} is not a provisioned MCU. Check the MAC on the device's label.`);
+    const res = await c.post("/api/mcus", { name: "Unknown", mac, claim_code: "7K2M-9QXD-4TWA", farm_id: seed.farm.farm_id, status: "active" });
+    expectMessage(res, CLAIM_REFUSED);
     const listed = (await c.get(`/api/mcus/by-client/${c.clientId}`)).json() as { mac: string }[];
     expect(listed.map((m) => m.mac)).not.toContain(mac);
   });
 
   it("accepts a lower-case dashed MAC, stores it upper case with colons, status active", async () => {
-    const canonical = await c.mcuMac();
+    const { mac: canonical, claim_code } = await c.mcuDevice();
     const dashed = canonical.toLowerCase().replace(/:/g, "-");
-    const res = await c.post("/api/mcus", { name: "Dashed", mac: dashed, farm_id: seed.farm.farm_id, status: "active" });
+    const res = await c.post("/api/mcus", { name: "Dashed", mac: dashed, claim_code, farm_id: seed.farm.farm_id, status: "active" });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().mac).toBe(canonical);
     expect(res.json().status).toBe("active");
@@ -247,7 +254,7 @@ describe("SPEC §5 MCU form: POST /api/mcus", () => {
   });
 
   it("answers 409 for a MAC already registered (other separator style)", async () => {
-    const res = await c.post("/api/mcus", { name: "Twin", mac: seed.mcu.mac.toLowerCase().replace(/:/g, "-"), farm_id: seed.farm.farm_id });
+    const res = await c.post("/api/mcus", { name: "Twin", mac: seed.mcu.mac.toLowerCase().replace(/:/g, "-"), claim_code: "7K2M-9QXD-4TWA", farm_id: seed.farm.farm_id });
     expectClientError(res, 409);
   });
 });
@@ -500,7 +507,7 @@ const endpoints: Endpoint[] = [
     label: "POST /api/mcus",
     method: "POST",
     url: () => "/api/mcus",
-    valid: async () => ({ name: "Room C", mac: await c.mcuMac(), farm_id: seed.farm.farm_id, status: "active" }),
+    valid: async () => ({ name: "Room C", ...(await c.mcuDevice()), farm_id: seed.farm.farm_id, status: "active" }),
     wrongTypes: [{ farm_id: "abc" }, { mac: 123456 }, { status: 5 }, { farm_id: -4 }, { name: false }],
     missing: (v) => omit(v, "farm_id"),
     textField: "name",
@@ -695,7 +702,7 @@ describe("values nested thousands deep where one word is expected", () => {
     ["nested arrays", nested],
     ["a 6 000-character string of brackets", JSON.stringify("[".repeat(6000))],
   ])("an MCU's status of %s -> 400", async (_what, json) => {
-    const body = withValue({ name: "Room Z", mac: await c.mcuMac(), farm_id: seed.farm.farm_id, status: "@@" }, json);
+    const body = withValue({ name: "Room Z", ...(await c.mcuDevice()), farm_id: seed.farm.farm_id, status: "@@" }, json);
     expectClientError(await raw("POST", "/api/mcus", body), 400);
   });
 

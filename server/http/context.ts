@@ -1,5 +1,6 @@
 import type { Notification } from "../../src/contract/entities.ts";
 import type { Database } from "../db/database.ts";
+import type { ClaimGuard } from "../auth/claim-guard.ts";
 import type { LoginGuard } from "../auth/login-guard.ts";
 import type { PasswordHasher } from "../auth/password.ts";
 import type { Sessions } from "./session.ts";
@@ -17,6 +18,11 @@ export interface DomainEvents {
    * the device said before it was claimed (its retained status) must be heard again.
    */
   mcuClaimed?(clientId: number, mac: string): void;
+  /**
+   * A client gave an MCU's device back (deleted the MCU, or moved it to another device): its
+   * retained config must go and its device key is rotated, so nothing of this owner reaches the next.
+   */
+  mcuReleased?(mac: string): void;
   /** A notification was stored for a client: it goes to the client's open apps (and push). */
   notified?(clientId: number, notification: Notification): void;
 }
@@ -31,4 +37,6 @@ export interface RouteContext {
   loginGuard: LoginGuard;
   /** Sign-in and registration attempts one address may make per minute. */
   perAddressPerMinute: number;
+  /** Refused MCU claims (wrong MAC or claim code) per account and address. */
+  claimGuard: ClaimGuard;
 }

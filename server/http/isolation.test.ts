@@ -1,8 +1,9 @@
+import { CLAIM_REFUSED } from "../../src/contract/claim-code.ts";
 import { randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notificationsRepo } from "../db/notifications-repo.ts";
-import { createTestServer, sampleConfig, seedClientData, uniqueMac, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, sampleConfig, seedClientData, uniqueMac, type McuDevice, type TestClient, type TestServer } from "../test-support.ts";
 
 /**
  * Two-client isolation matrix (SPEC §6: a client reaches only their own data).
@@ -99,6 +100,7 @@ let B: Owned;
 
 /** Every string of A's that must never reach B. */
 let aSecrets: string[];
+let aClaimCode: string;
 
 const lower = (mac: string) => mac.toLowerCase().replace(/:/g, "-");
 
@@ -125,7 +127,7 @@ async function snapshot(o: Owned) {
 let aBefore: Awaited<ReturnType<typeof snapshot>>;
 let bBefore: Awaited<ReturnType<typeof snapshot>>;
 
-const mcuBody = (name: string, mac: string, farm_id: number) => ({ name, mac, farm_id });
+const mcuBody = (name: string, device: string | McuDevice, farm_id: number) => ({ name, ...(typeof device === "string" ? { mac: device } : device), farm_id });
 const controllerBody = (name: string, mac: string, mcu_id: number) => ({ name, mac, type: "Humidifier", mcu_id });
 const sensorBody = (name: string, mac: string, mcu_id: number) => ({ name, mac, type: "CO2", mcu_id });
 const profileBody = (name: string, client_id: number) => ({ name, client_id, config: sampleConfig });
@@ -139,6 +141,7 @@ beforeAll(async () => {
     "A",
   );
   const seeded = await seedClientData(a);
+  aClaimCode = seeded.mcuClaimCode;
   const aId = a.clientId;
   const farm = await ok(await a.put(`/api/farms/${seeded.farm.farm_id}`, { name: A_NAMES.farm, location: A_NAMES.location }), "rename farm");
   const mcu = await ok(await a.put(`/api/mcus/${seeded.mcu.mcu_id}`, mcuBody(A_NAMES.mcu, seeded.mcu.mac, farm.farm_id)), "rename mcu");
@@ -157,7 +160,7 @@ beforeAll(async () => {
   const b = recording(await server.signUp(), "B");
   const bId = b.clientId;
   const bFarm = await ok(await b.post("/api/farms", { name: "B farm", location: "B town", client_id: bId }), "B farm", 201);
-  const bMcu = await ok(await b.post("/api/mcus", { ...mcuBody("B mcu", await b.mcuMac(), bFarm.farm_id), status: "active" }), "B mcu", 201);
+  const bMcu = await ok(await b.post("/api/mcus", { ...mcuBody("B mcu", await b.mcuDevice(), bFarm.farm_id), status: "active" }), "B mcu", 201);
   const bController = await ok(await b.post("/api/controllers", controllerBody("B controller", uniqueMac(), bMcu.mcu_id)), "B controller", 201);
   const bSensor = await ok(await b.post("/api/sensors", sensorBody("B sensor", uniqueMac(), bMcu.mcu_id)), "B sensor", 201);
   const bProfile = await ok(await b.post("/api/setting-profiles", profileBody("B profile", bId)), "B profile", 201);
@@ -283,7 +286,7 @@ describe("client isolation: another client's ids answer 404", () => {
     {
       name: "answers 404 when client B moves client A's MCU to B's farm",
       // A provisioned MAC, so that only the foreign id can be the reason for the refusal.
-      request: async () => ({ method: "PUT", url: `/api/mcus/${A.mcu.mcu_id}`, body: mcuBody("Stolen mcu", await B.c.mcuMac(), B.farm.farm_id) }),
+      request: async () => ({ method: "PUT", url: `/api/mcus/${A.mcu.mcu_id}`, body: mcuBody("Stolen mcu", await B.c.mcuDevice(), B.farm.farm_id) }),
     },
     {
       name: "answers 404 when client B renames client A's MCU keeping A's farm and MAC",
@@ -292,7 +295,7 @@ describe("client isolation: another client's ids answer 404", () => {
     { name: "answers 404 when client B deletes client A's MCU", request: () => ({ method: "DELETE", url: `/api/mcus/${A.mcu.mcu_id}` }) },
     {
       name: "answers 404 when client B registers an MCU on client A's farm",
-      request: async () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Planted mcu", await B.c.mcuMac(), A.farm.farm_id), status: "active" } }),
+      request: async () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Planted mcu", await B.c.mcuDevice(), A.farm.farm_id), status: "active" } }),
     },
     {
       name: "answers 404 when client B moves its own MCU to client A's farm",
@@ -402,6 +405,8 @@ describe("client isolation: MACs another client has registered", () => {
     owner: () => { list: Kind; idField: string; id: number };
     /** A controller's or sensor's MAC never changes, so taking another's is refused before any lookup. */
     identityChange?: true;
+    /** An MCU claim: refused with the one answer that does not say whether, or by whom, the device is held. */
+    claimRefused?: true;
   }
   const aMcu = () => ({ list: "mcus" as const, idField: "mcu_id", id: A.mcu.mcu_id });
   const aController = () => ({ list: "controllers" as const, idField: "unit_id", id: A.controller.unit_id });
@@ -409,19 +414,22 @@ describe("client isolation: MACs another client has registered", () => {
 
   const cases: MacCase[] = [
     {
-      name: "refuses client B registering an MCU with client A's MCU MAC with 409",
-      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Clone mcu", A.mcu.mac, B.farm.farm_id), status: "active" } }),
+      name: "refuses client B registering an MCU with client A's MCU MAC and its right claim code, with the one claim answer",
+      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Clone mcu", { mac: A.mcu.mac, claim_code: aClaimCode }, B.farm.farm_id), status: "active" } }),
       owner: aMcu,
+      claimRefused: true,
     },
     {
-      name: "refuses client B registering an MCU with client A's MCU MAC written lower-case with dashes with 409",
-      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Clone mcu", lower(A.mcu.mac), B.farm.farm_id), status: "active" } }),
+      name: "refuses client B registering an MCU with client A's MCU MAC written lower-case with dashes, with the one claim answer",
+      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Clone mcu", { mac: lower(A.mcu.mac), claim_code: aClaimCode }, B.farm.farm_id), status: "active" } }),
       owner: aMcu,
+      claimRefused: true,
     },
     {
-      name: "refuses client B changing its own MCU's MAC to client A's MCU MAC with 409",
-      request: () => ({ method: "PUT", url: `/api/mcus/${B.mcu.mcu_id}`, body: mcuBody("B mcu", A.mcu.mac, B.farm.farm_id) }),
+      name: "refuses client B changing its own MCU's MAC to client A's MCU MAC, with the one claim answer",
+      request: () => ({ method: "PUT", url: `/api/mcus/${B.mcu.mcu_id}`, body: mcuBody("B mcu", { mac: A.mcu.mac, claim_code: aClaimCode }, B.farm.farm_id) }),
       owner: aMcu,
+      claimRefused: true,
     },
     {
       name: "refuses client B registering a controller with client A's controller MAC with 409",
@@ -455,16 +463,20 @@ describe("client isolation: MACs another client has registered", () => {
       owner: aSensor,
     },
     {
-      name: "refuses client B registering an MCU with client A's controller MAC with 409",
-      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Clone mcu", A.controller.mac, B.farm.farm_id), status: "active" } }),
+      name: "refuses client B registering an MCU with client A's controller MAC, with the one claim answer",
+      request: () => ({ method: "POST", url: "/api/mcus", body: { ...mcuBody("Clone mcu", { mac: A.controller.mac, claim_code: aClaimCode }, B.farm.farm_id), status: "active" } }),
       owner: aController,
+      claimRefused: true,
     },
   ];
 
   const listUrl = (kind: Kind) => (kind === "mcus" ? `/api/mcus/by-client/${A.c.clientId}` : `/api/${kind}`);
 
-  it.each(cases)("$name", async ({ request, owner, identityChange }) => {
-    if (identityChange) {
+  it.each(cases)("$name", async ({ request, owner, identityChange, claimRefused }) => {
+    if (claimRefused) {
+      const body = await expectRefused(await request(), 400, "VALIDATION");
+      expect(body.message).toBe(CLAIM_REFUSED);
+    } else if (identityChange) {
       const body = await expectRefused(await request(), 400, "VALIDATION");
       expect(body.message).toBe("The MAC address and type of a device cannot be changed. Delete it and add it again.");
     } else {

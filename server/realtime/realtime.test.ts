@@ -186,7 +186,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
     it("re-reads the retained status a device published before its MCU was claimed", async () => {
       const owner = await t.signUp();
       const { socket } = await owner.socket();
-      const { mac, key } = await t.provision();
+      const { mac, key, claim_code } = await t.provision();
       const raw = await t.rawMqtt(mac, key);
       await raw.subscribeAsync(TOPICS.command(mac), { qos: 1 });
       raw.on("message", (_topic, payload) => {
@@ -199,7 +199,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       await until(() => t.system.gateway.stats().dropped.unknownDevice > dropped);
 
       const online = nextStatus(socket, (p) => p.deviceId === mac && p.status === "online");
-      const res = await owner.http.post("/api/mcus", { name: "Claimed", mac, farm_id: owner.farmId, status: "active" });
+      const res = await owner.http.post("/api/mcus", { name: "Claimed", mac, claim_code, farm_id: owner.farmId, status: "active" });
       expect(res.json()).toMatchObject({ mac, status: "active" });
       await online;
       const mcus = (await owner.http.get(`/api/mcus/by-client/${owner.clientId}`)).json();
@@ -226,11 +226,11 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
 
       // Moved to a device whose last word was offline: offline, without "went offline" (it never was online here).
       const said = nextStatus(socket, (p) => p.deviceId === offline.mac && p.status === "offline");
-      await owner.http.put(`/api/mcus/${first.mcuId}`, { name: "Moved", mac: offline.mac, farm_id: owner.farmId });
+      await owner.http.put(`/api/mcus/${first.mcuId}`, { name: "Moved", mac: offline.mac, claim_code: offline.claim_code, farm_id: owner.farmId });
       await said;
       // Moved again, to a device that said online.
       const online = nextStatus(socket, (p) => p.deviceId === next.mac && p.status === "online");
-      const moved = (await owner.http.put(`/api/mcus/${first.mcuId}`, { name: "Moved", mac: next.mac, farm_id: owner.farmId })).json();
+      const moved = (await owner.http.put(`/api/mcus/${first.mcuId}`, { name: "Moved", mac: next.mac, claim_code: next.claim_code, farm_id: owner.farmId })).json();
       expect(moved).toMatchObject({ mac: next.mac, status: "active" });
       await online;
       const mcus = (await owner.http.get(`/api/mcus/by-client/${owner.clientId}`)).json();

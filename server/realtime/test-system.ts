@@ -20,7 +20,7 @@ export interface TestSystem {
   /** A signed-in client with a farm; `device()` registers an MCU for it. */
   signUp(): Promise<TestOwner>;
   /** Provisions a MAC with a device key (in the broker too, when it is Mosquitto). */
-  provision(): Promise<{ mac: string; key: string }>;
+  provision(): Promise<{ mac: string; key: string; claim_code: string }>;
   /** A raw MQTT connection as `username` with `password` (and client id = username). */
   rawMqtt(username: string, password: string, options?: mqtt.IClientOptions): Promise<MqttClient>;
   close(): Promise<void>;
@@ -58,7 +58,7 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
   async function provision() {
     const [d] = await provisionDevices(db, [{ mac: uniqueMac(), kind: "mcu", type: null }]);
     if (m) await applyDynsec(m.url, m.admin, dynsecDeviceCommands(d!.mac, d!.key));
-    return { mac: d!.mac, key: d!.key };
+    return { mac: d!.mac, key: d!.key, claim_code: d!.claimCode! };
   }
 
   async function signUp(): Promise<TestOwner> {
@@ -75,8 +75,8 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
       farmId,
       http,
       async device({ keepalive = 1 } = {}) {
-        const { mac, key } = await provision();
-        const res = await http.post("/api/mcus", { name: `MCU ${mac.slice(-5)}`, mac, farm_id: farmId, status: "active" });
+        const { mac, key, claim_code } = await provision();
+        const res = await http.post("/api/mcus", { name: `MCU ${mac.slice(-5)}`, mac, claim_code, farm_id: farmId, status: "active" });
         if (res.statusCode !== 201) throw new Error(`MCU registration failed: ${res.body}`);
         const sim = new SimulatedMcu({ url: system.mqttUrl, device: { mac, key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: 7 }, keepalive });
         sims.push(sim);

@@ -8,6 +8,8 @@ import { mcusRepo } from "../db/mcus-repo.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { CONTROLLERS, peripheralsRepo, SENSORS } from "../db/peripherals-repo.ts";
 import { profilesRepo } from "../db/profiles-repo.ts";
+import { inventoryRepo } from "../db/inventory-repo.ts";
+import { demoClaimCode, hashClaimCode } from "../devices/device-keys.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
 import type { SensorCounts } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
@@ -70,6 +72,9 @@ const FARMS = [
   { name: "North Barn", location: "Tripoli, North", rooms: ["Lion's Mane Rack", "King Oyster Rack", "Enoki Chamber", "Incubation Bay"] },
 ];
 
+/** The 12 demo rooms' MCUs, in the order of FARMS' rooms. */
+export const DEMO_MCU_MACS = FARMS.flatMap((_, f) => [0, 1, 2, 3].map((r) => mac(0x10, 0, f * 4 + r + 1)));
+
 /** Which profile (index into PROFILES) each of the 12 MCUs runs; null: none linked. */
 const LINKS = [0, 0, 1, 1, 0, 0, 0, null, 2, 2, 2, null];
 const LOW_BATTERY = new Map([[7, 24], [11, 31]]);
@@ -100,8 +105,8 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       const profiles = [];
       for (const p of PROFILES) profiles.push(await profilesRepo(tx).create(id, p.name, p.config, at));
 
-      const mcuMacs = FARMS.flatMap((_, f) => [0, 1, 2, 3].map((r) => mac(0x10, 0, f * 4 + r + 1)));
-      const keys = await provisionDevices(tx, [...mcuMacs, ...DEMO_STOCK.mcus].map((m) => ({ mac: m, kind: "mcu" as const, type: null })));
+      const mcuMacs = DEMO_MCU_MACS;
+      const keys = await provisionDevices(tx, [...mcuMacs, ...DEMO_STOCK.mcus].map((m) => ({ mac: m, kind: "mcu" as const, type: null, claimCode: demoClaimCode(m) })));
       await provisionDevices(tx, [
         ...DEMO_STOCK.controllers.map((c) => ({ mac: c.mac, kind: "controller" as const, type: c.type })),
         ...DEMO_STOCK.sensors.map((s) => ({ mac: s.mac, kind: "sensor" as const, type: s.type })),
@@ -112,7 +117,7 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
         const farm = await farmsRepo(tx).create(id, farmSpec.name, farmSpec.location);
         for (const [r, room] of farmSpec.rooms.entries()) {
           const n = f * 4 + r;
-          const mcu = await mcusRepo(tx).create(id, { name: room, mac: mcuMacs[n]!, farm_id: farm.farm_id }, at);
+          const mcu = await mcusRepo(tx).create(id, { name: room, mac: mcuMacs[n]!, claim_code: demoClaimCode(mcuMacs[n]!), farm_id: farm.farm_id }, at);
           mcuIds.push(mcu.mcu_id);
           const humidity = n % 3 === 0 ? 2 : 1;
           const sensors: SensorType[] = [...Array<SensorType>(humidity).fill("Humidity"), "CO2", "Soil_temp", "Moisture"];
@@ -161,8 +166,17 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
     });
   }
 
+  // A demo made before MCUs had claim codes gets the fixed ones the README lists.
+  const inventory = inventoryRepo(db);
+  for (const m of [...DEMO_MCU_MACS, ...DEMO_STOCK.mcus]) await inventory.setClaimHashIfMissing(m, hashClaimCode(m, demoClaimCode(m)));
+
   const rows = await db.query<{ mac: string; device_key: string; counts: SensorCounts; battery: number | null; seed: number }>(
     "select mac, device_key, counts, battery, seed from simulator_devices order by mac",
   );
   return { created, devices: rows.map((r) => ({ mac: r.mac, key: r.device_key, counts: r.counts, battery: r.battery ?? undefined, seed: r.seed })) };
+}
+
+/** A demo device switched to a new key: the fleet uses it from now on, also after a restart. */
+export async function saveDemoKey(db: Database, mac: string, key: string): Promise<void> {
+  await db.query("update simulator_devices set device_key = $2 where mac = $1", [mac, key]);
 }

@@ -11,6 +11,8 @@ export interface FleetOptions {
   /** How many devices connect at once. */
   connectConcurrency?: number;
   log?: (msg: string) => void;
+  /** A device switched to a new key (see SimulatedMcu). */
+  onKey?: (mac: string, key: string) => void;
 }
 
 export interface Fleet {
@@ -32,7 +34,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const speed = o.speed ?? 1;
   const periodMs = 1000 / o.hz;
   const tickMs = Math.min(100, periodMs);
-  const mcus = o.devices.map((device) => new SimulatedMcu({ url: o.url, device, keepalive: o.keepalive, log: o.log }));
+  const mcus = o.devices.map((device) => new SimulatedMcu({ url: o.url, device, keepalive: o.keepalive, log: o.log, onKey: o.onKey }));
 
   const concurrency = o.connectConcurrency ?? 50;
   for (let i = 0; i < mcus.length; i += concurrency) {

@@ -1,7 +1,7 @@
 import mqtt, { type MqttClient } from "mqtt";
 import { type } from "arktype";
 import { profileConfig, type ProfileConfig } from "../../src/contract/entities.ts";
-import { commandMessage, TOPICS, type CommandAckMessage } from "../../src/contract/mqtt.ts";
+import { commandMessage, keyMessage, TOPICS, type CommandAckMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
 import { DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState, type SensorCounts } from "./physics.ts";
 
 export interface FleetDevice {
@@ -20,6 +20,8 @@ export interface SimulatedMcuOptions {
   keepalive?: number;
   now?: () => number;
   log?: (msg: string) => void;
+  /** The device was sent a new key and switched to it: firmware writes it to flash, the demo to its table. */
+  onKey?: (mac: string, key: string) => void;
 }
 
 /**
@@ -67,7 +69,7 @@ export class SimulatedMcu {
     client.on("message", (topic, payload) => this.onMessage(topic, payload));
     client.on("connect", () => {
       client.publish(TOPICS.status(mac), "online", { qos: 1, retain: true });
-      client.subscribe({ [TOPICS.command(mac)]: { qos: 1 }, [TOPICS.config(mac)]: { qos: 1 } });
+      client.subscribe({ [TOPICS.command(mac)]: { qos: 1 }, [TOPICS.config(mac)]: { qos: 1 }, [TOPICS.key(mac)]: { qos: 1 } });
       this.report();
     });
     return new Promise((resolve, reject) => {
@@ -87,6 +89,7 @@ export class SimulatedMcu {
   }
 
   private onMessage(topic: string, payload: Buffer): void {
+    if (topic === TOPICS.key(this.mac)) return this.onKey(payload);
     if (topic === TOPICS.config(this.mac)) {
       if (payload.length === 0) {
         this.config = DEFAULT_CONFIG;
@@ -105,6 +108,30 @@ export class SimulatedMcu {
       return;
     }
     if (topic === TOPICS.command(this.mac)) this.onCommand(payload);
+  }
+
+  /** A new device key (the MCU was released): keep it, then connect again with it. */
+  private onKey(payload: Buffer): void {
+    if (payload.length === 0) return;
+    let message: unknown;
+    try {
+      message = keyMessage(JSON.parse(payload.toString("utf8")));
+    } catch {
+      return;
+    }
+    if (message instanceof type.errors) return;
+    const { key } = message as KeyMessage;
+    if (key === this.o.device.key) return;
+    this.o.device.key = key;
+    this.o.onKey?.(this.mac, key);
+    const old = this.client;
+    if (!old) return;
+    this.client = undefined;
+    // A proper goodbye: the broker drops the last-will, so switching keys is no outage.
+    old
+      .endAsync()
+      .then(() => this.start())
+      .catch((err: Error) => this.o.log?.(`${this.mac}: reconnecting with the new key: ${err.message}`));
   }
 
   private onCommand(payload: Buffer): void {

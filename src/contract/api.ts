@@ -1,6 +1,7 @@
 import { type, type Traversal, type Type } from "arktype";
 import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client } from "./entities.ts";
-import { emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
+import { CLAIM_CODE_REQUIRED } from "./claim-code.ts";
+import { claimCodeField, emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
 import { LIMITS } from "./limits.ts";
 import { breaksOrder, orderMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, standaloneLabel, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
@@ -135,13 +136,15 @@ export const updateFarmRequest = request(
   { name: "Farm name is required", location: "Location is required" },
 );
 
-const mcuMissing = { name: "MCU name is required", mac: "MAC address is required", farm_id: "Please select a farm" };
+const mcuMissing = { name: "MCU name is required", mac: "MAC address is required", claim_code: CLAIM_CODE_REQUIRED, farm_id: "Please select a farm" };
 
 /** POST /api/mcus: a new MCU is always created with status active (SPEC §4). */
 export const createMcuRequest = request(
   type({
     name: requiredText("MCU name", "MCU name is required", LIMITS.name),
     mac: macField(),
+    /** The secret on the MCU's label (an addition to SPEC §7's body): a MAC alone claims nothing. */
+    claim_code: claimCodeField(),
     farm_id: idField("Farm", "Please select a farm"),
     "status?": "'active'",
     "+": "reject",
@@ -149,11 +152,12 @@ export const createMcuRequest = request(
   mcuMissing,
 );
 
-/** PUT /api/mcus/{mcu_id} */
+/** PUT /api/mcus/{mcu_id}: moving the MCU to another device (a new MAC) claims that device, so needs its code. */
 export const updateMcuRequest = request(
   type({
     name: requiredText("MCU name", "MCU name is required", LIMITS.name),
     mac: macField(),
+    "claim_code?": claimCodeField(),
     farm_id: idField("Farm", "Please select a farm"),
     "+": "reject",
   }),

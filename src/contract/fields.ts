@@ -1,3 +1,4 @@
+import { CLAIM_CODE_FORMAT, CLAIM_CODE_REQUIRED, formatClaimCode, isClaimCode } from "./claim-code.ts";
 import { type } from "arktype";
 import { EMAIL_PATTERN, MOBILE_PATTERN } from "./enums.ts";
 import { MAC_PATTERN, normalizeMac } from "./mac.ts";
@@ -54,6 +55,15 @@ export function macField() {
         : MAC_PATTERN.test(s.trim()) || ctx.reject({ message: "Invalid MAC address format" }),
     )
     .pipe((s) => normalizeMac(s));
+}
+
+/** An MCU's claim code as printed on its label, in its canonical form (`7K2M-9QXD-4TWA`). */
+export function claimCodeField() {
+  return type("string")
+    .narrow((s, ctx) =>
+      s.trim().length === 0 ? ctx.reject({ message: CLAIM_CODE_REQUIRED }) : (s.length <= 64 && isClaimCode(s)) || ctx.reject({ message: CLAIM_CODE_FORMAT }),
+    )
+    .pipe((s) => formatClaimCode(s));
 }
 
 /** A database id: a positive 32-bit integer, given as a number or as a string of digits. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AC_BASES, CONTROLLER_TYPES, EMAIL_PATTERN, MOBILE_PATTERN, SENSOR_TYPES } from "./enums.ts";
-import { MAC_PATTERN } from "./mac.ts";
+import { CLAIM_CODE_FORMAT, CLAIM_CODE_REQUIRED, isClaimCode } from "./claim-code.ts";
+import { MAC_PATTERN, normalizeMac } from "./mac.ts";
 import { breaksOrder, orderFieldMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, rangeMessage, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
 /**
@@ -44,6 +45,20 @@ export const mcuForm = z.object({
   mac: required("MAC address is required").pipe(z.string().regex(MAC_PATTERN, { error: "Invalid MAC address format" })),
   farm_id: z.coerce.number({ error: "Please select a farm" }).int({ error: "Please select a farm" }).positive({ error: "Please select a farm" }),
 });
+
+const claimCode = required(CLAIM_CODE_REQUIRED).pipe(z.string().refine(isClaimCode, { error: CLAIM_CODE_FORMAT }));
+
+/** Adding an MCU claims its device: the claim code of its label is needed with the MAC. */
+export const mcuAddForm = mcuForm.extend({ claim_code: claimCode });
+
+/** Editing an MCU: a MAC other than `currentMac` moves it to another device, which needs that device's claim code. */
+export function mcuEditForm(currentMac: string) {
+  return mcuForm.extend({ claim_code: z.string().trim().optional() }).superRefine((v, ctx) => {
+    if (normalizeMac(v.mac) === normalizeMac(currentMac)) return;
+    const result = claimCode.safeParse(v.claim_code ?? "");
+    if (!result.success) ctx.addIssue({ code: "custom", path: ["claim_code"], message: result.error.issues[0]!.message });
+  });
+}
 
 export const farmForm = z.object({
   name: required("Farm name is required"),

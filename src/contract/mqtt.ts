@@ -11,7 +11,17 @@ export const TOPICS = {
   command: (mac: string) => `devices/${mac}/command`,
   commandAck: (mac: string) => `devices/${mac}/command/ack`,
   config: (mac: string) => `devices/${mac}/config`,
+  key: (mac: string) => `devices/${mac}/key`,
 } as const;
+
+/**
+ * server → device, retained, QoS 1: the device key to use from now on (sent when the MCU was
+ * released, so the key it had under its previous owner stops working). The device keeps it and
+ * reconnects with it; its first connection with the new key retires the old one, and the server
+ * then clears this topic (an empty retained payload, which the device ignores).
+ */
+export const keyMessage = type({ key: "16 <= string <= 256" });
+export type KeyMessage = typeof keyMessage.infer;
 
 /** device → server telemetry; `lastUpdated` is stamped by the server, never trusted from a device. */
 /**

@@ -1,10 +1,11 @@
 import { type } from "arktype";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { CLAIM_REFUSED } from "../../../src/contract/claim-code.ts";
 import { createMcuRequest, updateMcuRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Mcu } from "../../../src/contract/entities.ts";
 import type { Sql } from "../../db/database.ts";
 import { mcusRepo } from "../../db/mcus-repo.ts";
-import { notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
 import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
 import { idParam, parse } from "../validate.ts";
@@ -43,39 +44,57 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return page.items;
   });
 
+  /** Runs a claim: a refusal (wrong MAC or code) counts against the account and address, which may then wait. */
+  async function claiming<T>(clientId: number, req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+    ctx.claimGuard.check(clientId, req.ip, reply);
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof AppError && err.message === CLAIM_REFUSED) ctx.claimGuard.refused(clientId, req.ip);
+      throw err;
+    }
+  }
+
   app.post("/api/mcus", async (req, reply): Promise<Mcu> => {
     const { clientId } = await ctx.sessions.require(req);
     const body = parse(createMcuRequest, req.body);
-    const mcu = await ctx.db.transaction(async (tx) => {
-      await requireFarm(tx, clientId, body.farm_id);
-      return mcusRepo(tx).create(clientId, body, ctx.now());
-    });
+    const mcu = await claiming(clientId, req, reply, () =>
+      ctx.db.transaction(async (tx) => {
+        await requireFarm(tx, clientId, body.farm_id);
+        return mcusRepo(tx).create(clientId, body, ctx.now());
+      }),
+    );
     ctx.events.mcusChanged?.(clientId);
     ctx.events.mcuClaimed?.(clientId, mcu.mac);
     reply.status(201);
     return mcu;
   });
 
-  app.put<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req): Promise<Mcu> => {
+  app.put<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req, reply): Promise<Mcu> => {
     const { clientId } = await ctx.sessions.require(req);
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const body = parse(updateMcuRequest, req.body);
-    const updated = await ctx.db.transaction(async (tx) => {
-      if (!(await mcusRepo(tx).exists(clientId, mcuId))) throw notFound("MCU");
-      await requireFarm(tx, clientId, body.farm_id);
-      return mcusRepo(tx).update(clientId, mcuId, body, ctx.now());
-    });
+    const updated = await claiming(clientId, req, reply, () =>
+      ctx.db.transaction(async (tx) => {
+        if (!(await mcusRepo(tx).exists(clientId, mcuId))) throw notFound("MCU");
+        await requireFarm(tx, clientId, body.farm_id);
+        return mcusRepo(tx).update(clientId, mcuId, body, ctx.now());
+      }),
+    );
     if (!updated) throw notFound("MCU");
     ctx.events.mcusChanged?.(clientId);
     if (updated.macChanged) ctx.events.mcuClaimed?.(clientId, updated.mcu.mac);
+    if (updated.releasedMac) ctx.events.mcuReleased?.(updated.releasedMac);
     return updated.mcu;
   });
 
   app.delete<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req): Promise<MessageResponse> => {
     const { clientId } = await ctx.sessions.require(req);
     const mcuId = idParam(req.params.mcu_id, "MCU");
-    if (!(await ctx.db.transaction((tx) => mcusRepo(tx).delete(clientId, mcuId)))) throw notFound("MCU");
+    const released = await ctx.db.transaction((tx) => mcusRepo(tx).delete(clientId, mcuId));
+    if (!released) throw notFound("MCU");
     ctx.events.mcusChanged?.(clientId);
+    ctx.events.mcuReleased?.(released);
     return { message: "MCU deleted successfully" };
   });
 }

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import type { Farm, Mcu } from "../../../contract/entities.ts";
-import { mcuForm } from "../../../contract/forms.ts";
+import { formatClaimCode, readDeviceLabel } from "../../../contract/claim-code.ts";
+import { mcuAddForm, mcuEditForm } from "../../../contract/forms.ts";
 import { normalizeMac } from "../../../contract/mac.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
 import { ScanIcon } from "../../components/icons.tsx";
@@ -11,8 +12,13 @@ import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 
-/** What the modal is open for: adding (maybe with a scanned MAC) or editing an MCU. */
-export type McuFormTarget = { kind: "add"; mac?: string } | { kind: "edit"; mcu: Mcu };
+/** What the modal is open for: adding (maybe with what a scanned label said) or editing an MCU. */
+export type McuFormTarget = { kind: "add"; mac?: string; claimCode?: string } | { kind: "edit"; mcu: Mcu };
+
+/** A scanned label's MAC and claim code; text that is no device label goes to the MAC field as it is (its check says why). */
+export function scannedLabel(text: string): { mac: string; claimCode?: string } {
+  return readDeviceLabel(text) ?? { mac: text.trim() };
+}
 
 /** SPEC §2 Add/Edit MCU modal. */
 export function McuFormDialog({ target, farms, onClose }: { target: McuFormTarget | null; farms: Farm[]; onClose: () => void }) {
@@ -30,26 +36,29 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
   const [saving, setSaving] = useState(false);
   const [scanning, setScanning] = useState(false);
 
+  const [schema] = useState(() => (editing ? mcuEditForm(editing.mac) : mcuAddForm));
   const [form, fields] = useForm({
     defaultValue: editing
-      ? { name: editing.name, mac: editing.mac, farm_id: String(editing.farm_id) }
-      : { name: "", mac: target.kind === "add" ? (target.mac ?? "") : "", farm_id: "" },
+      ? { name: editing.name, mac: editing.mac, farm_id: String(editing.farm_id), claim_code: "" }
+      : { name: "", mac: target.kind === "add" ? (target.mac ?? "") : "", farm_id: "", claim_code: target.kind === "add" ? (target.claimCode ?? "") : "" },
     onValidate({ formData }) {
-      return parseWithZod(formData, { schema: mcuForm });
+      return parseWithZod(formData, { schema });
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     async onSubmit(event, { submission }) {
       event.preventDefault();
       if (submission?.status !== "success") return;
-      const body = { name: submission.value.name, mac: normalizeMac(submission.value.mac), farm_id: submission.value.farm_id };
+      const { name, mac, farm_id, claim_code } = submission.value;
+      const body = { name, mac: normalizeMac(mac), farm_id };
       setSaving(true);
       try {
         if (editing) {
-          const saved = await core.updateMcu(editing.mcu_id, body);
+          const moved = body.mac !== editing.mac && claim_code;
+          const saved = await core.updateMcu(editing.mcu_id, moved ? { ...body, claim_code: formatClaimCode(claim_code) } : body);
           notify.success(`${saved.name} MCU updated successfully`);
         } else {
-          const saved = await core.createMcu(body);
+          const saved = await core.createMcu({ ...body, claim_code: formatClaimCode(claim_code ?? "") });
           notify.success(`${saved.name} MCU added successfully`);
         }
         onDone();
@@ -65,6 +74,10 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
   const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: "text" });
   const { key: macKey, ...macProps } = getInputProps(fields.mac, { type: "text" });
   const { key: farmKey, ...farmProps } = getSelectProps(fields.farm_id);
+  const { key: codeKey, ...codeProps } = getInputProps(fields.claim_code, { type: "text" });
+  // Editing: the claim code is asked for only once the MAC names another device.
+  const macNow = fields.mac.value ?? "";
+  const askCode = !editing || (macNow !== "" && normalizeMac(macNow) !== editing.mac);
 
   return (
     <>
@@ -89,6 +102,23 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
             </button>
           )}
         </div>
+        {askCode && (
+          <TextField
+            key={codeKey}
+            {...codeProps}
+            label="Claim Code"
+            placeholder="XXXX-XXXX-XXXX"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            error={fields.claim_code.errors}
+            hint={
+              <p id={`${fields.claim_code.id}-hint`} className="mt-1 text-xs text-gray-500">
+                Printed under the QR code on the MCU's label; scanning the label fills it in.
+              </p>
+            }
+          />
+        )}
         <SelectField key={farmKey} {...farmProps} label="Assign to Farm" error={fields.farm_id.errors}>
           <option value="">Select a farm</option>
           {farms.map((f) => (
@@ -111,9 +141,11 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
         onClose={() => setScanning(false)}
         title="Scan MCU"
         instructions="Point the rear camera at the QR code on the MCU's label."
-        onResult={(mac) => {
+        onResult={(text) => {
           setScanning(false);
-          form.update({ name: fields.mac.name, value: mac, validated: true });
+          const label = scannedLabel(text);
+          form.update({ name: fields.mac.name, value: label.mac, validated: true });
+          if (label.claimCode) form.update({ name: fields.claim_code.name, value: label.claimCode, validated: true });
         }}
       />
     </>

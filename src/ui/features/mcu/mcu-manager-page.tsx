@@ -11,7 +11,7 @@ import { useAppData } from "../../data/provider.tsx";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
 import { isFiltering, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
-import { McuFormDialog, type McuFormTarget } from "./mcu-form-dialog.tsx";
+import { McuFormDialog, scannedLabel, type McuFormTarget } from "./mcu-form-dialog.tsx";
 import { McuStats } from "./mcu-stats.tsx";
 import { STATUS_LABELS } from "./status-badge.tsx";
 import { useNow } from "./use-now.ts";
@@ -224,9 +224,9 @@ export default function McuManagerPage() {
         onClose={() => setScanning(false)}
         title="Scan MCU"
         instructions="Point the rear camera at the QR code on the MCU's label."
-        onResult={(mac) => {
+        onResult={(text) => {
           setScanning(false);
-          setFormTarget({ kind: "add", mac });
+          setFormTarget({ kind: "add", ...scannedLabel(text) });
         }}
       />
     </div>
