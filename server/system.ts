@@ -46,6 +46,8 @@ export interface System {
   realtime: Realtime;
   /** Publishes every linked profile's config again (after data was written behind the API's back: the demo seed). */
   publishLinkedConfigs(): Promise<void>;
+  /** Publishes every pending device key again, as after a start of the embedded broker. */
+  republishPendingKeys(): Promise<void>;
   /** Writes buffered readings now (tests). */
   flushReadings(): Promise<void>;
   close(): Promise<void>;
@@ -170,9 +172,12 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   // The embedded broker keeps retained messages in memory only: after a start it holds no
   // device's config (a device would run on its defaults instead of its linked profile), nor the
   // next key of a released device that has not switched yet.
+  async function republishPendingKeys(): Promise<void> {
+    for (const { mac, pending_key } of await inventoryRepo(o.db).pendingKeys()) await gateway.publishKey(mac, pending_key);
+  }
   if (broker) {
     await publishLinkedConfigs();
-    for (const { mac, pending_key } of await inventoryRepo(o.db).pendingKeys()) await gateway.publishKey(mac, pending_key);
+    await republishPendingKeys();
   }
 
   realtime = startRealtime({
@@ -212,6 +217,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     gateway,
     realtime,
     publishLinkedConfigs,
+    republishPendingKeys,
     flushReadings: () => writer.flush(),
     async close() {
       await realtime?.close();

@@ -2,6 +2,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { io, type Socket } from "socket.io-client";
 import type { DeviceStatusPayload, RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
 import { createPasswordHasher } from "../auth/password.ts";
+import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { applyDynsec, dynsecDeviceCommands } from "../devices/mosquitto-dynsec.ts";
 import type { MosquittoProcess } from "../devices/mosquitto-process.ts";
@@ -17,6 +18,7 @@ import { cookieOf, openTestDatabase, registration, requester, sampleConfig, uniq
  */
 export interface TestSystem {
   system: System;
+  db: Database;
   /** A signed-in client with a farm; `device()` registers an MCU for it. */
   signUp(): Promise<TestOwner>;
   /** Provisions a MAC with a device key (in the broker too, when it is Mosquitto). */
@@ -32,7 +34,7 @@ export interface TestOwner {
   farmId: number;
   http: ReturnType<typeof requester>;
   /** Registers a provisioned MCU for this client and returns a simulated device for it (not started). */
-  device(options?: { keepalive?: number }): Promise<{ mac: string; key: string; mcuId: number; sim: SimulatedMcu }>;
+  device(options?: { keepalive?: number }): Promise<{ mac: string; key: string; claim_code: string; mcuId: number; sim: SimulatedMcu }>;
   /** A socket signed in as this client, after `authenticated` arrived. */
   socket(): Promise<{ socket: Socket; authenticated: unknown }>;
 }
@@ -80,7 +82,7 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
         if (res.statusCode !== 201) throw new Error(`MCU registration failed: ${res.body}`);
         const sim = new SimulatedMcu({ url: system.mqttUrl, device: { mac, key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: 7 }, keepalive });
         sims.push(sim);
-        return { mac, key, mcuId: res.json().mcu_id as number, sim };
+        return { mac, key, claim_code, mcuId: res.json().mcu_id as number, sim };
       },
       async socket() {
         const socket = io(system.url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
@@ -98,6 +100,7 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
 
   return {
     system,
+    db,
     signUp,
     provision,
     async rawMqtt(username, password, opts = {}) {

@@ -47,6 +47,11 @@ export class SimulatedMcu {
     this.now = o.now ?? Date.now;
   }
 
+  /** The key it connects with (a new one once it was sent one). */
+  get key(): string {
+    return this.o.device.key;
+  }
+
   get connected(): boolean {
     return this.client?.connected ?? false;
   }

@@ -24,7 +24,8 @@ export function QrScannerModal({
 }: {
   open: boolean;
   onClose: () => void;
-  onResult: (mac: string) => void;
+  /** The MAC, and the whole text of the code (an MCU's label also carries its claim code). */
+  onResult: (mac: string, text: string) => void;
   title: string;
   instructions: string;
 }) {
@@ -61,7 +62,7 @@ function failureText(err: unknown): string {
   return failure.retryWithBasicConstraints ? CAMERA_ERROR_TEXTS.other : failure.text;
 }
 
-function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onResult: (mac: string) => void; instructions: string }) {
+function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onResult: (mac: string, text: string) => void; instructions: string }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [phase, setPhase] = useState<CameraPhase>("starting");
   const [errorText, setErrorText] = useState("");
@@ -97,10 +98,11 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
         const reader = new BrowserQRCodeReader(undefined, { delayBetweenScanAttempts: 150 });
         const controls = await reader.decodeFromStream(stream, videoRef.current ?? undefined, (result, _error, ctl) => {
           if (!result) return;
-          const mac = macFromScan(result.getText());
+          const text = result.getText();
+          const mac = macFromScan(text);
           if (!mac) return setRejected(true);
           ctl.stop();
-          onResultRef.current(mac);
+          onResultRef.current(mac, text);
         });
         stopDecoder = () => controls.stop();
         if (cancelled) return stopAll();
@@ -152,7 +154,7 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
         </div>
       )}
       {typing ? (
-        <MacEntryForm onResult={onResult} onCancel={onClose} autoFocus={phase !== "error"} />
+        <MacEntryForm onResult={(mac) => onResult(mac, mac)} onCancel={onClose} autoFocus={phase !== "error"} />
       ) : (
         <div className="flex flex-wrap justify-between gap-3">
           <button type="button" className="btn-secondary" onClick={() => setTyping(true)}>

@@ -15,9 +15,10 @@ import { useAppData } from "../../data/provider.tsx";
 /** What the modal is open for: adding (maybe with what a scanned label said) or editing an MCU. */
 export type McuFormTarget = { kind: "add"; mac?: string; claimCode?: string } | { kind: "edit"; mcu: Mcu };
 
-/** A scanned label's MAC and claim code; text that is no device label goes to the MAC field as it is (its check says why). */
-export function scannedLabel(text: string): { mac: string; claimCode?: string } {
-  return readDeviceLabel(text) ?? { mac: text.trim() };
+/** A scanned MCU label's MAC, with its claim code when the label carries one. */
+export function scannedLabel(mac: string, text: string): { mac: string; claimCode?: string } {
+  const label = readDeviceLabel(text);
+  return label?.mac === mac && label.claimCode ? { mac, claimCode: label.claimCode } : { mac };
 }
 
 /** SPEC §2 Add/Edit MCU modal. */
@@ -141,9 +142,9 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
         onClose={() => setScanning(false)}
         title="Scan MCU"
         instructions="Point the rear camera at the QR code on the MCU's label."
-        onResult={(text) => {
+        onResult={(mac, text) => {
           setScanning(false);
-          const label = scannedLabel(text);
+          const label = scannedLabel(mac, text);
           form.update({ name: fields.mac.name, value: label.mac, validated: true });
           if (label.claimCode) form.update({ name: fields.claim_code.name, value: label.claimCode, validated: true });
         }}

@@ -224,9 +224,9 @@ export default function McuManagerPage() {
         onClose={() => setScanning(false)}
         title="Scan MCU"
         instructions="Point the rear camera at the QR code on the MCU's label."
-        onResult={(text) => {
+        onResult={(mac, text) => {
           setScanning(false);
-          setFormTarget({ kind: "add", ...scannedLabel(text) });
+          setFormTarget({ kind: "add", ...scannedLabel(mac, text) });
         }}
       />
     </div>
