@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { allCardNames, listSize, scrollToCard } from "./support/virtual-list.ts";
+import { demoClaimCode } from "../server/devices/device-keys.ts";
 
 /** An unclaimed demo MCU from the README ("The demo farm"). */
 const STOCK_MAC = "02:4D:46:00:01:01";
@@ -82,13 +83,16 @@ describe("MCU Manager", () => {
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await dialog.getByText("MCU name is required").waitFor();
     await dialog.getByText("MAC address is required").waitFor();
+    await dialog.getByText("Claim code is required").waitFor();
     await dialog.getByText("Please select a farm").waitFor();
 
     await dialog.getByLabel("MCU Name").fill("Test Bay");
     await dialog.getByLabel("MAC Address", { exact: true }).fill("02:4D:46:00:01");
+    await dialog.getByLabel("Claim Code", { exact: true }).fill("7K2M-9QXD");
     await dialog.getByLabel("Assign to Farm").selectOption("North Barn");
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await dialog.getByText("Invalid MAC address format").waitFor();
+    await dialog.getByText("Claim code has 12 letters and digits, as printed on the MCU's label").waitFor();
     expect(await dialog.getByText("MCU name is required").count()).toBe(0);
     expect(await dialog.getByText("Please select a farm").count()).toBe(0);
     await shoot(page, "mcu-manager-form-errors");
@@ -97,6 +101,7 @@ describe("MCU Manager", () => {
   it("shows the server's reason when the MAC is already registered, keeping the form", async () => {
     const dialog = page.getByRole("dialog", { name: "Add New MCU" });
     await dialog.getByLabel("MAC Address", { exact: true }).fill(TAKEN_MAC);
+    await dialog.getByLabel("Claim Code", { exact: true }).fill(demoClaimCode(TAKEN_MAC));
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await expectToastBehindModal(page, `Creation failed : MAC address ${TAKEN_MAC} is already registered`);
     expect(await dialog.getByLabel("MCU Name").inputValue()).toBe("Test Bay");
@@ -104,9 +109,19 @@ describe("MCU Manager", () => {
     expect(await page.locator("article").count()).toBe(12);
   });
 
-  it("adds an unclaimed MCU to a farm", async () => {
+  it("refuses a wrong claim code with the one claim answer, keeping the form", async () => {
+    const dialog = page.getByRole("dialog", { name: "Add New MCU" });
+    await dialog.getByLabel("MAC Address", { exact: true }).fill(STOCK_MAC);
+    await dialog.getByLabel("Claim Code", { exact: true }).fill("7K2M-9QXD-4TWA");
+    await dialog.getByRole("button", { name: "Add MCU" }).click();
+    await expectToastBehindModal(page, "Creation failed : The MAC address and claim code do not match an MCU you can add. Check both on the device's label.");
+    expect(await dialog.getByLabel("MCU Name").inputValue()).toBe("Test Bay");
+  });
+
+  it("adds an unclaimed MCU to a farm with the claim code of its label, typed loosely", async () => {
     const dialog = page.getByRole("dialog", { name: "Add New MCU" });
     await dialog.getByLabel("MAC Address", { exact: true }).fill(STOCK_MAC.toLowerCase());
+    await dialog.getByLabel("Claim Code", { exact: true }).fill(demoClaimCode(STOCK_MAC).toLowerCase().replace(/-/g, " "));
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await expectToast(page, "Test Bay MCU added successfully");
     await waitGone(dialog);
@@ -127,6 +142,14 @@ describe("MCU Manager", () => {
     expect(await dialog.getByLabel("MAC Address", { exact: true }).inputValue()).toBe(STOCK_MAC);
     expect(await dialog.getByLabel("Assign to Farm").locator("option:checked").textContent()).toBe("North Barn");
     expect(await dialog.getByRole("button", { name: "Scan MAC address" }).count()).toBe(0);
+    // The claim code is asked for only when the MAC names another device.
+    expect(await dialog.getByLabel("Claim Code", { exact: true }).count()).toBe(0);
+    await dialog.getByLabel("MAC Address", { exact: true }).fill("02:4D:46:00:01:02");
+    await dialog.getByLabel("Claim Code", { exact: true }).waitFor();
+    await dialog.getByRole("button", { name: "Update MCU" }).click();
+    await dialog.getByText("Claim code is required").waitFor();
+    await dialog.getByLabel("MAC Address", { exact: true }).fill(STOCK_MAC);
+    await dialog.getByLabel("Claim Code", { exact: true }).waitFor({ state: "detached" });
     await dialog.getByLabel("MCU Name").fill("");
     await dialog.getByRole("button", { name: "Update MCU" }).click();
     await dialog.getByText("MCU name is required").waitFor();

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright";
 import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deviceLabel } from "../src/contract/claim-code.ts";
+import { demoClaimCode } from "../server/devices/device-keys.ts";
 import { launchChromium } from "./support/browser.ts";
 import { signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
 
@@ -14,6 +16,7 @@ import { signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-har
 
 const STOCK_CONTROLLER = "02:4D:46:00:02:01"; // Humidifier
 const STOCK_MCU = "02:4D:46:00:01:02";
+const STOCK_MCU_3 = "02:4D:46:00:01:03";
 
 const WIDTH = 1280;
 const HEIGHT = 720;
@@ -135,6 +138,32 @@ describe("QR scanner", () => {
     const tracks = await cameraTracks(page);
     expect(tracks.total).toBeGreaterThanOrEqual(2);
     expect(tracks.live).toBe(0);
+  });
+
+  it("reads an MCU label's MAC and claim code into the Add MCU form, and the MCU is added and reports", async () => {
+    const label = deviceLabel(STOCK_MCU_3, demoClaimCode(STOCK_MCU_3));
+    const page = await cameraPage(label);
+    await page.goto("/mcu");
+    await page.getByRole("heading", { level: 2, name: "MCU Manager" }).waitFor();
+    await page.getByRole("button", { name: "Scan MCU" }).click();
+    const form = await dialog(page, "Add New MCU");
+    expect(await inputValue(form, "MAC Address")).toBe(STOCK_MCU_3);
+    expect(await inputValue(form, "Claim Code")).toBe(demoClaimCode(STOCK_MCU_3));
+    // The form's own scan button fills both as well.
+    await form.getByLabel("MAC Address", { exact: true }).fill("");
+    await form.getByLabel("Claim Code", { exact: true }).fill("");
+    await form.getByRole("button", { name: "Scan MAC address" }).click();
+    await eventually(() => inputValue(form, "Claim Code")).toBe(demoClaimCode(STOCK_MCU_3));
+    expect(await inputValue(form, "MAC Address")).toBe(STOCK_MCU_3);
+    // The errors the emptied fields showed are gone with the scanned values.
+    await eventually(() => form.getByText(/is required/).count()).toBe(0);
+    await page.screenshot({ path: "test-results/qr-scanner-claim-code.png" });
+
+    await form.getByLabel("MCU Name").fill("Scanned bay");
+    await form.getByLabel("Assign to Farm").selectOption("Valley Tunnels");
+    await form.getByRole("button", { name: "Add MCU" }).click();
+    await page.locator(".Toastify").getByText("Scanned bay MCU added successfully").first().waitFor();
+    await form.waitFor({ state: "detached" });
   });
 
   it("rejects a code without a MAC and keeps scanning until closed, on a phone", async () => {

@@ -145,8 +145,10 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
         onResult={(mac, text) => {
           setScanning(false);
           const label = scannedLabel(mac, text);
-          form.update({ name: fields.mac.name, value: label.mac, validated: true });
-          if (label.claimCode) form.update({ name: fields.claim_code.name, value: label.claimCode, validated: true });
+          // One update for both fields: a second one would be checked against the form before the first was applied.
+          form.update({
+            value: { name: fields.name.value ?? "", mac: label.mac, claim_code: label.claimCode ?? fields.claim_code.value ?? "", farm_id: fields.farm_id.value ?? "" },
+          });
         }}
       />
     </>
