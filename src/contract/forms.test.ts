@@ -1,7 +1,7 @@
 import { type } from "arktype";
 import { describe, expect, it } from "vitest";
 import { profileConfigInput } from "./api.ts";
-import { loginForm, mcuForm, profileSettingsForm, registerForm, settingsPasswordForm } from "./forms.ts";
+import { loginForm, mcuAddForm, mcuEditForm, mcuForm, profileSettingsForm, registerForm, settingsPasswordForm } from "./forms.ts";
 
 const firstError = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }, field: string) =>
   r.error?.issues.find((i) => i.path.join(".") === field)?.message;
@@ -28,6 +28,18 @@ describe("form schemas (SPEC §5 messages)", () => {
     expect(firstError(mcuForm.safeParse({}), "name")).toBe("MCU name is required");
     expect(firstError(settingsPasswordForm.safeParse({ password: "a" }), "confirm_password")).toBe("Please confirm your password");
     expect(firstError(settingsPasswordForm.safeParse({ password: "a", confirm_password: "b" }), "confirm_password")).toBe("Passwords do not match");
+  });
+
+  it("adds an MCU with its label's claim code, and asks for one on edit only for another device", () => {
+    const base = { name: "Bay", mac: "02:4D:46:00:01:01", farm_id: "1" };
+    expect(firstError(mcuAddForm.safeParse(base), "claim_code")).toBe("Claim code is required");
+    expect(firstError(mcuAddForm.safeParse({ ...base, claim_code: "7K2M" }), "claim_code")).toBe("Claim code has 12 letters and digits, as printed on the MCU's label");
+    expect(mcuAddForm.safeParse({ ...base, claim_code: "7k2m 9qxd 4twa" }).success).toBe(true);
+    const edit = mcuEditForm("02:4D:46:00:01:01");
+    expect(edit.safeParse({ ...base, mac: "02-4d-46-00-01-01" }).success).toBe(true);
+    expect(firstError(edit.safeParse({ ...base, mac: "02:4D:46:00:01:02" }), "claim_code")).toBe("Claim code is required");
+    expect(firstError(edit.safeParse({ ...base, mac: "02:4D:46:00:01:02", claim_code: "nope" }), "claim_code")).toBe("Claim code has 12 letters and digits, as printed on the MCU's label");
+    expect(edit.safeParse({ ...base, mac: "02:4D:46:00:01:02", claim_code: "7K2M-9QXD-4TWA" }).success).toBe(true);
   });
 
   it("converts profile settings to numbers and defaults the AC basis to soil_temp", () => {
