@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { scrollToCard } from "./support/virtual-list.ts";
+import { demoClaimCode } from "../server/devices/device-keys.ts";
 
 /**
  * Issue 10, point 1: a newly added MCU can be switched. The unclaimed demo MCU (README, "The demo
@@ -50,6 +51,7 @@ describe("a newly added MCU", () => {
     const dialog = page.getByRole("dialog", { name: "Add New MCU" });
     await dialog.getByLabel("MCU Name").fill(NAME);
     await dialog.getByLabel("MAC Address", { exact: true }).fill(STOCK_MAC);
+    await dialog.getByLabel("Claim Code", { exact: true }).fill(demoClaimCode(STOCK_MAC));
     await dialog.getByLabel("Assign to Farm").selectOption("North Barn");
     await dialog.getByRole("button", { name: "Add MCU" }).click();
     await expectToast(page, `${NAME} MCU added successfully`);
