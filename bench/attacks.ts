@@ -236,7 +236,8 @@ try {
 
   // ------------------------------------------------------------ 4. no 5xx on bad input
   {
-    const nested = `${'{"a":'.repeat(12_000)}1${"}".repeat(12_000)}`;
+    // The issue's body: 60 000 characters of `{"a":{"a":…` (a body over the 64 KiB limit is a 413 before any parsing).
+    const nested = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
     const arrays = `{"name":"x","mac":"02:00:00:00:00:01","farm_id":1,"status":${"[".repeat(6000)}${"]".repeat(6000)}}`;
     const probe = await newAccount("127.0.0.51");
     const answers = [
@@ -247,7 +248,7 @@ try {
     ];
     row({
       point: 4,
-      attack: "JSON nested 12 000 deep / arrays 6 000 deep on POST+PUT /api/clients, POST /api/mcus, POST /api/setting-profiles",
+      attack: "JSON nested 10 000 deep (60 000 characters) on POST+PUT /api/clients, arrays 6 000 deep on POST /api/mcus and POST /api/setting-profiles",
       before: "500",
       after: answers.map((a) => `${a.status} ${JSON.parse(a.body || "{}").code ?? ""}`).join(", "),
       holds: answers.every((a) => a.status === 400 && typeof JSON.parse(a.body).message === "string"),
@@ -346,6 +347,8 @@ try {
     }
     const rightFromNew = await call("POST", "/api/clients/login", { body: { username: DEMO_LOGIN.username, password: DEMO_LOGIN.password }, from: "127.0.5.1" });
     const legit = await newAccount("127.0.5.2");
+    const quiet: number[] = [];
+    for (let i = 0; i < 3; i++) quiet.push((await call("POST", "/api/clients/login", { body: { username: legit.username, password: "probe-password-1" }, from: "127.0.5.3" })).ms);
     // 10 s of anonymous bad sign-ins from one address, 40 at a time; 10 sign-ins of a real user from elsewhere meanwhile.
     let flood = 0;
     const floodStatuses: Record<number, number> = {};
@@ -368,7 +371,7 @@ try {
       point: 1,
       attack: "300 wrong passwords for one account; a 10 s flood of bad sign-ins with 10 real sign-ins from elsewhere",
       before: "300 × 401 and the right password accepted right after; 1 of 10 real sign-ins got through the flood",
-      after: `${Object.entries(statuses).map(([s, n]) => `${n} × ${s}`).join(", ")}; right password from a new machine ${rightFromNew.status} (locked; the owner's known browser passes: e2e); flood ${flood} requests (${Object.entries(floodStatuses).map(([s, n]) => `${n} × ${s}`).join(", ")}), ${ok} of 10 real sign-ins ok, p95 ${pct(legitResults.map((a) => a.ms), 95).toFixed(0)} ms`,
+      after: `${Object.entries(statuses).map(([s, n]) => `${n} × ${s}`).join(", ")}; right password from a new machine ${rightFromNew.status} (locked; the owner's known browser passes: e2e); flood ${flood} requests (${Object.entries(floodStatuses).map(([s, n]) => `${n} × ${s}`).join(", ")}), ${ok} of 10 real sign-ins ok in ${pct(legitResults.map((a) => a.ms), 50).toFixed(0)} ms median, ${pct(legitResults.map((a) => a.ms), 95).toFixed(0)} ms p95 (${pct(quiet, 50).toFixed(0)} ms without the flood; the flood runs on the same 2 cores)`,
       holds: rightFromNew.status === 429 && (statuses[429] ?? 0) >= 290 && ok === 10,
     });
   }
