@@ -90,6 +90,8 @@ interface Row {
   ingestPerSec: number;
   socketMsgsPerSec: number;
   socketReadingsPerSec: number;
+  /** CPU of this process (server, plus the one socket client) per ingested message. */
+  cpuUsPerMsg: number;
   dropped: number;
 }
 
@@ -98,11 +100,13 @@ async function measure(label: string, mcus: number, hz: number, during: () => Pr
   const t0 = system.gateway.stats();
   const m0 = socketMessages;
   const r0 = socketReadings;
+  const c0 = process.cpuUsage();
   h.enable();
   const started = Date.now();
   await during();
   h.disable();
   const secs = (Date.now() - started) / 1000;
+  const cpu = process.cpuUsage(c0);
   const t1 = system.gateway.stats();
   const d = (s: typeof t0) => s.dropped.invalid + s.dropped.tooLarge + s.dropped.unknownDevice;
   return {
@@ -115,6 +119,7 @@ async function measure(label: string, mcus: number, hz: number, during: () => Pr
     ingestPerSec: +((t1.telemetry - t0.telemetry) / secs).toFixed(1),
     socketMsgsPerSec: +((socketMessages - m0) / secs).toFixed(1),
     socketReadingsPerSec: +((socketReadings - r0) / secs).toFixed(1),
+    cpuUsPerMsg: t1.telemetry > t0.telemetry ? +((cpu.user + cpu.system) / (t1.telemetry - t0.telemetry)).toFixed(1) : 0,
     dropped: d(t1) - d(t0),
   };
 }

@@ -9,6 +9,7 @@ import type { Database } from "./db/database.ts";
 import { inventoryRepo } from "./db/inventory-repo.ts";
 import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
 import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
+import { mqttTransport, type DeviceTransport } from "./devices/device-transport.ts";
 import { startGateway, type Gateway } from "./devices/gateway.ts";
 import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter } from "./devices/readings-writer.ts";
@@ -70,14 +71,12 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   let broker: EmbeddedBroker | undefined;
   // Set once the gateway runs: a device's new key is in use, so its retained key message goes.
   let keyPromoted: (mac: string) => void = () => {};
-  let gatewayLogin: { url: string; username: string; password: string; shareGroup?: string };
+  let transport: DeviceTransport;
   if (o.mqtt.mode === "embedded") {
-    const gatewaySecret = randomBytes(24).toString("base64url");
     const inventory = inventoryRepo(o.db);
     broker = await startEmbeddedBroker({
       host: o.mqtt.host,
       port: o.mqtt.port,
-      gateway: { username: "gateway", password: gatewaySecret },
       async authenticateDevice(mac, key) {
         const row = await inventory.get(mac);
         if (row?.kind !== "mcu") return false;
@@ -92,9 +91,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     });
     // This broker just started: no device is connected to it, whatever the database last saw.
     await o.db.query("update mcus set status = 'offline' where status = 'online'");
-    gatewayLogin = { url: broker.url, username: "gateway", password: gatewaySecret };
+    // The gateway lives in the broker's process: what devices publish reaches it without an MQTT client.
+    transport = broker.transport();
   } else {
-    gatewayLogin = o.mqtt;
+    transport = await mqttTransport({ ...o.mqtt, clientId: `server-${randomBytes(6).toString("hex")}`, log });
   }
 
   const directory = createMcuDirectory(o.db);
@@ -113,8 +113,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   });
 
   const gateway = await startGateway({
-    ...gatewayLogin,
-    clientId: `server-${randomBytes(6).toString("hex")}`,
+    transport,
     db: o.db,
     directory,
     writer,
@@ -212,7 +211,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   return {
     app,
     url: `http://${httpHost}:${address.port}`,
-    mqttUrl: broker?.url ?? gatewayLogin.url,
+    mqttUrl: broker?.url ?? (o.mqtt.mode === "external" ? o.mqtt.url : ""),
     broker,
     gateway,
     realtime,

@@ -2,13 +2,17 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes";
 import { normalizeMac } from "../../src/contract/mac.ts";
 import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic } from "../../src/contract/mqtt.ts";
+import type { DeviceMessageHandler, DeviceTransport } from "./device-transport.ts";
 import { mqttConnectionGuard, type MqttConnectionLimits } from "./mqtt-frame-guard.ts";
 
 export interface EmbeddedBrokerOptions {
   host: string;
   port: number;
-  /** The gateway's own credentials: it may use every devices/ topic. */
-  gateway: { username: string; password: string };
+  /**
+   * Credentials of an MQTT client that may use every devices/ topic (a tool, another process).
+   * The server's own gateway needs none: it uses the broker in-process (`transport()`).
+   */
+  gateway?: { username: string; password: string };
   /** True when `mac` is a provisioned MCU whose device key is `key`. */
   authenticateDevice(mac: string, key: string): Promise<boolean>;
   log?: (msg: string) => void;
@@ -25,8 +29,15 @@ export const DEFAULT_MQTT_LIMITS: MqttConnectionLimits = { beforeAuthBytes: 4096
 export interface EmbeddedBroker {
   port: number;
   url: string;
-  /** Devices connected right now (the gateway not counted). */
+  /** Devices connected right now (a gateway client not counted). */
   connectedDevices(): number;
+  /**
+   * The gateway's way in, in this process: device telemetry and acknowledgements are handed over
+   * as the broker reads them, without routing them to any subscriber (none may hear them but the
+   * server); statuses are stored as retained first, as MQTT has it. Publishes go straight into the
+   * broker.
+   */
+  transport(): DeviceTransport;
   close(): Promise<void>;
 }
 
@@ -48,6 +59,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     // A connection that has not authenticated within this is closed.
     connectTimeout: 5_000,
   });
+  let gatewayClients = 0;
   const guard = mqttConnectionGuard({ ...DEFAULT_MQTT_LIMITS, ...options.limits }, options.log);
 
   broker.authenticate = (client, username, password, done) => {
@@ -58,9 +70,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     };
     if (!username || !password) return fail();
     const secret = password.toString("utf8");
-    if (username === options.gateway.username) {
+    if (options.gateway && username === options.gateway.username) {
       if (secret !== options.gateway.password) return fail();
       c.isGateway = true;
+      gatewayClients++;
       guard.authenticated(client.conn as Socket);
       return done(null, true);
     }
@@ -105,6 +118,39 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   };
 
   broker.on("clientError", (client, err) => options.log?.(`mqtt client ${client.id}: ${err.message}`));
+  broker.on("clientDisconnect", (client) => {
+    if ((client as Authed).isGateway) gatewayClients--;
+  });
+
+  let handler: DeviceMessageHandler = () => {};
+  const hand = (topic: string, payload: Buffer | string, retained: boolean) => {
+    try {
+      handler(topic, Buffer.isBuffer(payload) ? payload : Buffer.from(payload), retained);
+    } catch (err) {
+      options.log?.(`gateway: ${topic}: ${(err as Error).message}`);
+    }
+  };
+  // Every publish passes here: a device's, a last-will, and the server's own.
+  type Route = (packet: PublishPacket, client: Client | null, done?: (err?: Error) => void) => void;
+  const route = broker.publish.bind(broker) as unknown as Route;
+  broker.publish = ((packet: PublishPacket, client: Client | null | ((err?: Error) => void), done?: (err?: Error) => void) => {
+    if (typeof client === "function") {
+      done = client;
+      client = null;
+    }
+    const rest = parseDeviceTopic(packet.topic)?.rest;
+    if (rest === "telemetry" || rest === "command/ack") {
+      hand(packet.topic, packet.payload, false);
+      return done?.();
+    }
+    if (rest === "status") {
+      return route(packet, client, (err?: Error) => {
+        if (!err) hand(packet.topic, packet.payload, false);
+        done?.(err);
+      });
+    }
+    return route(packet, client, done);
+  }) as typeof broker.publish;
 
   const server: Server = createServer((socket) => {
     if (guard.admit(socket)) broker.handle(socket);
@@ -119,7 +165,23 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   return {
     port,
     url: `mqtt://${host}:${port}`,
-    connectedDevices: () => Math.max(0, broker.connectedClients - 1),
+    connectedDevices: () => Math.max(0, broker.connectedClients - gatewayClients),
+    transport: () => ({
+      onMessage(h) {
+        handler = h;
+      },
+      publish: (topic, payload, { qos, retain = false }) =>
+        new Promise<void>((resolve, reject) =>
+          route({ cmd: "publish", topic, payload: Buffer.from(payload), qos, retain, dup: false } as PublishPacket, null, (err?: Error) => (err ? reject(err) : resolve())),
+        ),
+      async replayRetained(topic) {
+        const { persistence } = broker as unknown as { persistence: { createRetainedStream(pattern: string): AsyncIterable<PublishPacket> } };
+        for await (const packet of persistence.createRetainedStream(topic)) hand(packet.topic, packet.payload, true);
+      },
+      async close() {
+        handler = () => {};
+      },
+    }),
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,20 +1,16 @@
 import { randomUUID } from "node:crypto";
-import mqtt, { type MqttClient } from "mqtt";
 import { type } from "arktype";
 import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/entities.ts";
 import { commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, telemetryMessage, TOPICS, type CommandMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
 import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
 import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
+import type { DeviceTransport } from "./device-transport.ts";
 import type { ReadingsWriter } from "./readings-writer.ts";
 
 export interface GatewayOptions {
-  url: string;
-  username: string;
-  password: string;
-  clientId: string;
-  /** With an external broker, several server nodes share telemetry and status through this group. */
-  shareGroup?: string;
+  /** In the embedded broker's process, or an MQTT client of an external broker. */
+  transport: DeviceTransport;
   db: Sql;
   directory: McuDirectory;
   writer: ReadingsWriter;
@@ -53,9 +49,9 @@ export interface Gateway {
 }
 
 /**
- * The server's side of the device contract (ARCHITECTURE.md): an MQTT client of the embedded
- * broker or of an external one. It validates what devices send, drops and counts what is bad,
- * and turns the rest into readings, statuses and command acknowledgements.
+ * The server's side of the device contract (ARCHITECTURE.md), over the embedded broker in this
+ * process or an external broker (see DeviceTransport). It validates what devices send, drops and
+ * counts what is bad, and turns the rest into readings, statuses and command acknowledgements.
  */
 export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const timeoutMs = o.commandTimeoutMs ?? 5000;
@@ -64,23 +60,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck) => void }>();
   const rereads = new Map<string, Promise<void>>();
 
-  const client: MqttClient = await mqtt.connectAsync(o.url, {
-    clientId: o.clientId,
-    username: o.username,
-    password: o.password,
-    clean: true,
-    reconnectPeriod: 1000,
-    connectTimeout: 10_000,
-  });
-  client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
-
-  const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
-  await client.subscribeAsync({
-    [shared("devices/+/telemetry")]: { qos: 0 },
-    [shared("devices/+/status")]: { qos: 1 },
-    // Every node hears every ack: only the node that sent the command is waiting for it.
-    "devices/+/command/ack": { qos: 1 },
-  });
+  const transport = o.transport;
 
   function parseJson(payload: Buffer): unknown {
     try {
@@ -151,7 +131,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     w.resolve(ack.ok ? { ok: true } : { ok: false, message: ack.error || "The device refused the command" });
   }
 
-  client.on("message", (topic, payload) => {
+  transport.onMessage((topic, payload) => {
     const t = parseDeviceTopic(topic);
     if (!t) return;
     if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
@@ -162,31 +142,6 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       o.log?.(`gateway: ${topic}: ${err.message}`);
     });
   });
-
-  /**
-   * The gateway's standing subscription to every device's status is shared between server nodes
-   * (or long established), so the broker sends it no retained message. A subscription of its own
-   * to this one topic does get the retained status, which the message handler above then treats
-   * like any other; it is dropped again once that arrived.
-   */
-  async function reread(mac: string): Promise<void> {
-    const topic = TOPICS.status(mac);
-    let onMessage: ((t: string, p: Buffer, packet: { retain: boolean }) => void) | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const arrived = new Promise<void>((resolve) => {
-      onMessage = (t, _p, packet) => t === topic && packet.retain && resolve();
-      client.on("message", onMessage);
-      timer = setTimeout(resolve, rereadTimeoutMs);
-    });
-    try {
-      await client.subscribeAsync(topic, { qos: 1 });
-      await arrived;
-      await client.unsubscribeAsync(topic);
-    } finally {
-      clearTimeout(timer);
-      client.off("message", onMessage!);
-    }
-  }
 
   return {
     async sendCommand(entry, command) {
@@ -207,7 +162,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
         });
       });
       try {
-        await client.publishAsync(TOPICS.command(entry.mac), JSON.stringify(message), { qos: 1 });
+        await transport.publish(TOPICS.command(entry.mac), JSON.stringify(message), { qos: 1 });
       } catch (err) {
         waiting.get(id)?.resolve({ ok: false, message: "The device gateway is not connected" });
         waiting.delete(id);
@@ -218,15 +173,15 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
 
     async publishKey(mac, key) {
       const message: KeyMessage | undefined = key === null ? undefined : { key };
-      await client.publishAsync(TOPICS.key(mac), message ? JSON.stringify(message) : "", { qos: 1, retain: true });
+      await transport.publish(TOPICS.key(mac), message ? JSON.stringify(message) : "", { qos: 1, retain: true });
     },
     async publishConfig(mac, config) {
-      await client.publishAsync(TOPICS.config(mac), config ? JSON.stringify(config) : "", { qos: 1, retain: true });
+      await transport.publish(TOPICS.config(mac), config ? JSON.stringify(config) : "", { qos: 1, retain: true });
     },
 
     rereadStatus(mac) {
       // One at a time per MAC: an earlier re-read's unsubscribe must not cut a later one short.
-      const next = (rereads.get(mac) ?? Promise.resolve()).then(() => reread(mac));
+      const next = (rereads.get(mac) ?? Promise.resolve()).then(() => transport.replayRetained(TOPICS.status(mac), rereadTimeoutMs));
       const settled = next.catch(() => undefined);
       rereads.set(mac, settled);
       void settled.then(() => {
@@ -240,7 +195,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     async close() {
       for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" });
       waiting.clear();
-      await client.endAsync();
+      await transport.close();
     },
   };
 }

@@ -1,0 +1,89 @@
+import mqtt, { type MqttClient } from "mqtt";
+
+/** What a device sent: its topic and payload, and whether the broker replayed it as retained. */
+export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
+
+/**
+ * How the gateway hears devices and talks to them. With the embedded broker this is in the
+ * broker's own process (no MQTT client, no loopback); with an external broker it is an MQTT
+ * client with a shared subscription across server nodes.
+ */
+export interface DeviceTransport {
+  /** Device telemetry, statuses and command acknowledgements (the gateway sets one handler). */
+  onMessage(handler: DeviceMessageHandler): void;
+  /** Publishes to a device's topic (commands, configs, keys). */
+  publish(topic: string, payload: string, options: { qos: 0 | 1; retain?: boolean }): Promise<void>;
+  /**
+   * Hands the broker's retained message of `topic` to the handler again (retained = true), or
+   * nothing when the broker holds none; resolves once done, or after `timeoutMs`.
+   */
+  replayRetained(topic: string, timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MqttTransportOptions {
+  url: string;
+  username: string;
+  password: string;
+  clientId: string;
+  /** With an external broker, several server nodes share telemetry and status through this group. */
+  shareGroup?: string;
+  log?: (msg: string) => void;
+}
+
+/** The gateway as an MQTT client of an external broker (Mosquitto), with a shared subscription. */
+export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTransport> {
+  const client: MqttClient = await mqtt.connectAsync(o.url, {
+    clientId: o.clientId,
+    username: o.username,
+    password: o.password,
+    clean: true,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+  });
+  client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
+  let handler: DeviceMessageHandler = () => {};
+  client.on("message", (topic, payload, packet) => handler(topic, payload, packet.retain));
+
+  const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
+  await client.subscribeAsync({
+    [shared("devices/+/telemetry")]: { qos: 0 },
+    [shared("devices/+/status")]: { qos: 1 },
+    // Every node hears every ack: only the node that sent the command is waiting for it.
+    "devices/+/command/ack": { qos: 1 },
+  });
+
+  return {
+    onMessage(h) {
+      handler = h;
+    },
+    async publish(topic, payload, options) {
+      await client.publishAsync(topic, payload, options);
+    },
+    /**
+     * The standing subscription to every device's status is shared between server nodes (or long
+     * established), so the broker sends it no retained message. A subscription of its own to this
+     * one topic does get the retained message; it is dropped again once that arrived.
+     */
+    async replayRetained(topic, timeoutMs) {
+      let onMessage: ((t: string, p: Buffer, packet: { retain: boolean }) => void) | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const arrived = new Promise<void>((resolve) => {
+        onMessage = (t, _p, packet) => t === topic && packet.retain && resolve();
+        client.on("message", onMessage);
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      try {
+        await client.subscribeAsync(topic, { qos: 1 });
+        await arrived;
+        await client.unsubscribeAsync(topic);
+      } finally {
+        clearTimeout(timer);
+        client.off("message", onMessage!);
+      }
+    },
+    async close() {
+      await client.endAsync();
+    },
+  };
+}
