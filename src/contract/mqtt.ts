@@ -1,4 +1,4 @@
-import { type } from "arktype";
+import { scope, type } from "arktype";
 import { COMMAND_TARGETS } from "./realtime.ts";
 
 /** The device contract of ARCHITECTURE.md: topics under `devices/{MAC}/`, MAC upper case with colons. */
@@ -23,12 +23,18 @@ export const TOPICS = {
 export const keyMessage = type({ key: "16 <= string <= 256" });
 export type KeyMessage = typeof keyMessage.infer;
 
+/**
+ * Checks that strip undeclared keys from the value they are given instead of a copy of it (half
+ * the cost on the ingest path): only for values parsed just for the check, as the gateway does.
+ */
+const inPlace = scope({}, { clone: false });
+
 /** device → server telemetry; `lastUpdated` is stamped by the server, never trusted from a device. */
 /**
  * Values a device may report: what the sensors can measure, with room to spare. Anything else
  * (1e309 parses as Infinity, which JSON then stores and serves as null) is refused as invalid.
  */
-export const telemetryMessage = type({
+export const telemetryMessage = inPlace.type({
   "DHT?": { temperature: "-60 <= number <= 100", humidity: "0 <= number <= 100", count: "0 <= number.integer <= 1000000" },
   "SOIL_TEMP?": { soil_temperature: "-60 <= number <= 100", count: "0 <= number.integer <= 1000000" },
   "CO2?": { co2: "0 <= number <= 100000", count: "0 <= number.integer <= 1000000" },
