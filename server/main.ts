@@ -27,6 +27,9 @@ const secure = config.publicOrigins.some((o) => o.startsWith("https://"));
 // Short time-outs and one retry: a limit check must not hold a sign-in up (see @fastify/rate-limit).
 const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
 redis?.on("error", (err: Error) => console.error(`Redis: ${err.message}`));
+// Its own connection: the socket adapter blocks reading its stream, and retries as long as it takes.
+const socketRedis = config.redisUrl ? new Redis(config.redisUrl) : undefined;
+socketRedis?.on("error", (err: Error) => console.error(`Redis (sockets): ${err.message}`));
 const hasher = createPasswordHasher({ log2N: config.scryptLog2N });
 const system = await startSystem({
   db,
@@ -45,6 +48,7 @@ const system = await startSystem({
     connections: { perAddress: secure ? 0 : config.maxConnectionsPerAddress },
   },
   mqtt: config.mqtt,
+  socketRedis,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
 });
 const log = system.app.log;
@@ -98,6 +102,7 @@ async function shutdown(signal: string) {
     await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker
     await db.close();
     redis?.disconnect();
+    socketRedis?.disconnect();
     process.exit(0);
   } catch (err) {
     console.error("Shutdown failed:", err);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
 import type { ProfileConfig } from "../src/contract/entities.ts";
 import { createAlerts, type AlertOptions } from "./alerts/alerts.ts";
 import { createPushNotifier, type PushSender } from "./alerts/push-sender.ts";
@@ -31,6 +32,10 @@ export interface SystemOptions {
   commandTimeoutMs?: number;
   coalesceMs?: number;
   readingsFlushMs?: number;
+  /** A Redis connection for the sockets of every server node to hear each other (see RealtimeOptions.redis). */
+  socketRedis?: Redis;
+  /** The Redis stream of that adapter (default `mushroom-farm:socket.io`). */
+  socketRedisStream?: string;
   /** Also push alert notifications to browsers (Firebase Admin), when configured. */
   push?: PushSender;
   log?: (msg: string) => void;
@@ -187,6 +192,8 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     directory,
     gateway,
     publishConfigOf,
+    redis: o.socketRedis,
+    redisStream: o.socketRedisStream,
     coalesceMs: o.coalesceMs,
     log,
   });

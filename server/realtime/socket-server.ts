@@ -1,5 +1,7 @@
 import type { Server as HttpServer } from "node:http";
 import { type } from "arktype";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import type { Redis } from "ioredis";
 import { Server, type DefaultEventsMap, type Socket } from "socket.io";
 import type { Notification } from "../../src/contract/entities.ts";
 import { normalizeMac } from "../../src/contract/mac.ts";
@@ -20,6 +22,14 @@ import { createCoalescer } from "./coalescer.ts";
 
 export interface RealtimeOptions {
   httpServer: HttpServer;
+  /**
+   * A Redis connection of its own (it blocks reading the stream): with it, every server node's
+   * sockets hear what any node emits to a client's room, so a browser on node A gets the readings
+   * node B ingested (Socket.IO's Redis Streams adapter).
+   */
+  redis?: Redis;
+  /** The Redis stream the nodes share (one per deployment; tests give each run its own). */
+  redisStream?: string;
   sessions: Sessions;
   allowedOrigins: string[];
   db: Sql;
@@ -68,6 +78,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       const ok = origin === undefined || allowed.has(origin) || origin === own || (o.allowedOrigins.some((a) => a.startsWith("https://")) && origin === `https://${req.headers.host}`);
       callback(ok ? null : "Origin not allowed", ok);
     },
+    ...(o.redis ? { adapter: createAdapter(o.redis, { streamName: o.redisStream ?? "mushroom-farm:socket.io" }) } : {}),
   });
 
   io.use((socket, next) => {
