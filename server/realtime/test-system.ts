@@ -64,13 +64,7 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
   }
 
   async function signUp(): Promise<TestOwner> {
-    const reg = registration();
-    await system.app.inject({ method: "POST", url: "/api/clients", payload: reg });
-    const login = await system.app.inject({ method: "POST", url: "/api/clients/login", payload: { username: reg.username, password: reg.password } });
-    const cookie = cookieOf(login);
-    const clientId = login.json().client.client_id as number;
-    const http = requester(system.app, cookie);
-    const farmId = (await http.post("/api/farms", { name: "Test farm", location: "Loopback", client_id: clientId })).json().farm_id as number;
+    const { clientId, cookie, farmId, http } = await signUpWithFarm(system.app);
     return {
       clientId,
       cookie,
@@ -117,6 +111,18 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
       await drop();
     },
   };
+}
+
+/** A new client registered and signed in on `app`, with one farm: what a test needs to act as an owner. */
+export async function signUpWithFarm(app: System["app"]) {
+  const reg = registration();
+  await app.inject({ method: "POST", url: "/api/clients", payload: reg });
+  const login = await app.inject({ method: "POST", url: "/api/clients/login", payload: { username: reg.username, password: reg.password } });
+  const cookie = cookieOf(login);
+  const clientId = login.json().client.client_id as number;
+  const http = requester(app, cookie);
+  const farmId = (await http.post("/api/farms", { name: "Test farm", location: "Loopback", client_id: clientId })).json().farm_id as number;
+  return { clientId, cookie, farmId, http };
 }
 
 /** Resolves with the first event `name` whose payload passes `match`, or rejects after `ms`. */

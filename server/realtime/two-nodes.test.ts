@@ -10,7 +10,8 @@ import { provisionDevices } from "../devices/provisioning.ts";
 import { DEFAULT_SESSION } from "../http/session.ts";
 import { SimulatedMcu } from "../simulator/simulated-mcu.ts";
 import { startSystem, type System } from "../system.ts";
-import { cookieOf, openTestDatabase, registration, requester, uniqueMac } from "../test-support.ts";
+import { openTestDatabase, uniqueMac } from "../test-support.ts";
+import { signUpWithFarm } from "./test-system.ts";
 
 const ready = Boolean(process.env.REDIS_URL) && mosquittoAvailable();
 if (process.env.CI && !ready) throw new Error("CI must provide Redis (REDIS_URL) and Mosquitto for the two-node test");
@@ -66,13 +67,7 @@ describe.skipIf(!ready)("two server nodes: Mosquitto, Redis, one database", () =
 
   it("a socket on node A gets every reading, ingested by A or B, once; a command through A is acknowledged", async () => {
     const [a, b] = nodes as [System, System];
-    const reg = registration();
-    await a.app.inject({ method: "POST", url: "/api/clients", payload: reg });
-    const login = await a.app.inject({ method: "POST", url: "/api/clients/login", payload: { username: reg.username, password: reg.password } });
-    const cookie = cookieOf(login);
-    const clientId = login.json().client.client_id as number;
-    const http = requester(a.app, cookie);
-    const farmId = (await http.post("/api/farms", { name: "Two nodes", location: "Loopback", client_id: clientId })).json().farm_id as number;
+    const { clientId, cookie, farmId, http } = await signUpWithFarm(a.app);
     const [device] = await provisionDevices(database.db, [{ mac: uniqueMac(), kind: "mcu", type: null }]);
     await applyDynsec(mosquitto.url, mosquitto.admin, dynsecDeviceCommands(device!.mac, device!.key));
     const mac = device!.mac;

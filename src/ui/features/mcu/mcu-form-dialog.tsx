@@ -12,6 +12,9 @@ import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 
+/** Codes copied from a device's label (MAC, claim code): no autofill, no autocorrect, capitals. */
+const LABEL_CODE_INPUT = { autoComplete: "off", autoCapitalize: "characters", spellCheck: false } as const;
+
 /** What the modal is open for: adding (maybe with what a scanned label said) or editing an MCU. */
 export type McuFormTarget = { kind: "add"; mac?: string; claimCode?: string } | { kind: "edit"; mcu: Mcu };
 
@@ -91,9 +94,7 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
               {...macProps}
               label="MAC Address"
               placeholder="AA:BB:CC:DD:EE:FF"
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
+              {...LABEL_CODE_INPUT}
               error={fields.mac.errors}
             />
           </div>
@@ -109,9 +110,7 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
             {...codeProps}
             label="Claim Code"
             placeholder="XXXX-XXXX-XXXX"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
+            {...LABEL_CODE_INPUT}
             error={fields.claim_code.errors}
             hint={
               <p id={`${fields.claim_code.id}-hint`} className="mt-1 text-xs text-gray-500">
