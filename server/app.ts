@@ -17,6 +17,7 @@ import { farmRoutes } from "./http/routes/farms.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
 import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
+import { metricsRoutes } from "./http/routes/metrics.ts";
 import { profileRoutes } from "./http/routes/profiles.ts";
 import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
 import { serveApp } from "./http/spa.ts";
@@ -99,7 +100,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     perAddressPerMinute: loginGuard.perAddressPerMinute,
     claimGuard: createClaimGuard({ ...DEFAULT_CLAIM_GUARD, ...config.claimGuard }, () => now().getTime()),
   };
-  for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
+  for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, metricsRoutes]) {
     routes(app, ctx);
   }
   await serveApp(app, config.staticDir);

@@ -4,7 +4,8 @@ import { sweepLoginRecords } from "./auth/login-guard.ts";
 import { createPasswordHasher } from "./auth/password.ts";
 import { firebasePushSender } from "./alerts/push-sender.ts";
 import { readConfig } from "./config.ts";
-import { openPglite, openPostgres, type Database } from "./db/database.ts";
+import { openPostgres, type Database } from "./db/database.ts";
+import { openPgliteThread } from "./db/pglite-thread.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionsRepo } from "./db/sessions-repo.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
@@ -19,7 +20,8 @@ if (config.databaseUrl) {
   db = await openPostgres(config.databaseUrl);
 } else {
   await mkdir(config.dataDir, { recursive: true });
-  db = await openPglite(config.dataDir);
+  // In its own thread: PGlite's work must not hold up the devices', sockets' and requests' event loop.
+  db = await openPgliteThread(config.dataDir);
 }
 const applied = await migrate(db);
 

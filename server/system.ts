@@ -16,6 +16,7 @@ import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter } from "./devices/readings-writer.ts";
 import type { DomainEvents } from "./http/context.ts";
 import { createSessions } from "./http/session.ts";
+import { createNodeMetrics } from "./metrics.ts";
 import { startRealtime, type Realtime } from "./realtime/socket-server.ts";
 
 export type MqttSetup =
@@ -198,6 +199,12 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     log,
   });
 
+  const metrics = createNodeMetrics({
+    gateway,
+    devicesConnected: broker ? () => broker.connectedDevices() : undefined,
+    sockets: () => ({ connected: realtime?.connectedSockets() ?? 0, droppedEvents: realtime?.droppedEvents() ?? 0, shedFrames: realtime?.shedFrames() ?? 0 }),
+  });
+  events.metrics = metrics.read;
   events.sessionEnded = (idHash) => realtime?.endSession(idHash);
   events.notified = (clientId, n) => {
     realtime?.notification(clientId, n);
@@ -226,6 +233,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     republishPendingKeys,
     flushReadings: () => writer.flush(),
     async close() {
+      metrics.close();
       await realtime?.close();
       await gateway.close();
       await alerts.idle();

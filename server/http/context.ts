@@ -1,4 +1,5 @@
 import type { Notification } from "../../src/contract/entities.ts";
+import type { NodeMetrics } from "../metrics.ts";
 import type { Database } from "../db/database.ts";
 import type { ClaimGuard } from "../auth/claim-guard.ts";
 import type { LoginGuard } from "../auth/login-guard.ts";
@@ -25,6 +26,8 @@ export interface DomainEvents {
   mcuReleased?(mac: string): void;
   /** A notification was stored for a client: it goes to the client's open apps (and push). */
   notified?(clientId: number, notification: Notification): void;
+  /** This node's counters, once the gateway and sockets run (`GET /api/metrics`). */
+  metrics?(): NodeMetrics;
 }
 
 /** What every route module receives. */

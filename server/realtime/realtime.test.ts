@@ -506,5 +506,44 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       expect(log.events.length).toBeLessThan(120);
       expect(latest()).toEqual(devices.map(() => 69));
     });
+
+    it("skips frames of readings for a socket that stops reading, counts them, and still delivers its statuses", async () => {
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket: slow } = await owner.socket();
+      const { socket: fast } = await owner.socket();
+      const fastLog = record(fast, ["realtimeData", "realtimeBatch"]);
+      const metrics = async () => (await t.system.app.inject({ method: "GET", url: "/api/metrics" })).json();
+      const shedBefore = (await metrics()).sockets.shedFrames;
+      // The slow socket's TCP connection stops being read (a phone on a weak link): the server's writes back up.
+      const tcp = (slow.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws._socket;
+      tcp.pause();
+      const big = (n: number) => ({ ...reading(50 + (n % 40)), lastUpdated: new Date().toISOString(), pad: "x".repeat(200_000) }) as never;
+      for (let n = 0; n < 80; n++) {
+        t.system.realtime.reading(owner.clientId, dev.mac, big(n));
+        if (n === 40) t.system.realtime.status(owner.clientId, dev.mac, "offline");
+        await sleep(30);
+      }
+      const shed = (await metrics()).sockets.shedFrames - shedBefore;
+      expect(shed).toBeGreaterThan(10);
+      // The socket that reads got the readings (its last one included) and was not held back by the other.
+      await until(() => fastLog.events.length > 60);
+      // Once the slow socket reads again it gets the status sent meanwhile, then live readings again.
+      const status = nextStatus(slow, (p) => p.deviceId === dev.mac && p.status === "offline", 15_000);
+      tcp.resume();
+      await status;
+      const live = nextData(slow, (p) => p.deviceId === dev.mac && p.payload.DHT?.humidity === 99, 15_000);
+      t.system.realtime.reading(owner.clientId, dev.mac, { ...reading(99), lastUpdated: new Date().toISOString() } as never);
+      await live;
+    }, 60_000);
+
+    it("answers its metrics to this machine only", async () => {
+      const local = await t.system.app.inject({ method: "GET", url: "/api/metrics" });
+      expect(local.statusCode).toBe(200);
+      expect(local.json()).toMatchObject({ gateway: { telemetry: expect.any(Number) }, loop: { p99Ms: expect.any(Number) }, sockets: { connected: expect.any(Number) } });
+      const remote = await t.system.app.inject({ method: "GET", url: "/api/metrics", remoteAddress: "198.51.100.7" });
+      expect(remote.statusCode).toBe(404);
+      expect(remote.body).not.toContain("telemetry");
+    });
   });
 });

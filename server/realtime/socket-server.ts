@@ -49,8 +49,15 @@ export interface Realtime {
   endSession(idHash: string): void;
   /** Socket events dropped for exceeding their rate, since the start. */
   droppedEvents(): number;
+  /** Frames of readings skipped for sockets still busy writing, since the start (this node's sockets). */
+  shedFrames(): number;
+  /** Sockets connected to this node. */
+  connectedSockets(): number;
   close(): Promise<void>;
 }
+
+/** Frames a socket may have waiting to be written before frames of readings are skipped for it (≈ 0.1 s of frames). */
+const MAX_BACKLOG = 4;
 
 const clientRoom = (clientId: number) => `client:${clientId}`;
 const sessionRoom = (idHash: string) => `session:${idHash}`;
@@ -120,13 +127,34 @@ export function startRealtime(o: RealtimeOptions): Realtime {
 
   /** Socket events dropped for exceeding their rate, since the start. */
   let droppedEvents = 0;
+  /** Frames of readings skipped for a socket that was still writing (see the coalescer below). */
+  let shedFrames = 0;
   const ackOf = (ack: unknown) => (typeof ack === "function" ? (ack as (a: CommandAck) => void) : () => {});
+
+  /**
+   * Every frame for this socket passes through its client's writeToEngine (whichever node emitted
+   * it: with the Redis adapter a remote node's frame is written here too). Socket.IO drops a
+   * volatile frame only while the transport is mid-write, which on a healthy socket is most of a
+   * tick (a frame right after a status would go); here it is dropped when the socket is really
+   * behind: MAX_BACKLOG packets already queued. A client's backlog is bounded, and counted.
+   */
+  function shedOnBacklog(socket: { conn: object; client: object }): void {
+    const conn = socket.conn as { writeBuffer?: unknown[] };
+    const client = socket.client as { writeToEngine(packets: unknown, opts: { volatile?: boolean }): void };
+    const write = client.writeToEngine.bind(client);
+    client.writeToEngine = (packets, opts) => {
+      if (!opts.volatile) return write(packets, opts);
+      if ((conn.writeBuffer?.length ?? 0) >= MAX_BACKLOG) return void shedFrames++;
+      write(packets, { ...opts, volatile: false });
+    };
+  }
 
   io.on("connection", (socket) => {
     // Every event spends from the socket's budget first; beyond it the event is dropped (a
     // command is answered so its sender is not left waiting), and a socket that keeps flooding
     // is disconnected. One client's sockets cannot slow the server for everyone else.
     const limits = socketLimits();
+    shedOnBacklog(socket);
     socket.use(([event, ...args], next) => {
       if (limits.admit(String(event))) return next();
       droppedEvents++;
@@ -184,13 +212,19 @@ export function startRealtime(o: RealtimeOptions): Realtime {
 
   const emit = (clientId: number, event: string, payload: unknown) => io.to(clientRoom(clientId)).emit(event, payload);
 
+  /**
+   * A client's coalesced frame. A frame with a status always goes (a missed one would leave an
+   * MCU shown in the wrong state until it next changes). A frame of readings only is "volatile":
+   * a socket that already has MAX_BACKLOG frames waiting to be written (a slow phone, a congested
+   * link) skips it, since the next frame carries newer readings; see `shedOnBacklog`.
+   */
   const coalescer = createCoalescer((clientId, flush) => {
-    if (flush.data.length + flush.status.length === 1) {
-      if (flush.data[0]) emit(clientId, SOCKET_EVENTS.realtimeData, flush.data[0]);
-      else emit(clientId, SOCKET_EVENTS.deviceStatusUpdate, flush.status[0]);
-    } else {
-      emit(clientId, SOCKET_EVENTS.realtimeBatch, flush);
-    }
+    const room = io.to(clientRoom(clientId));
+    if (flush.status.length > 0) {
+      if (flush.data.length + flush.status.length === 1) room.emit(SOCKET_EVENTS.deviceStatusUpdate, flush.status[0]);
+      else room.emit(SOCKET_EVENTS.realtimeBatch, flush);
+    } else if (flush.data.length === 1) room.volatile.emit(SOCKET_EVENTS.realtimeData, flush.data[0]);
+    else if (flush.data.length > 1) room.volatile.emit(SOCKET_EVENTS.realtimeBatch, flush);
   }, o.coalesceMs);
 
   return {
@@ -199,6 +233,8 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     notification: (clientId, n) => emit(clientId, SOCKET_EVENTS.notification, n),
     endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
     droppedEvents: () => droppedEvents,
+    shedFrames: () => shedFrames,
+    connectedSockets: () => io.engine.clientsCount,
     async close() {
       coalescer.close();
       // Closing the transports (not disconnecting the sockets) lets clients reconnect to the next
