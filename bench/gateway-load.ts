@@ -1,167 +1,378 @@
 /**
- * Gateway load benchmark: a simulated fleet (a separate process, `npm run simulate`) reports over
- * real MQTT to the server's embedded broker while one signed-in socket receives the owner's live
- * data. Measures the server's event-loop delay (p50/p99/max), ingest rate and what the socket got,
- * against an idle baseline measured in the same run.
+ * Device ingest benchmark (issue 13). Every part runs as in production, each in its own process:
+ * server nodes (`server/main.ts`), simulated fleets (`server/simulator/cli.ts`), and this process
+ * as the fleet owner's browser: one socket counting the readings it receives and a
+ * `GET /api/clients/me` every 100 ms. Two setups:
  *
- *   npm run bench -- [--scenarios 100x1,500x1] [--seconds 20]
+ *   embedded  one node: PGlite in its data folder, the embedded MQTT broker;
+ *   cluster   two nodes behind Mosquitto (shared subscription), Redis (Socket.IO adapter) and
+ *             PostgreSQL; the socket and the requests go to node A, devices are split by Mosquitto.
+ *
+ *   npm run bench -- [--setups embedded,cluster] [--rates 2500,5000,10000,15000,20000] [--hz 5] [--seconds 20]
+ *
+ * The cluster setup needs Mosquitto, REDIS_URL and DATABASE_URL (a PostgreSQL role that may
+ * create databases: the bench makes its own and drops it). Per level (rate = MCUs x Hz) it waits
+ * for the whole fleet to connect and `--warmup` seconds, measures `--seconds`, then stops the
+ * fleet and waits for the last readings: "delivered" compares every reading the simulators sent
+ * with what the socket received over the whole run. Per node it reads `GET /api/metrics`: CPU per
+ * ingested message (the process, every thread), event-loop delay p50/p99 over the window, RSS,
+ * frames skipped for a slow socket. It also measures the simulators' CPU and the machine's:
+ * when the machine is busy, the limit is the machine (2 cores here), not the server.
  *
  * Prints a table and writes bench/results/gateway-load.json.
  */
-import { spawn } from "node:child_process";
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir, cpus } from "node:os";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { io } from "socket.io-client";
 import { createPasswordHasher } from "../server/auth/password.ts";
-import { openPglite } from "../server/db/database.ts";
+import { clientsRepo } from "../server/db/clients-repo.ts";
+import { openPglite, openPostgres, type Database } from "../server/db/database.ts";
 import { farmsRepo } from "../server/db/farms-repo.ts";
 import { mcusRepo } from "../server/db/mcus-repo.ts";
 import { migrate } from "../server/db/migrate.ts";
+import { applyDynsec, dynsecDeviceCommands } from "../server/devices/mosquitto-dynsec.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../server/devices/mosquitto-process.ts";
 import { provisionDevices, randomMac } from "../server/devices/provisioning.ts";
-import { DEFAULT_SESSION } from "../server/http/session.ts";
-import { startSystem } from "../server/system.ts";
-import { cookieOf, registration } from "../server/test-support.ts";
+import { freePort } from "../server/free-port.ts";
+import type { NodeMetrics } from "../server/metrics.ts";
+import { startServer, type ServerProcess } from "../tests/support/server-process.ts";
 
-const { values } = parseArgs({ options: { scenarios: { type: "string", default: "100x1,500x1" }, seconds: { type: "string", default: "20" } } });
-const scenarios = values.scenarios!.split(",").map((s) => {
-  const [n, hz] = s.split("x").map(Number);
-  if (!Number.isInteger(n) || !(hz! > 0)) throw new Error(`bad scenario ${s}: use MCUSxHZ, e.g. 500x1`);
-  return { mcus: n!, hz: hz! };
+const { values } = parseArgs({
+  options: {
+    setups: { type: "string", default: "embedded,cluster" },
+    rates: { type: "string", default: "2500,5000,10000,15000,20000" },
+    hz: { type: "string", default: "5" },
+    seconds: { type: "string", default: "20" },
+    warmup: { type: "string", default: "5" },
+    out: { type: "string", default: "bench/results/gateway-load.json" },
+    /** Writes each server node's CPU profiles (V8 .cpuprofile, every thread) into this folder. */
+    "profile-dir": { type: "string" },
+    /** Extra Node options for the server nodes, comma-separated (e.g. --max-semi-space-size=64). */
+    "node-args": { type: "string" },
+  },
 });
+const hz = Number(values.hz);
 const seconds = Number(values.seconds);
-const maxMcus = Math.max(...scenarios.map((s) => s.mcus));
+const warmup = Number(values.warmup);
+const rates = values.rates!.split(",").map(Number);
+const setups = values.setups!.split(",") as ("embedded" | "cluster")[];
+if (rates.some((r) => !(r > 0)) || !(hz > 0) || setups.some((s) => s !== "embedded" && s !== "cluster")) throw new Error("bad arguments: see the usage at the top of bench/gateway-load.ts");
+const maxMcus = Math.ceil(Math.max(...rates) / hz);
+/** One simulator process per this many messages a second (the simulator is one Node process too). */
+const PER_SIMULATOR = 7_500;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** monitorEventLoopDelay samples every RESOLUTION ms and counts that interval in each value: subtract it. */
-const RESOLUTION = 10;
+const OWNER = { username: "bench_owner", email: "bench@example.com", password: "spores-and-caps" };
 
-const db = await openPglite();
-await migrate(db);
-const system = await startSystem({
-  db,
-  hasher: createPasswordHasher({ log2N: 10 }),
-  http: { host: "127.0.0.1", port: 0, allowedOrigins: [], session: DEFAULT_SESSION },
-  mqtt: { mode: "embedded", host: "127.0.0.1", port: 0 },
-});
+// ---- measuring processes and the machine from outside ----
 
-// One client owns the whole fleet: the worst case for its socket.
-const reg = registration();
-await system.app.inject({ method: "POST", url: "/api/clients", payload: reg });
-const login = await system.app.inject({ method: "POST", url: "/api/clients/login", payload: { username: reg.username, password: reg.password } });
-const cookie = cookieOf(login);
-const clientId = login.json().client.client_id as number;
-const devices = await provisionDevices(db, Array.from({ length: maxMcus }, () => ({ mac: randomMac(), kind: "mcu" as const, type: null })));
-await db.transaction(async (tx) => {
-  const farm = await farmsRepo(tx).create(clientId, "Bench farm", "Loopback");
-  for (const [i, d] of devices.entries()) await mcusRepo(tx).create(clientId, { name: `Bench ${i}`, mac: d.mac, claim_code: d.claimCode!, farm_id: farm.farm_id }, new Date());
-});
-const dir = await mkdtemp(join(tmpdir(), "bench-fleet-"));
-const fleetFile = join(dir, "fleet.json");
-await writeFile(fleetFile, JSON.stringify(devices.map((d) => ({ mac: d.mac, key: d.key }))));
-
-const socket = io(system.url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
-await new Promise<void>((resolve, reject) => {
-  socket.once("connect", resolve);
-  socket.once("connect_error", reject);
-});
-let socketMessages = 0;
-let socketReadings = 0;
-socket.on("realtimeData", () => {
-  socketMessages++;
-  socketReadings++;
-});
-socket.on("realtimeBatch", (b: { data: unknown[] }) => {
-  socketMessages++;
-  socketReadings += b.data.length;
-});
-socket.on("deviceStatusUpdate", () => socketMessages++);
-socket.emit("authenticateUser", clientId);
-await new Promise((r) => socket.once("authenticated", r));
-
-interface Row {
-  scenario: string;
-  mcus: number;
-  hz: number;
-  loopP50Ms: number;
-  loopP99Ms: number;
-  loopMaxMs: number;
-  ingestPerSec: number;
-  socketMsgsPerSec: number;
-  socketReadingsPerSec: number;
-  /** CPU of this process (server, plus the one socket client) per ingested message. */
-  cpuUsPerMsg: number;
-  dropped: number;
+const TICK_US = 1e6 / 100; // USER_HZ
+async function processCpuUs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
+}
+async function machineTicks(): Promise<{ busy: number; total: number }> {
+  const [cpu] = (await readFile("/proc/stat", "utf8")).split("\n");
+  const t = cpu!.split(/\s+/).slice(1).map(Number);
+  const total = t.reduce((a, b) => a + b, 0);
+  return { busy: total - t[3]! - t[4]!, total };
+}
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 }
 
-async function measure(label: string, mcus: number, hz: number, during: () => Promise<void>): Promise<Row> {
-  const h = monitorEventLoopDelay({ resolution: RESOLUTION });
-  const t0 = system.gateway.stats();
-  const m0 = socketMessages;
-  const r0 = socketReadings;
-  const c0 = process.cpuUsage();
-  h.enable();
-  const started = Date.now();
-  await during();
-  h.disable();
-  const secs = (Date.now() - started) / 1000;
-  const cpu = process.cpuUsage(c0);
-  const t1 = system.gateway.stats();
-  const d = (s: typeof t0) => s.dropped.invalid + s.dropped.tooLarge + s.dropped.unknownDevice;
+// ---- the fleet's owner and devices, written straight into the database ----
+
+async function seed(db: Database): Promise<{ mac: string; key: string }[]> {
+  await migrate(db);
+  const hasher = createPasswordHasher({ log2N: 10 });
+  const client = await clientsRepo(db).create({ ...OWNER, passwordHash: await hasher.hash(OWNER.password), mobile: "+961 3 123-456", country: "LB", address: "Loopback" });
+  const devices = await provisionDevices(db, Array.from({ length: maxMcus }, () => ({ mac: randomMac(), kind: "mcu" as const, type: null })));
+  await db.transaction(async (tx) => {
+    const farm = await farmsRepo(tx).create(client.client_id, "Bench farm", "Loopback");
+    for (const [i, d] of devices.entries()) await mcusRepo(tx).create(client.client_id, { name: `Bench ${i}`, mac: d.mac, claim_code: d.claimCode!, farm_id: farm.farm_id }, new Date());
+  });
+  return devices.map((d) => ({ mac: d.mac, key: d.key }));
+}
+
+interface Setup {
+  name: "embedded" | "cluster";
+  nodes: ServerProcess[];
+  mqttUrl: string;
+  fleetFile: string;
+  close(): Promise<void>;
+}
+
+const work = await mkdtemp(join(tmpdir(), "bench-gateway-"));
+const nodeArgs = [...(values["profile-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${values["profile-dir"]}`] : []), ...(values["node-args"]?.split(",") ?? [])];
+const serverEnv = { DEMO: "0", SCRYPT_LOG2N: "10", LOG_LEVEL: "warn", STATIC_DIR: join(work, "no-app"), MAX_CONNECTIONS_PER_ADDRESS: "0" };
+
+async function embedded(): Promise<Setup> {
+  const dataDir = join(work, "data");
+  const db = await openPglite(dataDir);
+  const devices = await seed(db);
+  await db.close();
+  const fleetFile = join(work, "fleet-embedded.json");
+  await writeFile(fleetFile, JSON.stringify(devices));
+  const mqttPort = await freePort();
+  const node = await startServer({ ...serverEnv, DATA_DIR: dataDir, MQTT_PORT: String(mqttPort), MQTT_HOST: "127.0.0.1" }, { nodeArgs });
   return {
-    scenario: label,
-    mcus,
-    hz,
-    loopP50Ms: +Math.max(0, h.percentile(50) / 1e6 - RESOLUTION).toFixed(2),
-    loopP99Ms: +Math.max(0, h.percentile(99) / 1e6 - RESOLUTION).toFixed(2),
-    loopMaxMs: +Math.max(0, h.max / 1e6 - RESOLUTION).toFixed(2),
-    ingestPerSec: +((t1.telemetry - t0.telemetry) / secs).toFixed(1),
-    socketMsgsPerSec: +((socketMessages - m0) / secs).toFixed(1),
-    socketReadingsPerSec: +((socketReadings - r0) / secs).toFixed(1),
-    cpuUsPerMsg: t1.telemetry > t0.telemetry ? +((cpu.user + cpu.system) / (t1.telemetry - t0.telemetry)).toFixed(1) : 0,
-    dropped: d(t1) - d(t0),
+    name: "embedded",
+    nodes: [node],
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    fleetFile,
+    async close() {
+      await node.stop();
+    },
   };
 }
 
-const rows: Row[] = [];
-rows.push(await measure("idle baseline", 0, 0, () => sleep(seconds * 1000)));
+async function cluster(): Promise<Setup | string> {
+  const admin = process.env.DATABASE_URL;
+  const redisUrl = process.env.REDIS_URL;
+  if (!admin || !redisUrl || !mosquittoAvailable()) return "needs DATABASE_URL, REDIS_URL and Mosquitto";
+  const dbName = `bench_${process.pid}`;
+  const adminClient = new pg.Client({ connectionString: admin });
+  await adminClient.connect();
+  await adminClient.query(`create database ${dbName}`);
+  const url = new URL(admin);
+  url.pathname = `/${dbName}`;
+  const db = await openPostgres(url.href);
+  const devices = await seed(db);
+  await db.close();
+  const fleetFile = join(work, "fleet-cluster.json");
+  await writeFile(fleetFile, JSON.stringify(devices));
+  const mosquitto: MosquittoProcess = await startMosquitto();
+  for (let i = 0; i < devices.length; i += 250) {
+    await applyDynsec(mosquitto.url, mosquitto.admin, devices.slice(i, i + 250).flatMap((d) => dynsecDeviceCommands(d.mac, d.key)));
+  }
+  const stream = `bench-${process.pid}:socket.io`;
+  const env = {
+    ...serverEnv,
+    DATABASE_URL: url.href,
+    MQTT_URL: mosquitto.url,
+    MQTT_USERNAME: mosquitto.gateway.username,
+    MQTT_PASSWORD: mosquitto.gateway.password,
+    REDIS_URL: redisUrl,
+    REDIS_SOCKET_STREAM: stream,
+  };
+  const nodes = [await startServer(env, { nodeArgs }), await startServer(env, { nodeArgs })];
+  return {
+    name: "cluster",
+    nodes,
+    mqttUrl: mosquitto.url,
+    fleetFile,
+    async close() {
+      for (const n of nodes) await n.stop();
+      await mosquitto.stop();
+      await adminClient.query(`drop database if exists ${dbName} with (force)`);
+      await adminClient.end();
+    },
+  };
+}
 
-for (const s of scenarios) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/simulator/cli.ts", "--fleet", fleetFile, "--mcus", String(s.mcus), "--hz", String(s.hz), "--url", system.mqttUrl], {
+// ---- one level ----
+
+interface Simulator {
+  child: ChildProcess;
+  sent: number;
+  connected: number;
+  final: Promise<number>;
+}
+
+function startSimulator(setup: Setup, offset: number, mcus: number): Simulator {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/simulator/cli.ts", "--fleet", setup.fleetFile, "--offset", String(offset), "--mcus", String(mcus), "--hz", String(hz), "--url", setup.mqttUrl, "--stats"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
-  child.stdout!.resume();
-  // Wait until the whole fleet is connected and reporting, then measure steady state.
-  const deadline = Date.now() + 120_000;
-  while (system.broker!.connectedDevices() < s.mcus) {
-    if (Date.now() > deadline) throw new Error(`only ${system.broker!.connectedDevices()} of ${s.mcus} devices connected`);
-    await sleep(200);
-  }
-  await sleep(3000);
-  rows.push(await measure(`${s.mcus} MCUs at ${s.hz} Hz`, s.mcus, s.hz, () => sleep(seconds * 1000)));
-  await new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+  const sim = { child, sent: 0, connected: 0 } as Simulator;
+  sim.final = new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const m = JSON.parse(line) as { sent: number; connected?: number; final?: boolean };
+      sim.sent = m.sent;
+      sim.connected = m.connected ?? sim.connected;
+      if (m.final) resolve(m.sent);
+    });
+    child.once("exit", (code) => reject(new Error(`simulator exited with ${code} before its final count`)));
   });
-  while (system.broker!.connectedDevices() > 0) await sleep(100);
-  await sleep(1000);
+  return sim;
 }
 
-console.table(rows);
-const baseline = rows[0]!;
-for (const r of rows.slice(1)) {
-  console.log(`${r.scenario}: event-loop delay p99 ${r.loopP99Ms} ms (idle ${baseline.loopP99Ms} ms), goal < 50 ms: ${r.loopP99Ms < 50 ? "met" : "NOT met"}`);
+async function metricsOf(node: ServerProcess): Promise<NodeMetrics> {
+  const res = await fetch(`${node.url}/api/metrics`);
+  if (!res.ok) throw new Error(`metrics of ${node.url}: ${res.status}`);
+  return (await res.json()) as NodeMetrics;
+}
+
+export interface Row {
+  setup: string;
+  targetPerSec: number;
+  mcus: number;
+  hz: number;
+  sentPerSec: number;
+  ingestedPerSec: number;
+  deliveredPerSec: number;
+  /** Readings the socket received / readings the simulators sent, over the whole run. */
+  deliveredPct: number;
+  /** Per node (A, B): */
+  cpuUsPerMsg: number[];
+  loopP50Ms: number[];
+  loopP99Ms: number[];
+  rssMiB: number[];
+  shedFrames: number[];
+  apiP99Ms: number;
+  apiErrors: number;
+  /** Simulator processes' CPU, % of one core (all of them). */
+  simulatorCpuPct: number;
+  /** The whole machine's CPU, % of all its cores. */
+  machineBusyPct: number;
+}
+
+async function level(setup: Setup, rate: number, owner: { cookie: string }): Promise<Row> {
+  const mcus = Math.round(rate / hz);
+  const a = setup.nodes[0]!;
+
+  // The owner's socket on node A, counting readings.
+  const socket = io(a.url, { transports: ["websocket"], extraHeaders: { cookie: owner.cookie }, reconnection: false, forceNew: true });
+  let readings = 0;
+  socket.on("realtimeData", () => readings++);
+  socket.on("realtimeBatch", (b: { data: unknown[] }) => (readings += b.data.length));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  const clientId = ((await (await fetch(`${a.url}/api/clients/me`, { headers: { cookie: owner.cookie } })).json()) as { client_id: number }).client_id;
+  const authenticated = new Promise((r) => socket.once("authenticated", r));
+  socket.emit("authenticateUser", clientId);
+  await authenticated;
+
+  const count = Math.ceil(rate / PER_SIMULATOR);
+  const sims: Simulator[] = [];
+  for (let i = 0; i < count; i++) {
+    const from = Math.floor((mcus * i) / count);
+    sims.push(startSimulator(setup, from, Math.floor((mcus * (i + 1)) / count) - from));
+  }
+  const deadline = Date.now() + 300_000;
+  while (sims.reduce((n, s) => n + s.connected, 0) < mcus) {
+    if (Date.now() > deadline) throw new Error(`${setup.name} ${rate}/s: only ${sims.reduce((n, s) => n + s.connected, 0)} of ${mcus} devices connected`);
+    await sleep(250);
+  }
+  await sleep(warmup * 1000);
+
+  // The window.
+  const poller = spawn(process.execPath, ["--import", "tsx", "bench/api-poller.ts", a.url, owner.cookie], { stdio: ["ignore", "pipe", "inherit"] });
+  let pollerOut = "";
+  poller.stdout!.on("data", (d: Buffer) => (pollerOut += d));
+  const pollerDone = new Promise<{ latenciesMs: number[]; errors: number }>((resolve) => poller.once("exit", () => resolve(JSON.parse(pollerOut))));
+  const m0 = await Promise.all(setup.nodes.map(metricsOf));
+  const s0 = sims.reduce((n, s) => n + s.sent, 0);
+  const r0 = readings;
+  const c0 = await Promise.all(sims.map((s) => processCpuUs(s.child.pid!)));
+  const k0 = await machineTicks();
+  const started = performance.now();
+  await sleep(seconds * 1000);
+  const m1 = await Promise.all(setup.nodes.map(metricsOf));
+  const secs = (performance.now() - started) / 1000;
+  const s1 = sims.reduce((n, s) => n + s.sent, 0);
+  const r1 = readings;
+  const c1 = await Promise.all(sims.map((s) => processCpuUs(s.child.pid!)));
+  const k1 = await machineTicks();
+  poller.kill("SIGTERM");
+  const { latenciesMs: latencies, errors: apiErrors } = await pollerDone;
+
+  // Stop the fleet, let the last readings through, and compare the totals.
+  for (const s of sims) s.child.kill("SIGTERM");
+  const sent = (await Promise.all(sims.map((s) => s.final))).reduce((a, b) => a + b, 0);
+  let last = -1;
+  for (let i = 0; i < 40 && readings !== last; i++) {
+    last = readings;
+    await sleep(500);
+  }
+  socket.close();
+  await sleep(2000);
+
+  latencies.sort((x, y) => x - y);
+  const per = (f: (before: NodeMetrics, after: NodeMetrics) => number) => m1.map((after, i) => +f(m0[i]!, after).toFixed(1));
+  const ingested = m1.reduce((n, m, i) => n + m.gateway.telemetry - m0[i]!.gateway.telemetry, 0);
+  return {
+    setup: setup.name,
+    targetPerSec: rate,
+    mcus,
+    hz,
+    sentPerSec: Math.round((s1 - s0) / secs),
+    ingestedPerSec: Math.round(ingested / secs),
+    deliveredPerSec: Math.round((r1 - r0) / secs),
+    deliveredPct: +((100 * readings) / sent).toFixed(3),
+    cpuUsPerMsg: per((b, x) => (x.cpuUs - b.cpuUs) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
+    loopP50Ms: per((_, x) => x.loop.p50Ms),
+    loopP99Ms: per((_, x) => x.loop.p99Ms),
+    rssMiB: per((_, x) => x.rssBytes / 2 ** 20),
+    shedFrames: per((b, x) => x.sockets.shedFrames - b.sockets.shedFrames),
+    apiP99Ms: +percentile(latencies, 99).toFixed(1),
+    apiErrors,
+    simulatorCpuPct: +((100 * c1.reduce((n, c, i) => n + c - c0[i]!, 0)) / (secs * 1e6)).toFixed(0),
+    machineBusyPct: +((100 * (k1.busy - k0.busy)) / (k1.total - k0.total)).toFixed(0),
+  };
+}
+
+// ---- the sweep ----
+
+const rows: Row[] = [];
+const skipped: Record<string, string> = {};
+try {
+  for (const name of setups) {
+    const setup = name === "embedded" ? await embedded() : await cluster();
+    if (typeof setup === "string") {
+      skipped[name] = setup;
+      console.log(`${name}: skipped (${setup})`);
+      continue;
+    }
+    try {
+      const login = await fetch(`${setup.nodes[0]!.url}/api/clients/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: OWNER.username, password: OWNER.password }) });
+      if (!login.ok) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+      const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      for (const rate of rates) {
+        const row = await level(setup, rate, { cookie });
+        rows.push(row);
+        console.log(`${row.setup} ${row.targetPerSec}/s: sent ${row.sentPerSec}/s, delivered ${row.deliveredPct}%, CPU ${row.cpuUsPerMsg.join(" / ")} µs/msg, loop p99 ${row.loopP99Ms.join(" / ")} ms, API p99 ${row.apiP99Ms} ms, machine ${row.machineBusyPct}%`);
+      }
+    } finally {
+      await setup.close();
+    }
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+const fmt = (xs: number[]) => xs.join(" / ");
+console.table(
+  rows.map((r) => ({
+    setup: r.setup,
+    "target/s": r.targetPerSec,
+    MCUs: r.mcus,
+    "sent/s": r.sentPerSec,
+    "ingested/s": r.ingestedPerSec,
+    "delivered/s": r.deliveredPerSec,
+    "delivered %": r.deliveredPct,
+    "CPU µs/msg": fmt(r.cpuUsPerMsg),
+    "loop p50 ms": fmt(r.loopP50Ms),
+    "loop p99 ms": fmt(r.loopP99Ms),
+    "API p99 ms": r.apiP99Ms,
+    "RSS MiB": fmt(r.rssMiB.map(Math.round)),
+    shed: fmt(r.shedFrames),
+    "sim CPU %": r.simulatorCpuPct,
+    "machine %": r.machineBusyPct,
+  })),
+);
+for (const r of rows) {
+  const limit = r.sentPerSec < 0.95 * r.targetPerSec ? "the simulators could not send the target rate" : r.machineBusyPct >= 90 ? "the machine's CPU is used up" : "";
+  if (limit) console.log(`${r.setup} ${r.targetPerSec}/s: ${limit} (machine ${r.machineBusyPct}%, simulators ${r.simulatorCpuPct}% of a core)`);
 }
 await mkdir("bench/results", { recursive: true });
-await writeFile(
-  "bench/results/gateway-load.json",
-  JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, seconds, rows }, null, 2),
-);
-console.log("wrote bench/results/gateway-load.json");
-
-socket.close();
-await system.close();
-await db.close();
-await rm(dir, { recursive: true, force: true });
+await writeFile(values.out!, JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, hz, seconds, warmup, skipped, rows }, null, 2));
+console.log(`wrote ${values.out}`);
 process.exit(0);

@@ -8,6 +8,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Redis shared by every server process (per-address sign-in limits count across them). */
   redisUrl: string | undefined;
+  /** The Redis stream the server nodes' sockets share (REDIS_SOCKET_STREAM): one per deployment using that Redis. */
+  redisSocketStream: string;
   publicOrigins: string[];
   scryptLog2N: number;
   /** Sign-in and registration attempts one address may make per minute. */
@@ -57,6 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisSocketStream: env.REDIS_SOCKET_STREAM || "mushroom-farm:socket.io",
     publicOrigins,
     scryptLog2N: intOf(env, "SCRYPT_LOG2N", 17, 10, 20),
     loginAttemptsPerMinute: intOf(env, "LOGIN_ATTEMPTS_PER_MINUTE", 20, 1, 100_000),

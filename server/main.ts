@@ -51,6 +51,7 @@ const system = await startSystem({
   },
   mqtt: config.mqtt,
   socketRedis,
+  socketRedisStream: config.redisSocketStream,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
 });
 const log = system.app.log;

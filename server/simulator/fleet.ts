@@ -41,7 +41,6 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
     await Promise.all(mcus.slice(i, i + concurrency).map((m) => m.start()));
   }
 
-  let sent = 0;
   const start = Date.now();
   const nextReport = mcus.map((_, i) => start + (periodMs * i) / mcus.length);
   let last = start;
@@ -54,7 +53,6 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
       mcu.step(dt);
       if (now >= nextReport[i]!) {
         mcu.report();
-        sent++;
         // Skip reports missed while the process was busy rather than bursting them out.
         nextReport[i] = Math.max(nextReport[i]! + periodMs, now);
       }
@@ -63,7 +61,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
 
   return {
     mcus,
-    reportsSent: () => sent,
+    reportsSent: () => mcus.reduce((n, m) => n + m.reportsSent, 0),
     async stop({ announce = false } = {}) {
       clearInterval(timer);
       await Promise.all(mcus.map((m) => m.stop({ silent: !announce })));

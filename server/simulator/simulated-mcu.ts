@@ -88,8 +88,12 @@ export class SimulatedMcu {
     stepRoom(this.room, this.config, dt, this.random);
   }
 
+  /** Telemetry reports published since the start (on connect, on the fleet's beat, after a command). */
+  reportsSent = 0;
+
   report(): void {
     if (!this.client?.connected) return;
+    this.reportsSent++;
     this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts)), { qos: 0 });
   }
 

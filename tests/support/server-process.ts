@@ -13,11 +13,11 @@ export interface ServerProcess {
  * Starts `server/main.ts` as a user would (`npm start` without the build), on loopback; on `port`
  * when given (a restart keeps the address the browser has open), otherwise on a free one.
  */
-export async function startServer(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, options: { port?: number; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // Each test server counts its own sign-in limits (a Redis the suite has is for the tests that share one on purpose).
   const { REDIS_URL: _shared, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "server/main.ts"], {
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: "0", SCRYPT_LOG2N: "10", LOGIN_ATTEMPTS_PER_MINUTE: "100000", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
