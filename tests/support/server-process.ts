@@ -41,7 +41,7 @@ export async function startServer(env: Record<string, string>, options: { port?:
     output: () => out,
     stop() {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once("exit", (code) => resolve(code));
         child.kill("SIGTERM");
       });
