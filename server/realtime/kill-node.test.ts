@@ -102,7 +102,7 @@ describe.skipIf(!ready)("a server node killed with SIGKILL", { timeout: 120_000 
     // Three devices report every 40 ms with a sequence number; the fourth answers commands.
     const reporters = devices.slice(0, 3);
     for (const d of reporters) publishers.push(await mqtt.connectAsync(mosquitto.url, { clientId: d.mac, username: d.mac, password: d.key, reconnectPeriod: 0 }));
-    sim = new SimulatedMcu({ url: mosquitto.url, device: { mac: devices[3]!.mac, key: devices[3]!.key, counts: { DHT: 1 }, seed: 1 }, keepalive: 5 });
+    sim = new SimulatedMcu({ url: mosquitto.url, device: { mac: devices[3]!.mac, key: devices[3]!.key, counts: { DHT: 1, SOIL_TEMP: 0, CO2: 0, MOISTURE: 0 }, seed: 1 }, keepalive: 5 });
     await sim.start();
     const sentAt: { id: string; at: number }[] = [];
     let n = 0;

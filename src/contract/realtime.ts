@@ -44,8 +44,9 @@ export type DeviceStatusPayload = typeof deviceStatusPayload.infer;
 
 /**
  * server → client `realtimeBatch`: an addition to SPEC §7. When several devices of one client
- * report within the same ~50 ms window the server sends them together, so a socket gets at most
- * ~20 messages a second however large the fleet. Each entry means what the single event means.
+ * report within the same ~25 ms window the server sends them together, so a socket gets at most
+ * ~40 messages a second however large the fleet. Each entry means what the single event means,
+ * in order (one device may have two readings in a batch; statuses come first).
  */
 export const realtimeBatchPayload = type({ data: realtimeDataPayload.array(), status: deviceStatusPayload.array() });
 export type RealtimeBatchPayload = typeof realtimeBatchPayload.infer;
