@@ -35,7 +35,6 @@ import { openPglite, openPostgres, type Database } from "../server/db/database.t
 import { farmsRepo } from "../server/db/farms-repo.ts";
 import { mcusRepo } from "../server/db/mcus-repo.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { applyDynsec, dynsecDeviceCommands } from "../server/devices/mosquitto-dynsec.ts";
 import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../server/devices/mosquitto-process.ts";
 import { provisionDevices, randomMac } from "../server/devices/provisioning.ts";
 import { freePort } from "../server/free-port.ts";
@@ -147,10 +146,7 @@ async function cluster(): Promise<Setup | string> {
   await db.close();
   const fleetFile = join(work, "fleet-cluster.json");
   await writeFile(fleetFile, JSON.stringify(devices));
-  const mosquitto: MosquittoProcess = await startMosquitto();
-  for (let i = 0; i < devices.length; i += 250) {
-    await applyDynsec(mosquitto.url, mosquitto.admin, devices.slice(i, i + 250).flatMap((d) => dynsecDeviceCommands(d.mac, d.key)));
-  }
+  const mosquitto: MosquittoProcess = await startMosquitto({ devices });
   const stream = `bench-${process.pid}:socket.io`;
   const env = {
     ...serverEnv,
@@ -225,6 +221,8 @@ export interface Row {
   rssMiB: number[];
   shedFrames: number[];
   apiP99Ms: number;
+  /** The same requests as node A measured them (arrival to answer), p99. */
+  apiServerP99Ms: number | null;
   apiErrors: number;
   /** Simulator processes' CPU, % of one core (all of them). */
   simulatorCpuPct: number;
@@ -313,6 +311,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
     rssMiB: per((_, x) => x.rssBytes / 2 ** 20),
     shedFrames: per((b, x) => x.sockets.shedFrames - b.sockets.shedFrames),
     apiP99Ms: +percentile(latencies, 99).toFixed(1),
+    apiServerP99Ms: m1[0]!.http?.p99Ms ?? null,
     apiErrors,
     simulatorCpuPct: +((100 * c1.reduce((n, c, i) => n + c - c0[i]!, 0)) / (secs * 1e6)).toFixed(0),
     machineBusyPct: +((100 * (k1.busy - k0.busy)) / (k1.total - k0.total)).toFixed(0),
@@ -362,6 +361,7 @@ console.table(
     "loop p50 ms": fmt(r.loopP50Ms),
     "loop p99 ms": fmt(r.loopP99Ms),
     "API p99 ms": r.apiP99Ms,
+    "server's p99": r.apiServerP99Ms,
     "RSS MiB": fmt(r.rssMiB.map(Math.round)),
     shed: fmt(r.shedFrames),
     "sim CPU %": r.simulatorCpuPct,

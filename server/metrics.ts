@@ -15,6 +15,8 @@ export interface NodeMetrics {
   gateway: GatewayStats;
   devicesConnected: number | null;
   sockets: { connected: number; droppedEvents: number; shedFrames: number };
+  /** API requests answered since the previous read, and how long this node took (null: none). */
+  http?: { requests: number; p50Ms: number | null; p99Ms: number | null };
 }
 
 /** monitorEventLoopDelay samples every RESOLUTION ms and counts that interval in each value. */

@@ -103,7 +103,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     transport = await mqttTransport({ ...o.mqtt, clientId: `server-${randomBytes(6).toString("hex")}`, log });
   }
 
-  const directory = createMcuDirectory(o.db);
+  const directory = createMcuDirectory(o.db, { onError: (err) => log(`directory: ${(err as Error).message}`) });
   const writer = createReadingsWriter(o.db, { flushMs: o.readingsFlushMs, onError: (err) => log(`readings: ${(err as Error).message}`) });
   let realtime: Realtime | undefined;
   const pushNotify = o.push ? createPushNotifier(o.db, o.push, log) : undefined;

@@ -32,7 +32,12 @@ interface McuAlertState {
   breachSince: Map<BreachType, number>;
   /** This MCU's events, handled one after another. */
   queue: Promise<void>;
+  /** Events queued and not yet handled. */
+  busy: number;
 }
+
+/** What a reading calls for: an alert raised or resolved (each checked again as it is applied). */
+type Action = { raise: AlertType; title: string; body: string } | { resolve: AlertType };
 
 const isBreach = (type: AlertType): type is BreachType => type !== "battery_low" && type !== "mcu_offline" && type !== "mcu_online";
 
@@ -54,7 +59,7 @@ export function createAlerts(o: AlertOptions) {
   function stateOf(mcuId: number): McuAlertState {
     let s = states.get(mcuId);
     if (!s) {
-      s = { loadedAt: 0, unresolved: new Set(), lastRaised: new Map(), breachSince: new Map(), queue: Promise.resolve() };
+      s = { loadedAt: 0, unresolved: new Set(), lastRaised: new Map(), breachSince: new Map(), queue: Promise.resolve(), busy: 0 };
       states.set(mcuId, s);
     }
     return s;
@@ -75,8 +80,46 @@ export function createAlerts(o: AlertOptions) {
     });
     const done = step.catch((err: Error) => o.log?.(`alerts: ${entry.mac}: ${err.message}`));
     s.queue = done;
+    s.busy++;
     running.add(done);
-    void done.finally(() => running.delete(done));
+    void done.finally(() => {
+      s.busy--;
+      running.delete(done);
+    });
+  }
+
+  const mayRaise = (s: McuAlertState, t: number, type: AlertType) => {
+    const last = s.lastRaised.get(type);
+    return !s.unresolved.has(type) && !(last !== undefined && t - last < repeatMs);
+  };
+
+  /**
+   * What a reading calls for, decided without the database (and so without waiting). It keeps
+   * each breach's start in `s`; deciding twice on the same reading decides the same.
+   */
+  function decide(entry: McuEntry, reading: LiveReading, s: McuAlertState, t: number): Action[] {
+    const actions: Action[] = [];
+    const battery = reading.batteryLevel;
+    if (battery !== undefined) {
+      if (battery < LOW_BATTERY_BELOW) {
+        if (mayRaise(s, t, "battery_low")) actions.push({ raise: "battery_low", title: `${entry.name}: battery low`, body: `Battery at ${Math.round(battery)}%. Replace or charge it soon.` });
+      } else if (battery > BATTERY_REARM_ABOVE && s.unresolved.has("battery_low")) {
+        actions.push({ resolve: "battery_low" });
+      }
+    }
+    const breaches = thresholdBreaches(entry.name, reading, entry.config);
+    if (breaches.length === 0 && s.breachSince.size === 0 && s.unresolved.size === 0) return actions;
+    const current = new Set<BreachType>();
+    for (const breach of breaches) {
+      current.add(breach.type);
+      const since = s.breachSince.get(breach.type) ?? t;
+      s.breachSince.set(breach.type, since);
+      if (t - since >= graceMs && mayRaise(s, t, breach.type)) actions.push({ raise: breach.type, title: breach.title, body: breach.body });
+    }
+    // A breach that ended re-arms its alert (the repeat window still applies).
+    for (const type of s.breachSince.keys()) if (!current.has(type)) s.breachSince.delete(type);
+    for (const type of s.unresolved) if (isBreach(type) && !current.has(type)) actions.push({ resolve: type });
+    return actions;
   }
 
   async function raise(entry: McuEntry, s: McuAlertState, t: number, type: AlertType, title: string, body: string): Promise<void> {
@@ -117,26 +160,17 @@ export function createAlerts(o: AlertOptions) {
     },
 
     onReading(entry: McuEntry, reading: LiveReading): void {
+      // Most readings change nothing: they are decided here, at once, with no queue or promise
+      // (this runs for every reading of every device). The rest, or any reading while this MCU
+      // has events waiting or its state must be read again, goes through the queue.
+      const s = stateOf(entry.mcuId);
+      const t = o.now().getTime();
+      if (s.busy === 0 && t - s.loadedAt < cacheMs && decide(entry, reading, s, t).length === 0) return;
       enqueue(entry, async (s, t) => {
-        const battery = reading.batteryLevel;
-        if (battery !== undefined) {
-          if (battery < LOW_BATTERY_BELOW) {
-            await raise(entry, s, t, "battery_low", `${entry.name}: battery low`, `Battery at ${Math.round(battery)}%. Replace or charge it soon.`);
-          } else if (battery > BATTERY_REARM_ABOVE) {
-            await resolve(entry, s, t, "battery_low");
-          }
+        for (const action of decide(entry, reading, s, t)) {
+          if ("raise" in action) await raise(entry, s, t, action.raise, action.title, action.body);
+          else await resolve(entry, s, t, action.resolve);
         }
-
-        const current = new Set<BreachType>();
-        for (const breach of thresholdBreaches(entry.name, reading, entry.config)) {
-          current.add(breach.type);
-          const since = s.breachSince.get(breach.type) ?? t;
-          s.breachSince.set(breach.type, since);
-          if (t - since >= graceMs) await raise(entry, s, t, breach.type, breach.title, breach.body);
-        }
-        // A breach that ended re-arms its alert (the repeat window still applies).
-        for (const type of s.breachSince.keys()) if (!current.has(type)) s.breachSince.delete(type);
-        for (const type of [...s.unresolved]) if (isBreach(type) && !current.has(type)) await resolve(entry, s, t, type);
       });
     },
 

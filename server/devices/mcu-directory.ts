@@ -12,46 +12,111 @@ export interface McuEntry {
   config: ProfileConfig | null;
 }
 
+const COLUMNS = `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_name, m.status, p.config
+       from mcus m join farms f on f.farm_id = m.farm_id
+       left join profile_links l on l.mcu_id = m.mcu_id
+       left join setting_profiles p on p.profile_id = l.profile_id`;
+
+interface Row {
+  mcu_id: number;
+  client_id: number;
+  mac: string;
+  name: string;
+  farm_name: string;
+  status: McuStatus;
+  config: ProfileConfig | null;
+}
+
+const entryOf = (row: Row): McuEntry => ({ mcuId: row.mcu_id, clientId: row.client_id, mac: row.mac, name: row.name, farmName: row.farm_name, status: row.status, config: row.config });
+
 /**
- * A read-through cache from MAC to MCU, so a reading costs no query. Entries live `ttlMs`
- * (other server nodes may change MCUs too); this node drops them at once when it changes an
- * MCU or a profile link. A MAC with no registered MCU is remembered briefly as such.
+ * A read-through cache from MAC to MCU, so a reading costs no query. An entry is read again after
+ * `ttlMs` (other server nodes may change MCUs too), in the background: until then the old entry
+ * answers, and the MACs falling due are read together (`refreshDelayMs` after the first),
+ * `batch` at a time, one query in flight. (Each read
+ * on its own cost a fleet of 2 000 MCUs 2 000 queries at once every 30 s, queued in front of
+ * every API request.) This node drops entries at once when it changes an MCU or a profile link.
+ * A MAC with no registered MCU is remembered briefly as such.
  */
-export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000, now = () => Date.now() } = {}) {
+export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000, batch = 500, refreshDelayMs = 100, now = () => Date.now(), onError = (_err: unknown) => {} } = {}) {
   const cache = new Map<string, { entry: McuEntry | null; until: number }>();
   const loading = new Map<string, Promise<McuEntry | null>>();
-  /** Bumped by every invalidation: a load that began before one does not fill the cache. */
+  /** MACs whose entries are due to be read again. */
+  const due = new Set<string>();
+  let refreshing = false;
+  let scheduled = false;
+  /** Bumped by every invalidation: a read that began before one does not fill the cache. */
   let generation = 0;
+
+  function store(mac: string, entry: McuEntry | null): void {
+    // Spread over a tenth of the TTL, so that a fleet read at once is not due at once again.
+    const ttl = entry ? ttlMs * (0.9 + Math.random() * 0.1) : missTtlMs;
+    cache.set(mac, { entry, until: now() + ttl });
+  }
 
   async function load(mac: string): Promise<McuEntry | null> {
     const startedIn = generation;
-    const [row] = await sql.query<{
-      mcu_id: number;
-      client_id: number;
-      mac: string;
-      name: string;
-      farm_name: string;
-      status: McuStatus;
-      config: ProfileConfig | null;
-    }>(
-      `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_name, m.status, p.config
-       from mcus m join farms f on f.farm_id = m.farm_id
-       left join profile_links l on l.mcu_id = m.mcu_id
-       left join setting_profiles p on p.profile_id = l.profile_id
-       where m.mac = $1`,
-      [mac],
-    );
-    const entry = row
-      ? { mcuId: row.mcu_id, clientId: row.client_id, mac: row.mac, name: row.name, farmName: row.farm_name, status: row.status, config: row.config }
-      : null;
-    if (startedIn === generation) cache.set(mac, { entry, until: now() + (entry ? ttlMs : missTtlMs) });
+    const [row] = await sql.query<Row>(`${COLUMNS} where m.mac = $1`, [mac]);
+    const entry = row ? entryOf(row) : null;
+    if (startedIn === generation) store(mac, entry);
     return entry;
   }
 
+  /** Reads the due MACs again, a batch per query, until none is due. */
+  async function refresh(): Promise<void> {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      while (due.size > 0) {
+        const macs = [...due].slice(0, batch);
+        for (const mac of macs) due.delete(mac);
+        const startedIn = generation;
+        const rows = await sql.query<Row>(`${COLUMNS} where m.mac = any($1::text[])`, [macs]);
+        if (startedIn !== generation) continue;
+        const found = new Map(rows.map((r) => [r.mac, entryOf(r)]));
+        for (const mac of macs) {
+          // An entry dropped meanwhile (invalidated) is read on its next lookup, not here.
+          if (!cache.has(mac)) continue;
+          const entry = found.get(mac) ?? null;
+          const old = cache.get(mac)!.entry;
+          // Keep the object the gateway and alerts hold, with what the database says now.
+          if (old && entry && old.mcuId === entry.mcuId) store(mac, Object.assign(old, entry));
+          else store(mac, entry);
+        }
+      }
+    } catch (err) {
+      onError(err);
+    } finally {
+      refreshing = false;
+    }
+  }
+
+  function hit(mac: string): McuEntry | null | undefined {
+    const h = cache.get(mac);
+    if (!h) return undefined;
+    if (h.until <= now() && !due.has(mac)) {
+      due.add(mac);
+      // A moment later, so that the MACs falling due together are read together.
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(() => {
+          scheduled = false;
+          void refresh();
+        }, refreshDelayMs).unref();
+      }
+    }
+    return h.entry;
+  }
+
   return {
+    /** The cached answer for `mac` without waiting (a due one too, while it is read again); undefined when it was never read. */
+    cached(mac: string): McuEntry | null | undefined {
+      return hit(mac);
+    },
+
     async lookup(mac: string): Promise<McuEntry | null> {
-      const hit = cache.get(mac);
-      if (hit && hit.until > now()) return hit.entry;
+      const cached = hit(mac);
+      if (cached !== undefined) return cached;
       let pending = loading.get(mac);
       if (!pending) {
         const started = load(mac).finally(() => {
@@ -65,14 +130,14 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
 
     /** Keeps the cached status in step with what the device reported. */
     setStatus(mac: string, status: McuStatus): void {
-      const hit = cache.get(mac);
-      if (hit?.entry) hit.entry.status = status;
+      const h = cache.get(mac);
+      if (h?.entry) h.entry.status = status;
     },
 
     /** Forgets every MCU of a client, and every unknown MAC (one may just have been registered). */
     invalidateClient(clientId: number): void {
       for (const [mac, { entry }] of cache) if (!entry || entry.clientId === clientId) cache.delete(mac);
-      // A lookup under way may have read the database before the change: the next one reads again.
+      // A read under way may have read the database before the change: the next lookup reads again.
       generation++;
       loading.clear();
     },

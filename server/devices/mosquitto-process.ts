@@ -20,13 +20,13 @@ export interface MosquittoProcess {
 }
 
 
-/** Starts Debian's Mosquitto on a loopback port with the dynamic-security plugin (tests, CI). */
-export async function startMosquitto(): Promise<MosquittoProcess> {
+/** Starts Debian's Mosquitto on a loopback port with the dynamic-security plugin (tests, CI, bench), knowing `devices`. */
+export async function startMosquitto(options: { devices?: { mac: string; key: string }[] } = {}): Promise<MosquittoProcess> {
   const dir = await mkdtemp(join(tmpdir(), "mosquitto-"));
   const port = await freePort();
   const admin = { username: "dynsec-admin", password: "admin-secret" };
   const gateway = { username: "gateway", password: "gateway-secret" };
-  await writeFile(join(dir, "dynsec.json"), JSON.stringify(dynsecConfig({ admin, gateway }), null, 2));
+  await writeFile(join(dir, "dynsec.json"), JSON.stringify(dynsecConfig({ admin, gateway, devices: options.devices }), null, 2));
   const plugin = DYNSEC_PLUGINS.find((p) => existsSync(p))!;
   await writeFile(
     join(dir, "mosquitto.conf"),
