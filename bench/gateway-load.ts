@@ -75,6 +75,12 @@ async function processCpuUs(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
 }
+/** CPU of one thread of a process (the main thread's id is the process id). */
+async function threadCpuUs(pid: number, tid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, "utf8").catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
 async function machineTicks(): Promise<{ busy: number; total: number }> {
   const [cpu] = (await readFile("/proc/stat", "utf8")).split("\n");
   const t = cpu!.split(/\s+/).slice(1).map(Number);
@@ -119,7 +125,8 @@ async function embedded(): Promise<Setup> {
   const fleetFile = join(work, "fleet-embedded.json");
   await writeFile(fleetFile, JSON.stringify(devices));
   const mqttPort = await freePort();
-  const node = await startServer({ ...serverEnv, DATA_DIR: dataDir, MQTT_PORT: String(mqttPort), MQTT_HOST: "127.0.0.1" }, { nodeArgs });
+  // (Nothing of the cluster's environment: this node has its own database, broker and sockets.)
+  const node = await startServer({ ...serverEnv, DATABASE_URL: "", REDIS_URL: "", MQTT_URL: "", DATA_DIR: dataDir, MQTT_PORT: String(mqttPort), MQTT_HOST: "127.0.0.1" }, { nodeArgs });
   return {
     name: "embedded",
     nodes: [node],
@@ -214,8 +221,10 @@ export interface Row {
   deliveredPerSec: number;
   /** Readings the socket received / readings the simulators sent, over the whole run. */
   deliveredPct: number;
-  /** Per node (A, B): */
+  /** Per node (A, B): the process (every thread), */
   cpuUsPerMsg: number[];
+  /** its main thread (the event loop: sockets, broker, gateway) alone, */
+  mainThreadUsPerMsg: number[];
   loopP50Ms: number[];
   loopP99Ms: number[];
   rssMiB: number[];
@@ -270,6 +279,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
   const s0 = sims.reduce((n, s) => n + s.sent, 0);
   const r0 = readings;
   const c0 = await Promise.all(sims.map((s) => processCpuUs(s.child.pid!)));
+  const main0 = await Promise.all(setup.nodes.map((n) => threadCpuUs(n.child.pid!, n.child.pid!)));
   const k0 = await machineTicks();
   const started = performance.now();
   await sleep(seconds * 1000);
@@ -278,6 +288,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
   const s1 = sims.reduce((n, s) => n + s.sent, 0);
   const r1 = readings;
   const c1 = await Promise.all(sims.map((s) => processCpuUs(s.child.pid!)));
+  const main1 = await Promise.all(setup.nodes.map((n) => threadCpuUs(n.child.pid!, n.child.pid!)));
   const k1 = await machineTicks();
   poller.kill("SIGTERM");
   const { latenciesMs: latencies, errors: apiErrors } = await pollerDone;
@@ -294,7 +305,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
   await sleep(2000);
 
   latencies.sort((x, y) => x - y);
-  const per = (f: (before: NodeMetrics, after: NodeMetrics) => number) => m1.map((after, i) => +f(m0[i]!, after).toFixed(1));
+  const per = (f: (before: NodeMetrics, after: NodeMetrics, i: number) => number) => m1.map((after, i) => +f(m0[i]!, after, i).toFixed(1));
   const ingested = m1.reduce((n, m, i) => n + m.gateway.telemetry - m0[i]!.gateway.telemetry, 0);
   return {
     setup: setup.name,
@@ -306,6 +317,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
     deliveredPerSec: Math.round((r1 - r0) / secs),
     deliveredPct: +((100 * readings) / sent).toFixed(3),
     cpuUsPerMsg: per((b, x) => (x.cpuUs - b.cpuUs) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
+    mainThreadUsPerMsg: per((b, x, i) => (main1[i]! - main0[i]!) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
     loopP50Ms: per((_, x) => x.loop.p50Ms),
     loopP99Ms: per((_, x) => x.loop.p99Ms),
     rssMiB: per((_, x) => x.rssBytes / 2 ** 20),
@@ -358,6 +370,7 @@ console.table(
     "delivered/s": r.deliveredPerSec,
     "delivered %": r.deliveredPct,
     "CPU µs/msg": fmt(r.cpuUsPerMsg),
+    "main thread": fmt(r.mainThreadUsPerMsg),
     "loop p50 ms": fmt(r.loopP50Ms),
     "loop p99 ms": fmt(r.loopP99Ms),
     "API p99 ms": r.apiP99Ms,
