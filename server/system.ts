@@ -205,7 +205,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     sockets: () => ({ connected: realtime?.connectedSockets() ?? 0, droppedEvents: realtime?.droppedEvents() ?? 0, shedFrames: realtime?.shedFrames() ?? 0 }),
   });
   events.metrics = metrics.read;
-  events.sessionEnded = (idHash) => realtime?.endSession(idHash);
+  events.sessionEnded = (idHash) => {
+    sessions.forget(idHash);
+    realtime?.endSession(idHash);
+  };
   events.notified = (clientId, n) => {
     realtime?.notification(clientId, n);
     pushNotify?.(clientId, n).catch((err: Error) => log(`push: ${err.message}`));

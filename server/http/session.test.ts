@@ -51,6 +51,17 @@ describe("sessions", () => {
     expect(rows.map((r) => r.id_hash)).not.toContain(id);
   });
 
+  it("checks a session without a query for a second, and refuses one ended elsewhere after that second", async () => {
+    const c = await server.signUp();
+    expect((await c.get("/api/clients/me")).statusCode).toBe(200);
+    // Another server node signs this session out: its row goes, this node's copy stays trusted a moment.
+    await server.db.query("delete from sessions where client_id = $1", [c.clientId]);
+    const soon = await c.get("/api/clients/me");
+    expect([200, 401]).toContain(soon.statusCode);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await c.get("/api/clients/me")).statusCode).toBe(401);
+  });
+
   it("rotates the session id at each login and ends the previous session", async () => {
     const c = await server.signUp();
     const again = await login(c.registration.username, c.registration.password, c.cookie);

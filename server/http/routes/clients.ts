@@ -97,7 +97,10 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if (body.password !== undefined) {
       await clients.setPasswordHash(clientId, await ctx.hasher.hash(body.password, req.ip), now);
       // A new password signs out every other device; this one stays signed in.
-      for (const ended of await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash)) ctx.events.sessionEnded?.(ended);
+      for (const ended of await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash)) {
+        ctx.sessions.forget(ended);
+        ctx.events.sessionEnded?.(ended);
+      }
     }
     const client = await clients.update(
       clientId,
