@@ -70,17 +70,15 @@ const OWNER = { username: "bench_owner", email: "bench@example.com", password: "
 // ---- measuring processes and the machine from outside ----
 
 const TICK_US = 1e6 / 100; // USER_HZ
-async function processCpuUs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+/** CPU time (user + system) in a /proc stat file: a process's, or one thread's (`/proc/PID/task/TID/stat`). */
+async function cpuUsOf(statFile: string): Promise<number> {
+  const stat = await readFile(statFile, "utf8").catch(() => "");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
 }
-/** CPU of one thread of a process (the main thread's id is the process id). */
-async function threadCpuUs(pid: number, tid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, "utf8").catch(() => "");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
+const processCpuUs = (pid: number) => cpuUsOf(`/proc/${pid}/stat`);
+/** The main thread's id is the process id. */
+const mainThreadCpuUs = (pid: number) => cpuUsOf(`/proc/${pid}/task/${pid}/stat`);
 async function machineTicks(): Promise<{ busy: number; total: number }> {
   const [cpu] = (await readFile("/proc/stat", "utf8")).split("\n");
   const t = cpu!.split(/\s+/).slice(1).map(Number);
@@ -279,7 +277,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
   const s0 = sims.reduce((n, s) => n + s.sent, 0);
   const r0 = readings;
   const c0 = await Promise.all(sims.map((s) => processCpuUs(s.child.pid!)));
-  const main0 = await Promise.all(setup.nodes.map((n) => threadCpuUs(n.child.pid!, n.child.pid!)));
+  const main0 = await Promise.all(setup.nodes.map((n) => mainThreadCpuUs(n.child.pid!)));
   const k0 = await machineTicks();
   const started = performance.now();
   await sleep(seconds * 1000);
@@ -288,7 +286,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
   const s1 = sims.reduce((n, s) => n + s.sent, 0);
   const r1 = readings;
   const c1 = await Promise.all(sims.map((s) => processCpuUs(s.child.pid!)));
-  const main1 = await Promise.all(setup.nodes.map((n) => threadCpuUs(n.child.pid!, n.child.pid!)));
+  const main1 = await Promise.all(setup.nodes.map((n) => mainThreadCpuUs(n.child.pid!)));
   const k1 = await machineTicks();
   poller.kill("SIGTERM");
   const { latenciesMs: latencies, errors: apiErrors } = await pollerDone;
