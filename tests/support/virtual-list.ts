@@ -44,10 +44,9 @@ export async function revealCard(page: Page, name: string): Promise<Locator> {
   const card = page.getByRole("article", { name, exact: true });
   await toTop(page);
   do {
-    if ((await card.count()) > 0) {
-      await card.scrollIntoViewIfNeeded();
-      return card;
-    }
+    // The card may be unmounted between the count and the scroll (the list re-sorted or scrolled on
+    // a live change): then scrolling to it fails fast and the search goes on from here.
+    if ((await card.count()) > 0 && (await card.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(() => true, () => false))) return card;
   } while ((await scrollDown(page)) && (await frames(page), true));
   return card;
 }
