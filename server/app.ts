@@ -14,6 +14,7 @@ import { installSecurityHeaders } from "./http/security-headers.ts";
 import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "./http/connection-limits.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
+import { historyRoutes } from "./http/routes/history.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
 import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
@@ -38,6 +39,8 @@ export interface AppConfig {
   loginGuard?: Partial<LoginGuardConfig>;
   /** Refused MCU claims allowed per account and address (tests). */
   claimGuard?: Partial<ClaimGuardConfig>;
+  /** Days minute rollups are kept (default 30): the history API reads older ranges from hourly rollups. */
+  historyMinuteRetentionDays?: number;
 }
 
 export interface AppDeps {
@@ -103,6 +106,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, metricsRoutes]) {
     routes(app, ctx);
   }
+  historyRoutes(app, ctx, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30 });
   await serveApp(app, config.staticDir);
   return app;
 }

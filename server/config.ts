@@ -27,6 +27,10 @@ export interface ServerConfig {
   demoSpeed: number;
   /** Firebase service account (JSON or a path): alert notifications are also pushed to browsers. */
   firebaseServiceAccount: string | undefined;
+  /** Days reading history keeps minute rollups. */
+  historyMinuteRetentionDays: number;
+  /** Days it keeps hourly rollups, device state changes and the command log (at least the minutes' days). */
+  historyHourRetentionDays: number;
 }
 
 function intOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -52,6 +56,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     .filter(Boolean);
   for (const origin of publicOrigins) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new Error(`PUBLIC_ORIGIN must be like https://farm.example.com (was "${origin}")`);
+  }
+  const historyMinuteRetentionDays = intOf(env, "HISTORY_MINUTE_RETENTION_DAYS", 30, 1, 3650);
+  const historyHourRetentionDays = intOf(env, "HISTORY_HOUR_RETENTION_DAYS", 730, 1, 36500);
+  // Long ranges are read from hourly rollups: hours kept for less time than minutes would lose ranges the minutes still hold.
+  if (historyHourRetentionDays < historyMinuteRetentionDays) {
+    throw new Error(`HISTORY_HOUR_RETENTION_DAYS (${historyHourRetentionDays}) must be at least HISTORY_MINUTE_RETENTION_DAYS (${historyMinuteRetentionDays})`);
   }
   return {
     port: intOf(env, "PORT", 8080, 0, 65535),
@@ -79,5 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoHz: numberOf(env, "DEMO_HZ", 0.5, 0.01, 10),
     demoSpeed: numberOf(env, "DEMO_SPEED", 10, 1, 3600),
     firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
+    historyMinuteRetentionDays,
+    historyHourRetentionDays,
   };
 }

@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate.ts";
 import { sessionsRepo } from "./db/sessions-repo.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
 import { DEMO_LOGIN, ensureDemo, saveDemoKey } from "./simulator/demo.ts";
+import { seedDemoHistory } from "./simulator/history-seed.ts";
 import { startFleet, type Fleet } from "./simulator/fleet.ts";
 import { startSystem } from "./system.ts";
 
@@ -50,6 +51,8 @@ const system = await startSystem({
     connections: { perAddress: secure ? 0 : config.maxConnectionsPerAddress },
   },
   mqtt: config.mqtt,
+  // Also tells the history API which ranges the minutes still hold (AppConfig.historyMinuteRetentionDays).
+  historyRetention: { minuteDays: config.historyMinuteRetentionDays, hourDays: config.historyHourRetentionDays },
   socketRedis,
   socketRedisStream: config.redisSocketStream,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
@@ -64,9 +67,22 @@ if (config.demo) {
   const demo = await ensureDemo(db, hasher);
   // The seed links profiles in the database directly: their devices must hear of it.
   if (demo.created) await system.publishLinkedConfigs();
+  // A day of history for a new demo (or one last run over a day ago); its devices go on from where it ends.
+  const started = Date.now();
+  const history = await seedDemoHistory(db, demo.devices).catch((err: Error) => {
+    log.warn({ err }, "demo history: not made");
+    return undefined;
+  });
+  const generatedMs = Date.now() - started;
+  history?.written.then(
+    (n) =>
+      n.mcus > 0 &&
+      log.info(`Demo history: the last 24 h of ${n.mcus} MCUs (${n.minuteRows} minutes, ${n.stateEvents} state changes, ${n.commands} commands): made in ${generatedMs} ms, written in the background in ${Date.now() - started} ms`),
+    (err: Error) => log.warn({ err }, "demo history: not written"),
+  );
   fleet = await startFleet({
     url: system.mqttUrl,
-    devices: demo.devices,
+    devices: demo.devices.map((d) => ({ ...d, room: history?.rooms.get(d.mac) })),
     hz: config.demoHz,
     speed: config.demoSpeed,
     log: (m) => log.debug(m),

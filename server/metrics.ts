@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { GatewayStats } from "./devices/gateway.ts";
+import type { HistoryStats } from "./history/history-writer.ts";
 
 /** One server node's counters: what `GET /api/metrics` answers (to this machine only). */
 export interface NodeMetrics {
@@ -15,6 +16,8 @@ export interface NodeMetrics {
   gateway: GatewayStats;
   devicesConnected: number | null;
   sockets: { connected: number; droppedEvents: number; shedFrames: number };
+  /** Reading history's writes on this node since it started (server/history/history-writer.ts). */
+  history: HistoryStats;
   /** API requests answered since the previous read, and how long this node took (null: none). */
   http?: { requests: number; p50Ms: number | null; p99Ms: number | null };
 }
@@ -26,6 +29,7 @@ export function createNodeMetrics(parts: {
   gateway: { stats(): GatewayStats };
   devicesConnected?: () => number;
   sockets: () => NodeMetrics["sockets"];
+  history: { stats(): HistoryStats };
 }): { read(): NodeMetrics; close(): void } {
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION });
   loop.enable();
@@ -44,6 +48,7 @@ export function createNodeMetrics(parts: {
       gateway: parts.gateway.stats(),
       devicesConnected: parts.devicesConnected?.() ?? null,
       sockets: parts.sockets(),
+      history: parts.history.stats(),
     };
     loop.reset();
     return m;

@@ -16,6 +16,8 @@ import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter } from "./devices/readings-writer.ts";
 import type { DomainEvents } from "./http/context.ts";
 import { createSessions } from "./http/session.ts";
+import { startHistory, type History } from "./history/history-writer.ts";
+import type { HistoryRetention } from "./history/maintenance.ts";
 import { createNodeMetrics } from "./metrics.ts";
 import { startRealtime, type Realtime } from "./realtime/socket-server.ts";
 
@@ -33,6 +35,8 @@ export interface SystemOptions {
   commandTimeoutMs?: number;
   coalesceMs?: number;
   readingsFlushMs?: number;
+  /** How long reading history is kept (defaults: minutes 30 days, hours 730). */
+  historyRetention?: HistoryRetention;
   /** A Redis connection for the sockets of every server node to hear each other (see RealtimeOptions.redis). */
   socketRedis?: Redis;
   /** The Redis stream of that adapter (default `mushroom-farm:socket.io`). */
@@ -51,12 +55,15 @@ export interface System {
   broker?: EmbeddedBroker;
   gateway: Gateway;
   realtime: Realtime;
+  history: History;
   /** Publishes every linked profile's config again (after data was written behind the API's back: the demo seed). */
   publishLinkedConfigs(): Promise<void>;
   /** Publishes every pending device key again, as after a start of the embedded broker. */
   republishPendingKeys(): Promise<void>;
   /** Writes buffered readings now (tests). */
   flushReadings(): Promise<void>;
+  /** Writes reading history now: minute rollups (the current minute too), state changes, the command log, and rebuilds the hours written to (tests). */
+  flushHistory(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,7 +76,15 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   const log = o.log ?? (() => {});
   const events: DomainEvents = {};
   const sessions = createSessions(o.db, o.http.session, now);
-  const app = await buildApp({ db: o.db, hasher: o.hasher, config: o.http, now, events, sessions });
+  const historyRetention = o.historyRetention;
+  const app = await buildApp({
+    db: o.db,
+    hasher: o.hasher,
+    config: { ...o.http, historyMinuteRetentionDays: o.http.historyMinuteRetentionDays ?? historyRetention?.minuteDays },
+    now,
+    events,
+    sessions,
+  });
   await app.listen({ host: o.http.host, port: o.http.port });
   const address = app.server.address() as { port: number };
   const httpHost = o.http.host === "0.0.0.0" || o.http.host === "::" ? "127.0.0.1" : o.http.host;
@@ -103,6 +118,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     transport = await mqttTransport({ ...o.mqtt, clientId: `server-${randomBytes(6).toString("hex")}`, log });
   }
 
+  const commandTimeoutMs = o.commandTimeoutMs ?? 5000;
+  // Before the gateway: its partitions exist before the first reading, and a previous run's pending commands are finished.
+  // Its failures (a write the database refused, a partition it could not drop) go to the server's log even when nothing else's does.
+  const history = await startHistory({ db: o.db, now, retention: historyRetention, commandTimeoutMs, log: o.log ?? ((msg) => app.log.warn(msg)) });
   const directory = createMcuDirectory(o.db, { onError: (err) => log(`directory: ${(err as Error).message}`) });
   const writer = createReadingsWriter(o.db, { flushMs: o.readingsFlushMs, onError: (err) => log(`readings: ${(err as Error).message}`) });
   let realtime: Realtime | undefined;
@@ -124,11 +143,13 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     directory,
     writer,
     now,
-    commandTimeoutMs: o.commandTimeoutMs,
+    commandTimeoutMs,
+    commandLog: history.commands,
     log,
-    onReading(entry, reading) {
+    onReading(entry, reading, at) {
       realtime?.reading(entry.clientId, entry.mac, reading);
       alerts.onReading(entry, reading);
+      history.onReading(entry.mcuId, reading, at.getTime());
     },
     onStatus(entry, status, previous) {
       realtime?.status(entry.clientId, entry.mac, status);
@@ -203,6 +224,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     gateway,
     devicesConnected: broker ? () => broker.connectedDevices() : undefined,
     sockets: () => ({ connected: realtime?.connectedSockets() ?? 0, droppedEvents: realtime?.droppedEvents() ?? 0, shedFrames: realtime?.shedFrames() ?? 0 }),
+    history,
   });
   events.metrics = metrics.read;
   events.sessionEnded = (idHash) => {
@@ -232,15 +254,19 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     broker,
     gateway,
     realtime,
+    history,
     publishLinkedConfigs,
     republishPendingKeys,
     flushReadings: () => writer.flush(),
+    flushHistory: () => history.flush(),
     async close() {
       metrics.close();
       await realtime?.close();
       await gateway.close();
       await alerts.idle();
       await writer.close();
+      // After the gateway: the commands it just gave up on are recorded.
+      await history.close();
       await broker?.close();
       await app.close();
     },

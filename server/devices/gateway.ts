@@ -4,6 +4,7 @@ import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/e
 import { commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, telemetryMessage, TOPICS, type CommandMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
 import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
+import type { CommandRecorder, FinalOutcome } from "../history/command-log.ts";
 import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
 import type { DeviceTransport } from "./device-transport.ts";
 import type { ReadingsWriter } from "./readings-writer.ts";
@@ -19,10 +20,20 @@ export interface GatewayOptions {
   commandTimeoutMs?: number;
   /** How long a re-read waits for the broker's retained status before giving up (there may be none). */
   rereadTimeoutMs?: number;
-  onReading(entry: McuEntry, reading: LiveReading): void;
+  /** A reading arrived (`at`: when, the time it is stamped with). */
+  onReading(entry: McuEntry, reading: LiveReading, at: Date): void;
   /** The MCU's status changed (`previous` is what it was), by a status message or by a reading. */
   onStatus(entry: McuEntry, status: "online" | "offline", previous: McuStatus): void;
+  /** The command log: every command sent, and what became of it. */
+  commandLog?: CommandRecorder;
   log?: (msg: string) => void;
+}
+
+/** Who sent a command (the command log's `client_id` and `actor`). */
+export interface CommandOrigin {
+  clientId: number;
+  /** The sender's username at the time. */
+  actor: string | null;
 }
 
 export interface GatewayStats {
@@ -33,7 +44,8 @@ export interface GatewayStats {
 }
 
 export interface Gateway {
-  sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">): Promise<CommandAck>;
+  /** Sends a command and answers once the device acknowledged it, refused it, or did not answer in time; each is recorded in the command log. */
+  sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">, origin?: CommandOrigin): Promise<CommandAck>;
   /** Publishes a profile config to the device, retained; null clears it (unlinked). */
   publishConfig(mac: string, config: ProfileConfig | null): Promise<void>;
   /** Publishes the device's next key to it, retained (ARCHITECTURE's contract + `devices/{MAC}/key`); null clears it. */
@@ -57,7 +69,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const timeoutMs = o.commandTimeoutMs ?? 5000;
   const rereadTimeoutMs = o.rereadTimeoutMs ?? 2000;
   const stats: GatewayStats = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0 } };
-  const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck) => void }>();
+  const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck, outcome: FinalOutcome) => void }>();
   const rereads = new Map<string, Promise<void>>();
 
   const transport = o.transport;
@@ -93,7 +105,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const reading = data as LiveReading;
     reading.lastUpdated = at.toISOString();
     o.writer.put(entry.mcuId, reading, at);
-    o.onReading(entry, reading);
+    o.onReading(entry, reading, at);
     // A device that reports is reachable, whatever status was last heard (or missed) for it.
     if (entry.status !== "online") return setStatus(entry, "online");
   }
@@ -139,7 +151,8 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     if (!w) return;
     stats.acks++;
     waiting.delete(ack.id);
-    w.resolve(ack.ok ? { ok: true } : { ok: false, message: ack.error || "The device refused the command" });
+    if (ack.ok) w.resolve({ ok: true }, "acknowledged");
+    else w.resolve({ ok: false, message: ack.error || "The device refused the command" }, "refused");
   }
 
   transport.onMessage((topic, payload) => {
@@ -155,27 +168,43 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   });
 
   return {
-    async sendCommand(entry, command) {
-      if (entry.status !== "online") return { ok: false, message: `${entry.name} is offline` };
+    async sendCommand(entry, command, origin) {
       const id = randomUUID();
-      const message: CommandMessage = { id, ...command, expiresAt: o.now().getTime() + timeoutMs };
+      const sentAt = o.now().getTime();
+      o.commandLog?.sent({
+        commandId: id,
+        mcuId: entry.mcuId,
+        clientId: origin?.clientId ?? entry.clientId,
+        actor: origin?.actor ?? null,
+        target: command.target,
+        type: command.type,
+        onOff: command.onOff,
+        at: sentAt,
+      });
+      const finish = (ack: CommandAck, outcome: FinalOutcome): CommandAck => {
+        o.commandLog?.answered(id, outcome, ack.ok ? null : ack.message, o.now().getTime());
+        return ack;
+      };
+      // Refused here, never sent: still logged, with the reason the user was given.
+      if (entry.status !== "online") return finish({ ok: false, message: `${entry.name} is offline` }, "failed");
+      const message: CommandMessage = { id, ...command, expiresAt: sentAt + timeoutMs };
       const answer = new Promise<CommandAck>((resolve) => {
         const timer = setTimeout(() => {
           waiting.delete(id);
-          resolve({ ok: false, message: `${entry.name} did not answer in time` });
+          resolve(finish({ ok: false, message: `${entry.name} did not answer in time` }, "timed_out"));
         }, timeoutMs);
         waiting.set(id, {
           mac: entry.mac,
-          resolve: (ack) => {
+          resolve: (ack, outcome) => {
             clearTimeout(timer);
-            resolve(ack);
+            resolve(finish(ack, outcome));
           },
         });
       });
       try {
         await transport.publish(TOPICS.command(entry.mac), JSON.stringify(message), { qos: 1 });
       } catch (err) {
-        waiting.get(id)?.resolve({ ok: false, message: "The device gateway is not connected" });
+        waiting.get(id)?.resolve({ ok: false, message: "The device gateway is not connected" }, "failed");
         waiting.delete(id);
         o.log?.(`gateway: command to ${entry.mac}: ${(err as Error).message}`);
       }
@@ -204,7 +233,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     stats: () => structuredClone(stats),
 
     async close() {
-      for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" });
+      for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" }, "failed");
       waiting.clear();
       await transport.close();
     },

@@ -155,6 +155,8 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     // is disconnected. One client's sockets cannot slow the server for everyone else.
     const limits = socketLimits();
     shedOnBacklog(socket);
+    /** The client's username, read at this socket's first command: who sent it, in the command log. */
+    let actor: Promise<string | null> | undefined;
     socket.use(([event, ...args], next) => {
       if (limits.admit(String(event))) return next();
       droppedEvents++;
@@ -187,7 +189,14 @@ export function startRealtime(o: RealtimeOptions): Realtime {
         if (cmd instanceof type.errors) return reply({ ok: false, message: cmd.summary });
         const entry = await ownMcu(socket, cmd.deviceId);
         if ("ok" in entry) return reply(entry);
-        reply(await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }));
+        actor ??= o.db
+          .query<{ username: string }>("select username from clients where client_id = $1", [socket.data.clientId])
+          .then(
+            ([row]) => row?.username ?? null,
+            () => ((actor = undefined), null), // logged without a name this time; read again next time
+          );
+        const origin = { clientId: socket.data.clientId, actor: await actor };
+        reply(await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }, origin));
       } catch (err) {
         o.log?.(`realtime: sendCommand: ${(err as Error).message}`);
         reply({ ok: false, message: "The command could not be sent" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf } from "./physics.ts";
+import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf } from "./physics.ts";
 
 const run = (room: ReturnType<typeof initialRoom>, config = DEFAULT_CONFIG, seconds = 600) => {
   const random = rng(3);
@@ -51,6 +51,22 @@ describe("simulated grow room", () => {
     room.humidity = 40;
     run(room, DEFAULT_CONFIG, 60);
     expect(room.actuators.Humidifier.status).toBe(false);
+  });
+
+  it("has a day and a night outside: warmest mid-afternoon, coolest before dawn, and a room without its AC follows", () => {
+    const at = (hourUtc: number) => Date.UTC(2026, 5, 1, hourUtc);
+    expect(ambientAt(at(13))).toBeCloseTo(27, 5);
+    expect(ambientAt(at(1))).toBeCloseTo(21, 5);
+    const room = initialRoom(rng(8));
+    room.actuators.AC = { status: false, auto: false };
+    const temperatureAt: number[] = [];
+    const random = rng(8);
+    for (let s = 0; s < 86_400; s += 10) {
+      stepRoom(room, DEFAULT_CONFIG, 10, random, ambientAt(at(0) + s * 1000));
+      if (s % 3600 === 0) temperatureAt.push(room.temperature);
+    }
+    // Lagging the outside by a little: warmest in the afternoon, coolest in the early morning.
+    expect(temperatureAt[15]! - temperatureAt[3]!).toBeGreaterThan(4);
   });
 
   it("reports the telemetry of the device contract with sensor counts", () => {

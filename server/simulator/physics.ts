@@ -68,6 +68,16 @@ export function initialRoom(random: () => number, battery = 40 + random() * 60):
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /**
+ * The temperature outside a room at a time (epoch ms): 24 °C ± 3 over the day, warmest at 13:00
+ * UTC (mid-afternoon in Lebanon, where the demo farms are), coolest at night. It is what heat
+ * leaks in from (stepRoom's `ambient`), which gives the rooms their day and night.
+ */
+export function ambientAt(ms: number): number {
+  const hour = (ms % 86_400_000) / 3_600_000;
+  return 24 + 3 * Math.cos((2 * Math.PI * (hour - 13)) / 24);
+}
+
+/**
  * Advances a room by `dt` simulated seconds: the automation of the linked profile decides what
  * runs (for actuators whose Automation is on), then the room responds to what runs.
  */

@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { type } from "arktype";
 import { profileConfig, type ProfileConfig } from "../../src/contract/entities.ts";
 import { commandMessage, keyMessage, TOPICS, type CommandAckMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
-import { DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState, type SensorCounts } from "./physics.ts";
+import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState, type SensorCounts } from "./physics.ts";
 
 export interface FleetDevice {
   mac: string;
@@ -11,6 +11,8 @@ export interface FleetDevice {
   /** Starting battery level; random when absent. */
   battery?: number;
   seed: number;
+  /** The room to start from (the demo's seeded history ends in it); a new one from `seed` when absent. */
+  room?: RoomState;
 }
 
 export interface SimulatedMcuOptions {
@@ -43,7 +45,7 @@ export class SimulatedMcu {
   constructor(private readonly o: SimulatedMcuOptions) {
     this.mac = o.device.mac;
     this.random = rng(o.device.seed);
-    this.room = initialRoom(this.random, o.device.battery);
+    this.room = o.device.room ?? initialRoom(this.random, o.device.battery);
     this.now = o.now ?? Date.now;
   }
 
@@ -83,9 +85,9 @@ export class SimulatedMcu {
     });
   }
 
-  /** Advances the room by `dt` simulated seconds. */
+  /** Advances the room by `dt` simulated seconds, with the outside temperature of this time of day. */
   step(dt: number): void {
-    stepRoom(this.room, this.config, dt, this.random);
+    stepRoom(this.room, this.config, dt, this.random, ambientAt(this.now()));
   }
 
   /** Telemetry reports published since the start (on connect, on the fleet's beat, after a command). */

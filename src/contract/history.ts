@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { COMMAND_TARGETS } from "./enums.ts";
+import { COMMAND_OUTCOMES, COMMAND_SOURCES, HISTORY_METRICS, STATE_TARGETS, type HistoryMetric } from "./history-values.ts";
 
 /**
  * Reading history (issue 14): what the server keeps of readings over time, and the API that
@@ -9,38 +9,23 @@ import { COMMAND_TARGETS } from "./enums.ts";
  * command and every change made by a device's own automation goes to the command log.
  */
 
-/** The metrics kept, in the order charts and CSV columns show them. */
-export const HISTORY_METRICS = ["temperature", "humidity", "soil_temperature", "co2", "soil_moisture", "battery"] as const;
-export type HistoryMetric = (typeof HISTORY_METRICS)[number];
-
-/** How each metric reads for a person: its label and unit. */
-export const METRIC_INFO: Record<HistoryMetric, { label: string; unit: string }> = {
-  temperature: { label: "Temperature", unit: "°C" },
-  humidity: { label: "Humidity", unit: "%" },
-  soil_temperature: { label: "Soil Temperature", unit: "°C" },
-  co2: { label: "CO2", unit: "ppm" },
-  soil_moisture: { label: "Soil Moisture", unit: "%" },
-  battery: { label: "Battery", unit: "%" },
-};
-
-/**
- * The buckets a series can be read at, in seconds. Below an hour they are built from minute
- * rollups, from an hour up from hourly rollups.
- */
-export const RESOLUTIONS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400] as const;
-export type Resolution = (typeof RESOLUTIONS)[number];
-
-/** At most this many points per series when the server chooses the resolution. */
-export const MAX_POINTS = 2000;
-/** At most this many points per series when the request names a resolution (charts; CSV has no cap). */
-export const MAX_POINTS_GIVEN = 20_000;
-/** The longest range one request may ask for: a little over the default hourly retention. */
-export const MAX_SPAN_MS = 800 * 86_400_000;
-
-/** The smallest resolution that keeps a range of `spanMs` within MAX_POINTS points (the largest resolution if none). */
-export function resolutionFor(spanMs: number, maxPoints = MAX_POINTS): Resolution {
-  return RESOLUTIONS.find((r) => Math.ceil(spanMs / (r * 1000)) <= maxPoints) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
-}
+export {
+  COMMAND_OUTCOMES,
+  COMMAND_SOURCES,
+  HISTORY_METRICS,
+  HISTORY_PATHS,
+  MAX_POINTS,
+  MAX_POINTS_GIVEN,
+  MAX_SPAN_MS,
+  METRIC_INFO,
+  RESOLUTIONS,
+  resolutionFor,
+  STATE_TARGETS,
+  type CommandOutcome,
+  type HistoryMetric,
+  type Resolution,
+  type StateTarget,
+} from "./history-values.ts";
 
 /** One metric's series: values per bucket, null where the bucket holds no sample of it. */
 export const metricSeries = type({
@@ -81,10 +66,6 @@ export const farmHistory = type({
 });
 export type FarmHistory = typeof farmHistory.infer;
 
-/** The device states kept as change events: each controller (by its key in a reading and a command), and the irrigation session. */
-export const STATE_TARGETS = COMMAND_TARGETS;
-export type StateTarget = (typeof STATE_TARGETS)[number];
-
 /** One change of a controller's state, as the device reported it. */
 export const stateEvent = type({
   at: "string",
@@ -108,11 +89,6 @@ export const stateTimeline = type({
   events: stateEvent.array(),
 });
 export type StateTimeline = typeof stateTimeline.infer;
-
-export const COMMAND_OUTCOMES = ["pending", "acknowledged", "refused", "timed_out", "failed", "reported"] as const;
-export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
-/** `user`: a command sent from the app; `automation`: a change the device made by its profile and reported. */
-export const COMMAND_SOURCES = ["user", "automation"] as const;
 
 export const commandLogEntry = type({
   command_id: "string",
@@ -143,14 +119,3 @@ export const commandLog = type({
 });
 export type CommandLog = typeof commandLog.infer;
 
-/** The history endpoints (after API_PATHS); `.csv` variants stream the same data as CSV. */
-export const HISTORY_PATHS = {
-  mcuHistory: (mcuId: number) => `/api/mcus/${mcuId}/history`,
-  mcuHistoryCsv: (mcuId: number) => `/api/mcus/${mcuId}/history.csv`,
-  farmHistory: (farmId: number) => `/api/farms/${farmId}/history`,
-  farmHistoryCsv: (farmId: number) => `/api/farms/${farmId}/history.csv`,
-  timeline: (mcuId: number) => `/api/mcus/${mcuId}/timeline`,
-  timelineCsv: (mcuId: number) => `/api/mcus/${mcuId}/timeline.csv`,
-  commands: (mcuId: number) => `/api/mcus/${mcuId}/commands`,
-  commandsCsv: (mcuId: number) => `/api/mcus/${mcuId}/commands.csv`,
-} as const;

@@ -10,7 +10,7 @@ import { createCollections } from "./collections.ts";
 import { createLive } from "./live.ts";
 import type { LiveSocketOptions } from "./live-socket.ts";
 import type { EarlyFetches } from "./early-fetch.ts";
-import { createRestClient, type RestClient } from "./rest-client.ts";
+import { createRestClient, type CommandLogQuery, type FarmHistoryQuery, type HistoryRange, type McuHistoryQuery, type RestClient } from "./rest-client.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
 
@@ -293,6 +293,15 @@ export function createDataCore(deps: CoreDeps = {}) {
       return mac ? core.refresh(mac) : { ok: true };
     },
 
+    /**
+     * Reading history (issue 14), answered to the screen that asks and not kept here: a chart's
+     * range is its own, and the live readings that extend it already reach the screen.
+     */
+    mcuHistory: (mcuId: number, query: McuHistoryQuery) => rest.mcuHistory(mcuId, query),
+    farmHistory: (farmId: number, query: FarmHistoryQuery) => rest.farmHistory(farmId, query),
+    mcuTimeline: (mcuId: number, range: HistoryRange) => rest.mcuTimeline(mcuId, range),
+    commandLog: (mcuId: number, query: CommandLogQuery) => rest.commandLog(mcuId, query),
+
     async sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
       return answered(await live.sendCommand(mac, target, type, onOff));
     },
@@ -304,3 +313,4 @@ export function createDataCore(deps: CoreDeps = {}) {
 }
 
 export type DataCore = ReturnType<typeof createDataCore>;
+export type { CommandLogQuery, FarmHistoryQuery, HistoryRange, McuHistoryQuery } from "./rest-client.ts";

@@ -16,12 +16,72 @@ import type {
 import { CoreError } from "../contract/core-error.ts";
 import { client, controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
+import {
+  commandLog,
+  farmHistory,
+  HISTORY_PATHS,
+  mcuHistory,
+  stateTimeline,
+  type CommandLog,
+  type CommandOutcome,
+  type FarmHistory,
+  type HistoryMetric,
+  type McuHistory,
+  type StateTarget,
+  type StateTimeline,
+} from "../contract/history.ts";
 
 const message = type({ message: "string" });
 const updatedCount = type({ updated: "number.integer >= 0" });
 const loginAnswer = type({ message: "string", client });
 const controllerScan = controller.or(unclaimedDevice);
 const sensorScan = sensor.or(unclaimedDevice);
+
+/** A span of history: ISO times, `from` inclusive, `to` exclusive. */
+export interface HistoryRange {
+  from: string;
+  to: string;
+}
+export interface McuHistoryQuery extends HistoryRange {
+  metrics?: readonly HistoryMetric[];
+  /** Seconds per bucket; the server chooses one when absent. */
+  resolution?: number;
+}
+export interface FarmHistoryQuery extends HistoryRange {
+  metric: HistoryMetric;
+  resolution?: number;
+}
+export interface CommandLogQuery {
+  from?: string;
+  to?: string;
+  source?: "user" | "automation";
+  outcome?: CommandOutcome;
+  target?: StateTarget;
+  limit?: number;
+  /** The `next_before` of the page before. */
+  before?: string;
+}
+
+/** A query string of the parameters that are set (lists joined by commas), with its "?", or "". */
+function search(params: Record<string, string | number | readonly string[] | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    q.set(name, typeof value === "object" ? value.join(",") : String(value));
+  }
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * A series whose columns differ in length from its time axis would draw values at the wrong
+ * times; such an answer is refused like one that fails its schema.
+ */
+function checkColumns(path: string, t: readonly number[], columns: Record<string, readonly unknown[]>) {
+  for (const [name, column] of Object.entries(columns)) {
+    if (column.length !== t.length) throw new CoreError("BAD_RESPONSE", `Unexpected answer from ${path}: ${name} has ${column.length} values for ${t.length} times`);
+  }
+}
 
 export interface RestClientOptions {
   /** The API base (SPEC §7 {host}); "" is the page's own origin. */
@@ -120,6 +180,21 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     deleteProfile: (profileId: number) => call("DELETE", API_PATHS.profile(profileId), message),
     link: (body: LinkRequest) => call("POST", API_PATHS.link, profileLink, body),
     unlink: (linkId: number) => call("DELETE", API_PATHS.unlink(linkId), message),
+
+    async mcuHistory(mcuId: number, { from, to, metrics, resolution }: McuHistoryQuery): Promise<McuHistory> {
+      const path = HISTORY_PATHS.mcuHistory(mcuId) + search({ from, to, metrics, resolution });
+      const answer = await call("GET", path, mcuHistory);
+      for (const [metric, s] of Object.entries(answer.series)) checkColumns(path, answer.t, { [`${metric}.min`]: s.min, [`${metric}.avg`]: s.avg, [`${metric}.max`]: s.max, [`${metric}.count`]: s.count });
+      return answer as McuHistory;
+    },
+    async farmHistory(farmId: number, { from, to, metric, resolution }: FarmHistoryQuery): Promise<FarmHistory> {
+      const path = HISTORY_PATHS.farmHistory(farmId) + search({ metric, from, to, resolution });
+      const answer = await call("GET", path, farmHistory);
+      checkColumns(path, answer.t, Object.fromEntries(answer.mcus.map((m) => [m.name, m.avg])));
+      return answer;
+    },
+    mcuTimeline: (mcuId: number, { from, to }: HistoryRange): Promise<StateTimeline> => call("GET", HISTORY_PATHS.timeline(mcuId) + search({ from, to }), stateTimeline),
+    commandLog: (mcuId: number, query: CommandLogQuery): Promise<CommandLog> => call("GET", HISTORY_PATHS.commands(mcuId) + search({ ...query }), commandLog),
   };
 }
 

@@ -1,9 +1,10 @@
 -- Reading history (issue 14). One row per MCU and minute (and per MCU and hour), the metrics as
 -- columns: each metric's min, avg and max and its sample count (0 when the bucket holds none of it;
--- then its min/avg/max are null). The tables are partitioned by time, on PGlite as on PostgreSQL
--- (the same SQL): the history job creates partitions ahead and drops those past retention, so old
--- data goes by partition, never by DELETE. Partitions are named <table>_pYYYYMMDD (minutes: a day
--- each) or <table>_pYYYYMM (hours, state events: a month each).
+-- then its min/avg/max are null). Every history table (rollups, state events, command log) is
+-- partitioned by time, on PGlite as on PostgreSQL (the same SQL): the history job creates
+-- partitions ahead and drops those past retention, so old data goes by partition, never by DELETE.
+-- Partitions are named <table>_pYYYYMMDD (minutes: a day each) or <table>_pYYYYMM (hours, state
+-- events, command log: a month each), UTC.
 create table reading_minutes (
   mcu_id integer not null references mcus on delete cascade,
   bucket timestamptz not null,
@@ -41,10 +42,13 @@ create table device_state_events (
 create index device_state_events_mcu_at_idx on device_state_events (mcu_id, at);
 
 -- Every command sent from the app and its outcome, and every change a device's own automation
--- made (source 'automation', outcome 'reported'). Few rows: not partitioned; the history job
--- deletes what is older than the hourly retention.
+-- made (source 'automation', outcome 'reported'). The automation's switching alone is some 2 000
+-- rows per MCU a day (a demo room), kept as long as the hourly rollups: partitioned by month like
+-- the state events (command_log_pYYYYMM), so retention drops whole partitions. The key holds `at`
+-- since a partitioned table's unique keys must hold its partition key; the writer knows each
+-- command's time, so its outcome still finds its row (on conflict (command_id, at)).
 create table command_log (
-  command_id text primary key,
+  command_id text not null,
   mcu_id integer not null references mcus on delete cascade,
   client_id integer references clients on delete set null,
   source text not null check (source in ('user', 'automation')),
@@ -55,6 +59,10 @@ create table command_log (
   at timestamptz not null,
   outcome text not null check (outcome in ('pending', 'acknowledged', 'refused', 'timed_out', 'failed', 'reported')),
   reason text,
-  answered_at timestamptz
-);
+  answered_at timestamptz,
+  primary key (command_id, at)
+) partition by range (at);
 create index command_log_mcu_at_idx on command_log (mcu_id, at desc);
+-- The history job's sweep of commands left pending by a node that stopped, without reading the
+-- whole log every 10 minutes (few rows: only those still waiting for an answer).
+create index command_log_pending_idx on command_log (at) where outcome = 'pending';

@@ -12,6 +12,9 @@ export const PAGES = {
   "/sensors": () => import("../features/sensors/sensors-page.tsx"),
   "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
   "/settings": () => import("../features/settings/settings-page.tsx"),
+  // The history screens bring the chart library (uPlot): only their chunks hold it.
+  "/mcu/:mcuId": () => import("../features/history/mcu-history-page.tsx"),
+  "/farms/:farmId/history": () => import("../features/history/farm-history-page.tsx"),
 } satisfies Record<string, () => Promise<{ default: ComponentType }>>;
 
 /**
@@ -20,6 +23,12 @@ export const PAGES = {
  * then finds it loaded. Called by the page's entry, before the app's code is even fetched.
  */
 export function preloadPage(pathname: string) {
-  const load = PAGES[(pathname === "/" ? "/dashboard" : pathname.replace(/\/$/, "")) as keyof typeof PAGES];
+  const path = pathname === "/" ? "/dashboard" : pathname.replace(/\/$/, "");
+  const load = PAGES[path as keyof typeof PAGES] ?? PATTERNS.find(([pattern]) => pattern.test(path))?.[1];
   load?.().catch(() => undefined); // a failure is the route's to show, when it loads the chunk itself
 }
+
+/** The paths with parameters, each as a pattern of its own (":mcuId" matches one segment). */
+const PATTERNS: [RegExp, () => Promise<unknown>][] = Object.entries(PAGES)
+  .filter(([path]) => path.includes(":"))
+  .map(([path, load]) => [new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`), load]);

@@ -19,6 +19,8 @@ const ControllersPage = page(PAGES["/controllers"]);
 const SensorsPage = page(PAGES["/sensors"]);
 const ProfilesPage = page(PAGES["/settings-profile"]);
 const SettingsPage = page(PAGES["/settings"]);
+const McuHistoryPage = page(PAGES["/mcu/:mcuId"]);
+const FarmHistoryPage = page(PAGES["/farms/:farmId/history"]);
 
 /** SPEC §2 route guarding: every client route without a stored client goes to /login. */
 function RequireClient({ children }: { children: ReactNode }) {
@@ -57,7 +59,9 @@ export function AppRoutes() {
         <Route index element={suspense(<DashboardPage />)} />
         <Route path="/dashboard" element={suspense(<DashboardPage />)} />
         <Route path="/farms" element={suspense(<FarmsPage />)} />
+        <Route path="/farms/:farmId/history" element={suspense(<FarmHistoryPage />)} />
         <Route path="/mcu" element={suspense(<McuManagerPage />)} />
+        <Route path="/mcu/:mcuId" element={suspense(<McuHistoryPage />)} />
         <Route path="/controllers" element={suspense(<ControllersPage />)} />
         <Route path="/sensors" element={suspense(<SensorsPage />)} />
         <Route path="/settings-profile" element={suspense(<ProfilesPage />)} />

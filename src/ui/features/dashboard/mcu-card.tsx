@@ -4,6 +4,7 @@ import type { LiveReading } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { formatReadingTime } from "../../components/dates.ts";
+import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
@@ -97,9 +98,18 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
           );
         })}
       </div>
-      <p className="mt-auto text-xs 4xl:text-lg text-gray-500">
-        <span className="live-line h-4 4xl:h-7">Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}</span>
-      </p>
+      <div className="mt-auto flex items-center justify-between gap-3">
+        <p className="min-w-0 flex-1 text-xs 4xl:text-lg text-gray-500">
+          <span className="live-line h-4 4xl:h-7">Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}</span>
+        </p>
+        <HistoryLink
+          to={mcuHistoryPath(mcuId)}
+          label={`History of ${view.name}`}
+          className="shrink-0 -my-2 -mr-2 inline-flex min-h-11 items-center gap-1 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          <ChartIcon /> History
+        </HistoryLink>
+      </div>
     </article>
   );
 });

@@ -2,6 +2,7 @@ import { Link } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
 import { EditableCardHeader } from "../../components/editable-card-header.tsx";
 import { formatDate } from "../../components/dates.ts";
+import { ChartIcon, farmHistoryPath } from "../../components/history-link.tsx";
 import { ChipIcon } from "../../components/icons.tsx";
 
 /** One farm of the Manage Farms grid (SPEC §2): no status is shown here (SPEC §4). */
@@ -49,6 +50,15 @@ export function FarmCard({ farm, onEdit, onDelete, deleting }: { farm: Farm; onE
           </ul>
         )}
       </div>
+      {farm.mcus.length > 0 && (
+        <Link
+          to={farmHistoryPath(farm.farm_id)}
+          aria-label={`History of farm ${farm.name}`}
+          className="mt-3 self-start -ml-2 -mb-2 inline-flex min-h-11 items-center gap-1.5 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
+          <ChartIcon /> History
+        </Link>
+      )}
     </article>
   );
 }

@@ -3,6 +3,7 @@ import type { Mcu, McuStatus } from "../../../contract/entities.ts";
 import type { McuLive } from "../../../contract/live.ts";
 import { mcuLiveStatus } from "../../../streams/live-status.ts";
 import { formatDate } from "../../components/dates.ts";
+import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { EditIcon, TrashIcon } from "../../components/icons.tsx";
 import { useMcu, useMcuLiveWith } from "../../data/hooks.ts";
 import { batteryLevelOf, sameShownBattery } from "./battery.ts";
@@ -92,6 +93,13 @@ export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: {
           <time dateTime={mcu.createdAt}>{formatDate(mcu.createdAt)}</time>
         </dd>
       </dl>
+      <HistoryLink
+        to={mcuHistoryPath(mcu.mcu_id)}
+        label={`History of ${mcu.name}`}
+        className="mt-auto self-start -ml-2 -mb-2 inline-flex min-h-11 items-center gap-1.5 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        <ChartIcon /> History
+      </HistoryLink>
     </article>
   );
 });

@@ -1,0 +1,104 @@
+import { Readable } from "node:stream";
+
+/**
+ * CSV as RFC 4180 writes it (comma-separated, CRLF line ends, quoted where needed), streamed:
+ * an export of a year of minute rollups is hundreds of thousands of lines that must never sit in
+ * memory at once.
+ */
+
+/**
+ * Excel takes a file without a byte order mark for its local code page, and turns a farm's MCU
+ * names in Arabic (or the ° of a unit) into mojibake; LibreOffice, Sheets and CSV libraries skip it.
+ */
+export const UTF8_BOM = "\uFEFF";
+
+/**
+ * A text field. A cell that starts with =, +, -, @ (or a tab or carriage return) is run as a
+ * formula by spreadsheets, so a name like `=HYPERLINK(...)` gets a leading apostrophe, which
+ * spreadsheets show as text. Numbers are written with `num` and never altered.
+ */
+export function text(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** A number field (empty when null). */
+export function num(value: number | null | undefined): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? "" : String(value);
+}
+
+export function bool(value: boolean | null | undefined, yes = "on", no = "off"): string {
+  return value === null || value === undefined ? "" : value ? yes : no;
+}
+
+/** An instant as ISO 8601 UTC; whole seconds drop the milliseconds (buckets start on the minute). */
+export function time(ms: number): string {
+  const s = new Date(ms).toISOString();
+  return s.endsWith(".000Z") ? `${s.slice(0, -5)}Z` : s;
+}
+
+export const line = (fields: readonly string[]) => `${fields.join(",")}\r\n`;
+
+/**
+ * The bytes of a CSV export: the header line, then each piece of `body` (whole lines) as it comes.
+ * Pieces are pulled only as the client reads: `Readable.from` asks the generator for the next one
+ * when the stream's buffer is below its mark, and piping to the socket stops reading while the
+ * socket is full, so a slow client holds a piece or two in this process, never the file. When the
+ * client goes away the reply destroys the stream, the generator is returned at its next `yield`,
+ * and no further query runs.
+ */
+export function csvStream(header: readonly string[], body: AsyncIterable<string>): Readable {
+  async function* all(): AsyncGenerator<string> {
+    yield UTF8_BOM + line(header);
+    yield* body;
+  }
+  return Readable.from(all(), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/** Chunks of rows as pieces of CSV, a line per row. */
+export async function* linesOf<T>(chunks: AsyncIterable<T[]>, toLine: (row: T) => string): AsyncGenerator<string> {
+  for await (const rows of chunks) {
+    let out = "";
+    for (const row of rows) out += toLine(row);
+    yield out;
+  }
+}
+
+/** A file name part: letters and digits of any script, the rest folded into single dashes. */
+function slug(name: string): string {
+  return name
+    .normalize("NFC")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+}
+
+/** The same in ASCII for the plain `filename` (accents dropped, other scripts gone). */
+function asciiSlug(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+}
+
+/** 2026-11-25T06:00:00.000Z -> 20261125T0600Z (with the seconds when they are not zero). */
+function stamp(ms: number): string {
+  const s = new Date(ms).toISOString();
+  const compact = `${s.slice(0, 4)}${s.slice(5, 7)}${s.slice(8, 10)}T${s.slice(11, 13)}${s.slice(14, 16)}`;
+  return s.slice(17, 19) === "00" ? `${compact}Z` : `${compact}${s.slice(17, 19)}Z`;
+}
+
+/**
+ * `attachment` with the file name `<name>_<what>[_<from>_<to>].csv`: `filename` in ASCII for old
+ * clients, `filename*` with the name as written (RFC 6266).
+ */
+export function attachment(name: string, what: string, fromMs?: number, toMs?: number): string {
+  const rest = [what, ...[fromMs, toMs].filter((t): t is number => t !== undefined).map(stamp)].join("_");
+  const ascii = `${asciiSlug(name) || "export"}_${rest}.csv`;
+  const full = `${slug(name) || "export"}_${rest}.csv`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(full)}`;
+}
+
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";

@@ -1,0 +1,229 @@
+import {
+  COMMAND_OUTCOMES,
+  COMMAND_SOURCES,
+  HISTORY_METRICS,
+  MAX_POINTS,
+  MAX_POINTS_GIVEN,
+  MAX_SPAN_MS,
+  RESOLUTIONS,
+  STATE_TARGETS,
+  type CommandOutcome,
+  type HistoryMetric,
+  type Resolution,
+  type StateTarget,
+} from "../../src/contract/history.ts";
+import { AppError } from "../errors.ts";
+
+/**
+ * The query strings of the history API, checked and turned into what the repository takes. Every
+ * problem is a 400 VALIDATION whose message says what to send instead: these parameters are typed
+ * by hand into export links and scripts as often as the app sends them.
+ */
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+const invalid = (message: string) => new AppError("VALIDATION", message);
+
+/** 1234567 -> "1,234,567". */
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** An instant's example in messages: what `from` and `to` look like. */
+const INSTANT_HINT = "an ISO 8601 date and time with a time zone, like 2026-11-25T06:00:00Z";
+
+/**
+ * The query as single string values: a parameter this endpoint does not take, or one given twice,
+ * is refused (as an unknown body field is), rather than silently ignored.
+ */
+export function queryOf(raw: unknown, allowed: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw === null || typeof raw !== "object") return out;
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!allowed.includes(key)) throw invalid(`Unknown query parameter: ${key}`);
+    if (typeof value !== "string") throw invalid(`${key} must be given once`);
+    out[key] = value;
+  }
+  return out;
+}
+
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/;
+
+/**
+ * An ISO 8601 instant, epoch ms. The zone is required: a bare local time means a different instant
+ * on the server than in the farmer's browser. A space where the offset's sign belongs is a `+`
+ * that an unencoded URL turned into a space (`?from=2026-11-25T08:00:00+02:00`).
+ */
+export function parseInstant(name: string, value: string | undefined): number {
+  if (value === undefined) throw invalid(`${name} is required: ${INSTANT_HINT}`);
+  const m = INSTANT.exec(value);
+  const bad = invalid(`${name} must be ${INSTANT_HINT}`);
+  if (!m) throw bad;
+  const [year, month, day, hour, minute, second = 0] = m.slice(1, 7).map((s) => (s === undefined ? undefined : Number(s))) as number[];
+  const ms = Number((m[7] ?? "").padEnd(3, "0").slice(0, 3));
+  const offsetH = m[8] ? 0 : Number(m[10]);
+  const offsetM = m[8] ? 0 : Number(m[11]);
+  if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 59 || offsetH > 23 || offsetM > 59) throw bad;
+  const local = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, ms);
+  // Date.UTC rolls 30 February over into March: the day must survive the round trip.
+  if (day! < 1 || new Date(local).getUTCDate() !== day) throw bad;
+  const sign = m[9] === "-" ? -1 : 1;
+  return local - sign * (offsetH * 60 + offsetM) * 60_000;
+}
+
+export interface Range {
+  fromMs: number;
+  toMs: number;
+}
+
+/** `from` and `to`, both required, `from` first, at most MAX_SPAN_MS apart. */
+export function parseRange(q: Record<string, string>): Range {
+  const fromMs = parseInstant("from", q.from);
+  const toMs = parseInstant("to", q.to);
+  if (fromMs >= toMs) throw invalid("from must be before to");
+  if (toMs - fromMs > MAX_SPAN_MS) throw invalid(`The range is too long: at most ${MAX_SPAN_MS / DAY_MS} days`);
+  return { fromMs, toMs };
+}
+
+/** `from` and `to` where both are optional filters; when both are given, `from` comes first. */
+export function parseOptionalRange(q: Record<string, string>): Partial<Range> {
+  const fromMs = q.from === undefined ? undefined : parseInstant("from", q.from);
+  const toMs = q.to === undefined ? undefined : parseInstant("to", q.to);
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw invalid("from must be before to");
+  return { fromMs, toMs };
+}
+
+function metricOf(name: string): HistoryMetric {
+  if (!(HISTORY_METRICS as readonly string[]).includes(name)) throw invalid(`Unknown metric: ${name}`);
+  return name as HistoryMetric;
+}
+
+/** `metrics=a,b`: the metrics asked for, in the contract's order; all of them when absent. */
+export function parseMetrics(value: string | undefined): HistoryMetric[] {
+  if (value === undefined) return [...HISTORY_METRICS];
+  const names = value.split(",").map((s) => s.trim());
+  if (names.every((n) => n === "")) throw invalid(`metrics must name at least one metric: ${HISTORY_METRICS.join(", ")}`);
+  const asked = new Set(names.filter((n) => n !== "").map(metricOf));
+  return HISTORY_METRICS.filter((m) => asked.has(m));
+}
+
+/** `metric=a`: exactly one metric, required (the farm comparison). */
+export function parseMetric(value: string | undefined): HistoryMetric {
+  if (value === undefined || value.trim() === "") throw invalid(`metric is required: one of ${HISTORY_METRICS.join(", ")}`);
+  return metricOf(value.trim());
+}
+
+export function parseResolution(value: string | undefined): Resolution | undefined {
+  if (value === undefined) return undefined;
+  const r = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  if (!(RESOLUTIONS as readonly number[]).includes(r)) throw invalid(`resolution must be one of ${RESOLUTIONS.join(", ")} (seconds)`);
+  return r as Resolution;
+}
+
+/**
+ * How a range is read. Buckets are aligned on the epoch (as `date_bin` aligns them: days start at
+ * 00:00 UTC) and the range is widened to whole buckets, so the first and last bucket are complete
+ * and every minute or hourly rollup falls in exactly one bucket.
+ */
+export interface SeriesPlan {
+  resolution: Resolution;
+  /** The first bucket's start, epoch ms. */
+  fromMs: number;
+  /** The end of the last bucket, epoch ms. */
+  toMs: number;
+  /**
+   * Hourly rollups are read before this instant and minute rollups from it on (resolutions of an
+   * hour and up); undefined: minute rollups only. The hourly job builds an hour a few minutes
+   * after it ends, so the last complete hour and the current one come from the minutes.
+   */
+  hoursBeforeMs?: number;
+}
+
+/** Buckets of `resolution` seconds that the range [fromMs, toMs) touches. */
+export function bucketCount(fromMs: number, toMs: number, resolution: number): number {
+  const step = resolution * 1000;
+  return Math.ceil(toMs / step) - Math.floor(fromMs / step);
+}
+
+export interface PlanOptions {
+  /** The resolution the request named, if any. */
+  given?: Resolution;
+  now: number;
+  /** Minute rollups are kept this many days; a range reaching further back is read from hourly rollups. */
+  minuteRetentionDays: number;
+  /** JSON answers cap the points per series (MAX_POINTS when the server chooses, MAX_POINTS_GIVEN when the request does); CSV does not. */
+  capped: boolean;
+}
+
+export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentionDays, capped }: PlanOptions): SeriesPlan {
+  const beyondMinutes = fromMs < now - minuteRetentionDays * DAY_MS;
+  let resolution: Resolution;
+  if (given !== undefined) resolution = given;
+  else if (capped) resolution = RESOLUTIONS.find((r) => bucketCount(fromMs, toMs, r) <= MAX_POINTS) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
+  else resolution = 60;
+  if (beyondMinutes && resolution < 3600) resolution = 3600;
+  const points = bucketCount(fromMs, toMs, resolution);
+  if (capped && given !== undefined && points > MAX_POINTS_GIVEN) {
+    throw invalid(`With resolution ${resolution} that range has ${count(points)} points; at most ${count(MAX_POINTS_GIVEN)}`);
+  }
+  const step = resolution * 1000;
+  const plan: SeriesPlan = { resolution, fromMs: Math.floor(fromMs / step) * step, toMs: Math.ceil(toMs / step) * step };
+  if (resolution >= 3600) plan.hoursBeforeMs = Math.floor(now / HOUR_MS) * HOUR_MS - HOUR_MS;
+  return plan;
+}
+
+export function parseSource(value: string | undefined): (typeof COMMAND_SOURCES)[number] | undefined {
+  if (value === undefined) return undefined;
+  if (!(COMMAND_SOURCES as readonly string[]).includes(value)) throw invalid(`source must be ${COMMAND_SOURCES.join(" or ")}`);
+  return value as (typeof COMMAND_SOURCES)[number];
+}
+
+export function parseOutcome(value: string | undefined): CommandOutcome | undefined {
+  if (value === undefined) return undefined;
+  if (!(COMMAND_OUTCOMES as readonly string[]).includes(value)) throw invalid(`outcome must be one of ${COMMAND_OUTCOMES.join(", ")}`);
+  return value as CommandOutcome;
+}
+
+export function parseTarget(value: string | undefined): StateTarget | undefined {
+  if (value === undefined) return undefined;
+  if (!(STATE_TARGETS as readonly string[]).includes(value)) throw invalid(`target must be one of ${STATE_TARGETS.join(", ")}`);
+  return value as StateTarget;
+}
+
+export const COMMANDS_PAGE = { default: 100, max: 500 } as const;
+
+export function parseLimit(value: string | undefined): number {
+  if (value === undefined) return COMMANDS_PAGE.default;
+  const n = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= COMMANDS_PAGE.max)) throw invalid(`limit must be a whole number from 1 to ${COMMANDS_PAGE.max}`);
+  return n;
+}
+
+/**
+ * Where a page of the command log ends: its last entry's time (in microseconds, the database's
+ * precision, so entries in the same millisecond are neither skipped nor repeated) and id.
+ * Opaque to the app: it only passes `next_before` back as `before`.
+ */
+export interface CommandCursor {
+  atMicros: string;
+  commandId: string;
+}
+
+export function encodeCursor(c: CommandCursor): string {
+  return Buffer.from(JSON.stringify([c.atMicros, c.commandId])).toString("base64url");
+}
+
+export function parseCursor(value: string | undefined): CommandCursor | undefined {
+  if (value === undefined) return undefined;
+  const bad = invalid("before must be the next_before of a previous page");
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(value)) throw bad;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+  } catch {
+    throw bad;
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) throw bad;
+  const [atMicros, commandId] = decoded as unknown[];
+  if (typeof atMicros !== "string" || !/^-?\d{1,18}$/.test(atMicros) || typeof commandId !== "string" || commandId.length === 0 || commandId.length > 200) throw bad;
+  return { atMicros, commandId };
+}

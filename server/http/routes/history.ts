@@ -1,0 +1,257 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  type CommandLog,
+  type FarmHistory,
+  type HistoryMetric,
+  type McuHistory,
+  type MetricSeries,
+  type StateEvent,
+  type StateTimeline,
+} from "../../../src/contract/history.ts";
+import { iso } from "../../db/rows.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { attachment, bool, CSV_CONTENT_TYPE, csvStream, line, linesOf, num, text, time } from "../../history/csv.ts";
+import {
+  encodeCursor,
+  parseCursor,
+  parseLimit,
+  parseMetric,
+  parseMetrics,
+  parseOptionalRange,
+  parseOutcome,
+  parseRange,
+  parseResolution,
+  parseSource,
+  parseTarget,
+  planSeries,
+  queryOf,
+  type Range,
+  type SeriesPlan,
+} from "../../history/history-params.ts";
+import { historyRepo, type CommandFilters, type CommandRow, type FarmSeriesRow, type McuRef, type SeriesColumns, type StateEventRow } from "../../history/history-repo.ts";
+import type { RouteContext } from "../context.ts";
+import { idParam } from "../validate.ts";
+
+export interface HistoryRouteOptions {
+  /** Minute rollups are kept this many days; older ranges are answered from hourly rollups. */
+  minuteRetentionDays: number;
+}
+
+/**
+ * The most state changes one timeline answer lists. A range with more is refused with a 400
+ * asking for a shorter one, rather than cut short: a timeline that stops partway would show a
+ * controller in a state it left long ago. (The CSV export lists them all.)
+ */
+export const TIMELINE_MAX_EVENTS = 20_000;
+
+const SERIES_PARAMS = ["from", "to", "metrics", "resolution"] as const;
+const FARM_PARAMS = ["from", "to", "metric", "resolution"] as const;
+const RANGE_PARAMS = ["from", "to"] as const;
+const COMMAND_FILTER_PARAMS = ["from", "to", "source", "outcome", "target"] as const;
+
+type McuParams = { Params: { mcu_id: string } };
+type FarmParams = { Params: { farm_id: string } };
+
+const eventOf = ({ atMicros: _, ...e }: StateEventRow): StateEvent => e;
+
+function seriesOf(columns: SeriesColumns, m: HistoryMetric): MetricSeries {
+  return { min: columns[`${m}_min`]!, avg: columns[`${m}_avg`]!, max: columns[`${m}_max`]!, count: columns[`${m}_n`] as number[] };
+}
+
+/** Header names per MCU: its name, with the MAC added where two MCUs of the farm share a name. */
+function mcuColumns(mcus: McuRef[]): string[] {
+  const seen = new Map<string, number>();
+  for (const m of mcus) seen.set(m.name, (seen.get(m.name) ?? 0) + 1);
+  return mcus.map((m) => (seen.get(m.name)! > 1 ? `${m.name} (${m.mac})` : m.name));
+}
+
+/**
+ * A farm's per-MCU averages on one time axis: the buckets in which any MCU has a sample, and per
+ * MCU (in `mcus` order) its average there or null.
+ */
+function farmGrid(rows: FarmSeriesRow[], mcus: McuRef[]): { t: number[]; columns: (number | null)[][] } {
+  const all = new Set<number>();
+  for (const r of rows) for (const t of r.t) all.add(t);
+  const t = [...all].sort((x, y) => x - y);
+  const index = new Map(t.map((x, i) => [x, i]));
+  const byMcu = new Map(rows.map((r) => [r.mcu_id, r]));
+  const columns = mcus.map((m) => {
+    const column = new Array<number | null>(t.length).fill(null);
+    const r = byMcu.get(m.mcu_id);
+    if (r) for (let i = 0; i < r.t.length; i++) column[index.get(r.t[i]!)!] = r.avg[i]!;
+    return column;
+  });
+  return { t, columns };
+}
+
+/** A farm's series as CSV lines: time, then each MCU's average. */
+async function* farmCsv(chunks: AsyncIterable<FarmSeriesRow[]>, mcus: McuRef[]): AsyncGenerator<string> {
+  for await (const rows of chunks) {
+    const { t, columns } = farmGrid(rows, mcus);
+    let out = "";
+    for (let i = 0; i < t.length; i++) out += line([time(t[i]!), ...columns.map((c) => num(c[i]))]);
+    yield out;
+  }
+}
+
+async function* prepend<T>(first: T[], rest: AsyncIterable<T[]>): AsyncGenerator<T[]> {
+  if (first.length > 0) yield first;
+  yield* rest;
+}
+
+const stateLine = (e: StateEventRow) => line([time(Date.parse(e.at)), e.target, bool(e.status), bool(e.auto), bool(e.session)]);
+
+const commandLine = (c: CommandRow) =>
+  line([time(Date.parse(c.at)), c.source, text(c.actor), c.target, c.type, bool(c.on_off), c.outcome, text(c.reason), c.answered_at ? time(Date.parse(c.answered_at)) : "", text(c.command_id)]);
+
+/** Reading history of an MCU and of a farm, device timelines and the command log, as JSON and as CSV (issue 14). */
+export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: HistoryRouteOptions): void {
+  const repo = historyRepo(ctx.db);
+
+  /** The session's client and the id in the path (401 without a session, 400 for a malformed id). */
+  async function request(req: FastifyRequest, id: string | undefined, what: "MCU" | "Farm") {
+    const { clientId } = await ctx.sessions.require(req);
+    return { clientId, id: idParam(id, what) };
+  }
+
+  /** The client's own MCU: another client's answers 404, as a missing one does. */
+  async function ownMcu(clientId: number, mcuId: number): Promise<McuRef> {
+    const mcu = await repo.mcu(clientId, mcuId);
+    if (!mcu) throw notFound("MCU");
+    return mcu;
+  }
+
+  const plan = (range: Range, resolution: string | undefined, capped: boolean): SeriesPlan =>
+    planSeries(range, { given: parseResolution(resolution), now: ctx.now().getTime(), minuteRetentionDays: options.minuteRetentionDays, capped });
+
+  function sendCsv(reply: FastifyReply, disposition: string, body: NodeJS.ReadableStream) {
+    reply.header("content-type", CSV_CONTENT_TYPE);
+    reply.header("content-disposition", disposition);
+    reply.header("cache-control", "no-store");
+    return reply.send(body);
+  }
+
+  // ---- one MCU's readings ----
+
+  async function mcuSeriesRequest(req: FastifyRequest<McuParams>, capped: boolean) {
+    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+    const q = queryOf(req.query, SERIES_PARAMS);
+    const range = parseRange(q);
+    const metrics = parseMetrics(q.metrics);
+    const series = plan(range, q.resolution, capped);
+    return { mcu: await ownMcu(clientId, id), range, metrics, series };
+  }
+
+  app.get<McuParams>("/api/mcus/:mcu_id/history", async (req): Promise<McuHistory> => {
+    const { mcu, range, metrics, series } = await mcuSeriesRequest(req, true);
+    const columns = await repo.mcuSeries(mcu.mcu_id, metrics, series);
+    return {
+      mcu_id: mcu.mcu_id,
+      from: iso(new Date(range.fromMs)),
+      to: iso(new Date(range.toMs)),
+      resolution: series.resolution,
+      t: columns.t,
+      series: Object.fromEntries(metrics.map((m) => [m, seriesOf(columns, m)])),
+    };
+  });
+
+  /** Columns: time (each bucket's start), then min, avg, max and count of each metric. No point cap: 60 s buckets by default. */
+  app.get<McuParams>("/api/mcus/:mcu_id/history.csv", async (req, reply) => {
+    const { mcu, range, metrics, series } = await mcuSeriesRequest(req, false);
+    const header = ["time", ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_count`])];
+    return sendCsv(reply, attachment(mcu.name, "history", range.fromMs, range.toMs), csvStream(header, repo.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series)));
+  });
+
+  // ---- a farm's MCUs on one metric ----
+
+  async function farmSeriesRequest(req: FastifyRequest<FarmParams>, capped: boolean) {
+    const { clientId, id } = await request(req, req.params.farm_id, "Farm");
+    const q = queryOf(req.query, FARM_PARAMS);
+    const metric = parseMetric(q.metric);
+    const range = parseRange(q);
+    const series = plan(range, q.resolution, capped);
+    const farm = await repo.farm(clientId, id);
+    if (!farm) throw notFound("Farm");
+    return { farm, range, metric, series };
+  }
+
+  app.get<FarmParams>("/api/farms/:farm_id/history", async (req): Promise<FarmHistory> => {
+    const { farm, range, metric, series } = await farmSeriesRequest(req, true);
+    const ids = farm.mcus.map((m) => m.mcu_id);
+    const { t, columns } = farmGrid(await repo.farmSeries(ids, metric, series), farm.mcus);
+    return {
+      farm_id: farm.farm_id,
+      metric,
+      from: iso(new Date(range.fromMs)),
+      to: iso(new Date(range.toMs)),
+      resolution: series.resolution,
+      t,
+      mcus: farm.mcus.map((m, i) => ({ mcu_id: m.mcu_id, name: m.name, mac: m.mac, avg: columns[i]! })),
+    };
+  });
+
+  /** Columns: time, then each MCU's average (headed by its name). */
+  app.get<FarmParams>("/api/farms/:farm_id/history.csv", async (req, reply) => {
+    const { farm, range, metric, series } = await farmSeriesRequest(req, false);
+    const ids = farm.mcus.map((m) => m.mcu_id);
+    const header = ["time", ...mcuColumns(farm.mcus).map(text)];
+    return sendCsv(reply, attachment(farm.name, metric, range.fromMs, range.toMs), csvStream(header, farmCsv(repo.farmSeriesChunks(ids, metric, series), farm.mcus)));
+  });
+
+  // ---- device state timeline ----
+
+  async function timelineRequest(req: FastifyRequest<McuParams>) {
+    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+    const range = parseRange(queryOf(req.query, RANGE_PARAMS));
+    return { mcu: await ownMcu(clientId, id), range };
+  }
+
+  app.get<McuParams>("/api/mcus/:mcu_id/timeline", async (req): Promise<StateTimeline> => {
+    const { mcu, range } = await timelineRequest(req);
+    const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
+    const events = await repo.events(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
+    if (events.length > TIMELINE_MAX_EVENTS) {
+      throw new AppError("VALIDATION", `That range has more than ${TIMELINE_MAX_EVENTS.toLocaleString("en-US")} state changes; choose a shorter range`);
+    }
+    return { mcu_id: mcu.mcu_id, from: iso(new Date(range.fromMs)), to: iso(new Date(range.toMs)), initial: initial.map(eventOf), events: events.map(eventOf) };
+  });
+
+  /** Each controller's state at `from` (its last change before it, with that change's time), then every change in the range. */
+  app.get<McuParams>("/api/mcus/:mcu_id/timeline.csv", async (req, reply) => {
+    const { mcu, range } = await timelineRequest(req);
+    const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
+    const rows = prepend(initial, repo.eventChunks(mcu.mcu_id, range.fromMs, range.toMs));
+    return sendCsv(reply, attachment(mcu.name, "timeline", range.fromMs, range.toMs), csvStream(["time", "target", "status", "auto", "session"], linesOf(rows, stateLine)));
+  });
+
+  // ---- command log ----
+
+  function commandFilters(q: Record<string, string>): CommandFilters {
+    return { ...parseOptionalRange(q), source: parseSource(q.source), outcome: parseOutcome(q.outcome), target: parseTarget(q.target) };
+  }
+
+  app.get<McuParams>("/api/mcus/:mcu_id/commands", async (req): Promise<CommandLog> => {
+    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+    const q = queryOf(req.query, [...COMMAND_FILTER_PARAMS, "limit", "before"]);
+    const filters = commandFilters(q);
+    const limit = parseLimit(q.limit);
+    const before = parseCursor(q.before);
+    const mcu = await ownMcu(clientId, id);
+    const rows = await repo.commandsPage(mcu.mcu_id, filters, limit + 1, before);
+    const page = rows.slice(0, limit);
+    return {
+      mcu_id: mcu.mcu_id,
+      entries: page.map(({ cursor: _, ...entry }) => entry),
+      next_before: rows.length > limit ? encodeCursor(page[page.length - 1]!.cursor) : null,
+    };
+  });
+
+  /** Every matching command, oldest first, no paging. */
+  app.get<McuParams>("/api/mcus/:mcu_id/commands.csv", async (req, reply) => {
+    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+    const filters = commandFilters(queryOf(req.query, COMMAND_FILTER_PARAMS));
+    const mcu = await ownMcu(clientId, id);
+    const header = ["time", "source", "actor", "target", "type", "value", "outcome", "reason", "answered_at", "command_id"];
+    return sendCsv(reply, attachment(mcu.name, "commands", filters.fromMs, filters.toMs), csvStream(header, linesOf(repo.commandChunks(mcu.mcu_id, filters), commandLine)));
+  });
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import type { ProfileConfig } from "../../src/contract/entities.ts";
+import type { CommandTarget } from "../../src/contract/realtime.ts";
+import type { Database } from "../db/database.ts";
+import { ensurePartitions } from "../history/partitions.ts";
+import { MINUTE_MS, MinuteRollups } from "../history/rollups.ts";
+import { recomputeHours, upsertMinuteRows } from "../history/rollups-repo.ts";
+import { StateTracker, type StateChange } from "../history/state-tracker.ts";
+import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState } from "./physics.ts";
+import type { FleetDevice } from "./simulated-mcu.ts";
+
+export interface HistorySeed {
+  /** False when the demo's MCUs already have history within the day. */
+  seeded: boolean;
+  /** The room each seeded MCU ended the day in, by MAC: the fleet starts from it, so the live curves go on from the seeded ones. */
+  rooms: Map<string, RoomState>;
+  /** Resolves once the day is in the database (it is written in the background: the server is up meanwhile). */
+  written: Promise<{ mcus: number; minuteRows: number; stateEvents: number; commands: number }>;
+}
+
+/** One sample every 10 s (the physics steps at that pace too): 6 per minute; the 12 rooms' day takes well under a second of CPU. */
+const SAMPLE_S = 10;
+/**
+ * Rows per statement (12 MCUs' day: 3 statements of minutes, 4 or 5 each of state changes and
+ * commands): large statements, and between them the requests of the server that is already up.
+ */
+const SEED_CHUNK = 6000;
+
+/** A grower's own commands in the seeded day, as the command log keeps them. */
+interface UserCommand {
+  mcuId: number;
+  actor: string;
+  target: CommandTarget;
+  type: "auto" | "status";
+  onOff: boolean;
+  at: number;
+}
+
+/**
+ * Gives the demo's MCUs a day of history, so that a new user's first look at an MCU shows its
+ * last 24 h: on a fresh demo, and at any start when the demo's newest minute is older than that.
+ * Each room runs through the simulator's own physics over the day before `now`, at a real room's
+ * pace (one simulated second a second): the outside temperature's day and night, the linked
+ * profile's automation switching the controllers, the battery draining down to today's level. In
+ * every fourth room the grower switched the exhaust fan off by hand for 40 minutes in the early
+ * morning (Automation off, fan off, later Automation on again): CO2 climbs while it is off. The
+ * samples are folded by the live path's rollups and state tracker; the automation's switching
+ * becomes state events and command-log rows, as the devices' reports would.
+ */
+export async function seedDemoHistory(db: Database, devices: FleetDevice[], { now = new Date(), hours = 24 } = {}): Promise<HistorySeed> {
+  const none: HistorySeed = { seeded: false, rooms: new Map(), written: Promise.resolve({ mcus: 0, minuteRows: 0, stateEvents: 0, commands: 0 }) };
+  const mcus = await db.query<{ mcu_id: number; mac: string; username: string; config: ProfileConfig | null }>(
+    `select m.mcu_id, m.mac, c.username, p.config from mcus m
+     join clients c on c.client_id = m.client_id
+     left join profile_links l on l.mcu_id = m.mcu_id
+     left join setting_profiles p on p.profile_id = l.profile_id
+     where m.mac = any($1::text[]) order by m.mcu_id`,
+    [devices.map((d) => d.mac)],
+  );
+  if (mcus.length === 0) return none;
+
+  const end = now.getTime() - (now.getTime() % MINUTE_MS);
+  const start = end - hours * 3600_000;
+  // The newest minute of each MCU, by its primary key (one probe per MCU and partition).
+  const [newest] = await db.query<{ at: Date | null }>(
+    `select max(x.bucket) as at from unnest($1::int[]) as id
+     cross join lateral (select bucket from reading_minutes where mcu_id = id order by bucket desc limit 1) x`,
+    [mcus.map((m) => m.mcu_id)],
+  );
+  if (newest?.at && new Date(newest.at).getTime() >= start) return none;
+
+  const byMac = new Map(devices.map((d) => [d.mac, d]));
+  const rollups = new MinuteRollups();
+  const tracker = new StateTracker();
+  const rooms = new Map<string, RoomState>();
+  const userCommands: UserCommand[] = [];
+  for (const [i, mcu] of mcus.entries()) {
+    const device = byMac.get(mcu.mac)!;
+    const random = rng(device.seed * 7919 + 13);
+    const config = mcu.config ?? DEFAULT_CONFIG;
+    // The day ends at today's battery level (at most where a full battery is after a day), drained as the physics drains it.
+    const battery = device.battery ?? 40 + random() * 60;
+    const room = initialRoom(random, Math.min(100, battery + 0.0004 * hours * 3600));
+    // The fan's 40 minutes off: from 04:00 UTC in the seeded day (07:00 at the farms), in every fourth room,
+    // unless that is too close to now (the fleet goes on from the day's end, Automation on).
+    const at4 = start + ((((Date.UTC(2000, 0, 1, 4) - start) % 86_400_000) + 86_400_000) % 86_400_000);
+    const fanOff = i % 4 === 1 && at4 + 60 * MINUTE_MS < end ? at4 : -1;
+    const fanOn = fanOff + 40 * MINUTE_MS;
+    const user = (target: CommandTarget, type: "auto" | "status", onOff: boolean, at: number) =>
+      userCommands.push({ mcuId: mcu.mcu_id, actor: mcu.username, target, type, onOff, at });
+    for (let t = start; t < end; t += SAMPLE_S * 1000) {
+      if (t === fanOff) {
+        room.actuators.Ventilation = { status: false, auto: false };
+        user("Ventilation", "auto", false, t - 4000);
+        user("Ventilation", "status", false, t - 2000);
+      } else if (t === fanOn) {
+        room.actuators.Ventilation.auto = true;
+        user("Ventilation", "auto", true, t - 2000);
+      }
+      stepRoom(room, config, SAMPLE_S, random, ambientAt(t));
+      const reading = telemetryOf(room, device.counts);
+      rollups.put(mcu.mcu_id, reading, t);
+      tracker.observe(mcu.mcu_id, reading, t);
+    }
+    rooms.set(mcu.mac, room);
+  }
+  rollups.harvest(end, { all: true });
+  const rows = rollups.take();
+  const changes = tracker.take();
+  const automation = automationChanges(changes);
+  const ids = mcus.map((m) => m.mcu_id);
+
+  async function write() {
+    for (const table of ["reading_minutes", "reading_hours", "device_state_events", "command_log"] as const) await ensurePartitions(db, table, [start, end - 1]);
+    await upsertMinuteRows(db, rows, SEED_CHUNK);
+    await recomputeHours(db, ids, start, end);
+    for (const part of chunks(changes)) {
+      await db.query(
+        `insert into device_state_events (mcu_id, at, target, status, auto, session)
+         select * from unnest($1::int[], $2::timestamptz[], $3::text[], $4::bool[], $5::bool[], $6::bool[])`,
+        [part.map((c) => c.mcuId), part.map((c) => iso(c.at)), part.map((c) => c.target), part.map((c) => c.status), part.map((c) => c.auto), part.map((c) => c.session)],
+      );
+    }
+    const log = [
+      ...automation.map((c) => ({ mcuId: c.mcuId, actor: null, source: "automation", target: c.target, type: "status", onOff: c.status, at: c.at, outcome: "reported" })),
+      ...userCommands.map((c) => ({ ...c, source: "user", outcome: "acknowledged" })),
+    ];
+    for (const part of chunks(log)) {
+      await db.query(
+        `insert into command_log (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at)
+         select v.id, v.mcu_id, m.client_id, v.source, v.actor, v.target, v.type, v.on_off, v.at, v.outcome, null, v.at + interval '0.2 seconds'
+         from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::timestamptz[], $9::text[])
+           as v(id, mcu_id, source, actor, target, type, on_off, at, outcome)
+         join mcus m on m.mcu_id = v.mcu_id`,
+        [
+          part.map(() => randomUUID()),
+          part.map((c) => c.mcuId),
+          part.map((c) => c.source),
+          part.map((c) => c.actor),
+          part.map((c) => c.target),
+          part.map((c) => c.type),
+          part.map((c) => c.onOff),
+          part.map((c) => iso(c.at)),
+          part.map((c) => c.outcome),
+        ],
+      );
+    }
+    // The fleet reported meanwhile, and the server stored each controller's first state as a change
+    // (nothing came before it yet): now that the day is in, those repeat its last state.
+    await db.query(
+      `delete from device_state_events d
+       where d.mcu_id = any($1::int[]) and d.at >= $2 and d.at < $3
+         and exists (
+           select 1 from (
+             select p.status, p.auto, p.session from device_state_events p
+             where p.mcu_id = d.mcu_id and p.target = d.target and p.at < d.at order by p.at desc limit 1
+           ) q where q.status = d.status and q.auto = d.auto and q.session is not distinct from d.session
+         )`,
+      [ids, iso(end), iso(end + 10 * MINUTE_MS)],
+    );
+    return { mcus: mcus.length, minuteRows: rows.length, stateEvents: changes.length, commands: log.length };
+  }
+  return { seeded: true, rooms, written: write() };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function* chunks<T>(rows: T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += SEED_CHUNK) yield rows.slice(i, i + SEED_CHUNK);
+}
+
+/** The changes the automation made: Automation on, and the status switched from a known one. */
+function automationChanges(changes: StateChange[]): StateChange[] {
+  const status = new Map<string, boolean>();
+  return changes.filter((c) => {
+    const key = `${c.mcuId}:${c.target}`;
+    const before = status.get(key);
+    status.set(key, c.status);
+    return c.auto && before !== undefined && before !== c.status;
+  });
+}

@@ -1,0 +1,61 @@
+import { COMMAND_TARGETS } from "./enums.ts";
+
+/**
+ * The values and paths of the reading history contract (history.ts), apart from its answer
+ * schemas: the app's screens use them without building a schema (as enums.ts and api-paths.ts
+ * are to entities.ts). history.ts exports them too.
+ */
+
+/** The metrics kept, in the order charts and CSV columns show them. */
+export const HISTORY_METRICS = ["temperature", "humidity", "soil_temperature", "co2", "soil_moisture", "battery"] as const;
+export type HistoryMetric = (typeof HISTORY_METRICS)[number];
+
+/** How each metric reads for a person: its label and unit. */
+export const METRIC_INFO: Record<HistoryMetric, { label: string; unit: string }> = {
+  temperature: { label: "Temperature", unit: "°C" },
+  humidity: { label: "Humidity", unit: "%" },
+  soil_temperature: { label: "Soil Temperature", unit: "°C" },
+  co2: { label: "CO2", unit: "ppm" },
+  soil_moisture: { label: "Soil Moisture", unit: "%" },
+  battery: { label: "Battery", unit: "%" },
+};
+
+/**
+ * The buckets a series can be read at, in seconds. Below an hour they are built from minute
+ * rollups, from an hour up from hourly rollups.
+ */
+export const RESOLUTIONS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** At most this many points per series when the server chooses the resolution. */
+export const MAX_POINTS = 2000;
+/** At most this many points per series when the request names a resolution (charts; CSV has no cap). */
+export const MAX_POINTS_GIVEN = 20_000;
+/** The longest range one request may ask for: a little over the default hourly retention. */
+export const MAX_SPAN_MS = 800 * 86_400_000;
+
+/** The smallest resolution that keeps a range of `spanMs` within MAX_POINTS points (the largest resolution if none). */
+export function resolutionFor(spanMs: number, maxPoints = MAX_POINTS): Resolution {
+  return RESOLUTIONS.find((r) => Math.ceil(spanMs / (r * 1000)) <= maxPoints) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
+}
+
+/** The device states kept as change events: each controller (by its key in a reading and a command), and the irrigation session. */
+export const STATE_TARGETS = COMMAND_TARGETS;
+export type StateTarget = (typeof STATE_TARGETS)[number];
+
+export const COMMAND_OUTCOMES = ["pending", "acknowledged", "refused", "timed_out", "failed", "reported"] as const;
+export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
+/** `user`: a command sent from the app; `automation`: a change the device made by its profile and reported. */
+export const COMMAND_SOURCES = ["user", "automation"] as const;
+
+/** The history endpoints (after API_PATHS); `.csv` variants stream the same data as CSV. */
+export const HISTORY_PATHS = {
+  mcuHistory: (mcuId: number) => `/api/mcus/${mcuId}/history`,
+  mcuHistoryCsv: (mcuId: number) => `/api/mcus/${mcuId}/history.csv`,
+  farmHistory: (farmId: number) => `/api/farms/${farmId}/history`,
+  farmHistoryCsv: (farmId: number) => `/api/farms/${farmId}/history.csv`,
+  timeline: (mcuId: number) => `/api/mcus/${mcuId}/timeline`,
+  timelineCsv: (mcuId: number) => `/api/mcus/${mcuId}/timeline.csv`,
+  commands: (mcuId: number) => `/api/mcus/${mcuId}/commands`,
+  commandsCsv: (mcuId: number) => `/api/mcus/${mcuId}/commands.csv`,
+} as const;

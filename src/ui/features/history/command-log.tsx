@@ -1,0 +1,131 @@
+import { useId, useState } from "react";
+import type { CommandLogEntry } from "../../../contract/history.ts";
+import { COMMAND_OUTCOMES, HISTORY_PATHS, STATE_TARGETS } from "../../../contract/history-values.ts";
+import { formatDateTime } from "../../components/dates.ts";
+import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { actorOf, describeCommand, OUTCOME_LABELS, OUTCOME_TONES, outcomeText, SOURCE_LABELS, type OutcomeTone } from "./command-labels.ts";
+import { csvUrl } from "./csv-links.ts";
+import { ExportLink } from "./export-link.tsx";
+import type { RangeChoice } from "./time-range.ts";
+import { commandQuery, NO_COMMAND_FILTERS, useCommandLog, type CommandFilters } from "./use-command-log.ts";
+
+const TONE_STYLES: Record<OutcomeTone, string> = {
+  ok: "bg-green-50 text-green-800 ring-green-200",
+  bad: "bg-red-50 text-red-800 ring-red-200",
+  waiting: "bg-amber-50 text-amber-900 ring-amber-200",
+  device: "bg-blue-50 text-blue-800 ring-blue-200",
+};
+
+const selectClass =
+  "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:px-4 4xl:py-3 text-sm 4xl:text-xl text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+
+function CommandRow({ entry }: { entry: CommandLogEntry }) {
+  return (
+    <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4" data-outcome={entry.outcome} data-target={entry.target}>
+      <time dateTime={entry.at} className="shrink-0 text-sm 4xl:text-xl text-gray-600 tabular-nums sm:w-44 4xl:w-80">
+        {formatDateTime(entry.at)}
+      </time>
+      <div className="min-w-0 flex-1">
+        <p className="font-medium text-gray-900 4xl:text-2xl">{describeCommand(entry)}</p>
+        <p className="text-sm 4xl:text-xl text-gray-600">{actorOf(entry)}</p>
+      </div>
+      <p className={`self-start sm:self-center inline-flex rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ring-1 ring-inset ${TONE_STYLES[OUTCOME_TONES[entry.outcome]]}`}>
+        {outcomeText(entry)}
+      </p>
+    </li>
+  );
+}
+
+/** The command log of an MCU over the range: filters, the entries newest first, a page at a time, and its CSV. */
+export function CommandLog({ mcuId, choice, rangeKey }: { mcuId: number; choice: RangeChoice; rangeKey: string }) {
+  const [filters, setFilters] = useState<CommandFilters>(NO_COMMAND_FILTERS);
+  const { state, retry, refresh, loadMore, moreState } = useCommandLog(mcuId, choice, rangeKey, filters);
+  const ids = { source: useId(), outcome: useId(), target: useId() };
+  const filtered = filters.source !== "" || filters.outcome !== "" || filters.target !== "";
+  const set = <K extends keyof CommandFilters>(name: K, value: CommandFilters[K]) => setFilters((f) => ({ ...f, [name]: value }));
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3">
+        <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1 sm:min-w-[28rem]">
+          <div>
+            <label htmlFor={ids.source} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
+              Source
+            </label>
+            <select id={ids.source} className={selectClass} value={filters.source} onChange={(e) => set("source", e.target.value as CommandFilters["source"])}>
+              <option value="">All sources</option>
+              <option value="user">{SOURCE_LABELS.user}</option>
+              <option value="automation">{SOURCE_LABELS.automation}</option>
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.outcome} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
+              Outcome
+            </label>
+            <select id={ids.outcome} className={selectClass} value={filters.outcome} onChange={(e) => set("outcome", e.target.value as CommandFilters["outcome"])}>
+              <option value="">All outcomes</option>
+              {COMMAND_OUTCOMES.map((o) => (
+                <option key={o} value={o}>
+                  {OUTCOME_LABELS[o]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.target} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
+              Controller
+            </label>
+            <select id={ids.target} className={selectClass} value={filters.target} onChange={(e) => set("target", e.target.value as CommandFilters["target"])}>
+              <option value="">All controllers</option>
+              {STATE_TARGETS.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={refresh}>
+            Refresh
+          </button>
+          <ExportLink name="Export CSV of commands" href={() => csvUrl(HISTORY_PATHS.commandsCsv(mcuId), commandQuery(choice, filters, Date.now()))} />
+        </div>
+      </div>
+
+      {state.status === "loading" ? (
+        <Loading text="Loading the command log…" />
+      ) : state.status === "error" ? (
+        <LoadError text={`The command log could not be loaded: ${state.message}`} onRetry={retry} />
+      ) : state.value.entries.length === 0 ? (
+        <EmptyState title={filtered ? "No commands match these filters" : "No commands in this range"}>
+          <p>
+            {filtered
+              ? "Choose All in the filters, or pick a longer range."
+              : "Switches made from the dashboard and the changes the device's automation makes are listed here."}
+          </p>
+        </EmptyState>
+      ) : (
+        <div className="card px-4 4xl:px-6">
+          <ol className="divide-y divide-gray-100" aria-label="Commands, newest first">
+            {state.value.entries.map((e) => (
+              <CommandRow key={e.command_id} entry={e} />
+            ))}
+          </ol>
+          {state.value.next !== null && (
+            <div className="py-3 flex flex-col items-center gap-2 border-t border-gray-100">
+              <button type="button" className="btn-secondary 4xl:text-xl" onClick={() => void loadMore()} disabled={moreState.loading}>
+                {moreState.loading ? "Loading…" : "Load more"}
+              </button>
+              {moreState.error && (
+                <p role="alert" className="text-sm text-red-800">
+                  More commands could not be loaded: {moreState.error}
+                </p>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useEffect, useId, useMemo, useSyncExternalStore } from "react";
+import type uPlot from "uplot";
+import { METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
+import { SERIES_PALETTE, type ChartLayout } from "./chart-layout.ts";
+import { framesOf } from "./chart-frames.ts";
+import { baseOptions, timeValue } from "./chart-options.ts";
+import { farmColumns, summarizeFarm, type FarmBuffer } from "./farm-series.ts";
+import { limitsRange } from "./limits-plugin.ts";
+import type { LiveValue } from "./live-value.ts";
+import { formatMetric } from "./metric-format.ts";
+import { useUplot } from "./use-uplot.ts";
+import type { XRange } from "./x-range.ts";
+import { xRangePlugin } from "./x-range-plugin.ts";
+
+/** A farm's chart is the page's one chart: taller than an MCU's. */
+const FARM_HEIGHT_FACTOR = 1.6;
+
+function farmOptions(lines: readonly { name: string }[], metric: HistoryMetric, range: XRange, syncKey: string, layout: ChartLayout): uPlot.Options {
+  const value = (_u: uPlot, v: number | null) => formatMetric(metric, v);
+  return {
+    ...baseOptions(layout, syncKey),
+    width: 0,
+    height: Math.round(layout.height * FARM_HEIGHT_FACTOR),
+    scales: { y: { range: limitsRange(null) } },
+    series: [
+      { label: "Time", value: timeValue },
+      // A colour per MCU; past the palette the colours come again, dashed.
+      ...lines.map((m, i) => ({
+        label: m.name,
+        stroke: SERIES_PALETTE[i % SERIES_PALETTE.length],
+        dash: i >= SERIES_PALETTE.length ? [6, 4] : undefined,
+        width: layout.lineWidth,
+        value,
+      })),
+    ],
+    plugins: [xRangePlugin(range)],
+  };
+}
+
+/** The farm's MCUs on one metric, a line each, with a legend of their names (scrollable when long) and the spread in words. */
+export function FarmChart({ feed, range, syncKey, layout, rangeText }: { feed: LiveValue<FarmBuffer>; range: XRange; syncKey: string; layout: ChartLayout; rangeText: string }) {
+  const titleId = useId();
+  const summaryId = useId();
+  const version = useSyncExternalStore(feed.subscribe, feed.version);
+  const { metric, mcus } = feed.value;
+  const options = useMemo(() => farmOptions(mcus, metric, range, syncKey, layout), [mcus, metric, range, syncKey, layout]);
+  const { hostRef, plotRef } = useUplot(options, () => farmColumns(feed.value));
+
+  useEffect(() => {
+    if (plotRef.current) framesOf(plotRef.current).data(() => farmColumns(feed.value));
+  }, [version, feed, plotRef]);
+
+  const info = METRIC_INFO[metric];
+  const summary = summarizeFarm(feed.value);
+  const reporting = summary.lines.filter((l) => l.latest !== null);
+  const sorted = [...reporting].sort((a, b) => a.latest! - b.latest!);
+  const lowest = sorted[0];
+  const highest = sorted[sorted.length - 1];
+  return (
+    <figure aria-labelledby={titleId} aria-describedby={summaryId} data-metric={metric} data-series={mcus.length} data-points={summary.points} className="card p-3 sm:p-4 4xl:p-6 min-w-0 flex flex-col gap-2 4xl:gap-3">
+      <figcaption>
+        <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-3xl">
+          {info.label} <span className="font-normal text-gray-500">({info.unit})</span> by MCU
+        </h3>
+      </figcaption>
+      <div ref={hostRef} className={`history-chart min-w-0 ${mcus.length > 6 ? "many-series" : ""}`} aria-hidden="true" />
+      <p id={summaryId} className="text-sm 4xl:text-2xl text-gray-700">
+        {reporting.length === 0 ? (
+          "No MCU reported in this range."
+        ) : (
+          <>
+            {reporting.length} of {mcus.length} MCUs reported over {rangeText}, from {formatMetric(metric, summary.min)} to {formatMetric(metric, summary.max)}.
+            {lowest && highest && lowest !== highest && (
+              <>
+                {" "}
+                Latest: highest {highest.name} {formatMetric(metric, highest.latest)}, lowest {lowest.name} {formatMetric(metric, lowest.latest)}.
+              </>
+            )}
+          </>
+        )}
+      </p>
+    </figure>
+  );
+}

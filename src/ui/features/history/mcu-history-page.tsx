@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useId, useMemo } from "react";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import type { Mcu } from "../../../contract/entities.ts";
+import { HISTORY_PATHS } from "../../../contract/history-values.ts";
+import { linkedConfig } from "../../../streams/live-status.ts";
+import { formatDateTime } from "../../components/dates.ts";
+import { farmHistoryPath } from "../../components/history-link.tsx";
+import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { useMcu, useMcuIds, useMcuLiveWith } from "../../data/hooks.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { CommandLog } from "./command-log.tsx";
+import { ControllerTimeline } from "./controller-timeline.tsx";
+import { csvUrl } from "./csv-links.ts";
+import { ExportLink } from "./export-link.tsx";
+import { HistoryCharts } from "./history-charts.tsx";
+import { RangePicker } from "./range-picker.tsx";
+import { describeRange, rangeFromParams, rangeTitle, rangeToParams, resolveRange, type RangeChoice } from "./time-range.ts";
+import { useHeldWhileLoading } from "./use-held-while-loading.ts";
+import { useLoad } from "./use-load.ts";
+import { useMcuHistory } from "./use-mcu-history.ts";
+import { useMcuTimeline } from "./use-mcu-timeline.ts";
+import { useSharedRange } from "./use-shared-range.ts";
+import { ZoomControls } from "./zoom-controls.tsx";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The MCU's name, farm, profile and live status at the top of its page. */
+function McuHeader({ mcu }: { mcu: Mcu }) {
+  const online = useMcuLiveWith(mcu.mac, (live) => live?.online ?? false, Object.is);
+  const profile = mcu.profile_links[0]?.profile.name ?? null;
+  return (
+    <header className="card p-4 sm:p-5 4xl:p-8 flex flex-wrap items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h2 className="text-xl sm:text-2xl 4xl:text-4xl font-semibold text-gray-900 break-words">{mcu.name}</h2>
+        <dl className="mt-1 flex flex-wrap gap-x-5 gap-y-1 text-sm 4xl:text-xl text-gray-700">
+          <div className="flex gap-1.5">
+            <dt className="text-gray-500">Farm</dt>
+            <dd>
+              <Link to={farmHistoryPath(mcu.farm_id)} className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
+                {mcu.farm.name}
+              </Link>
+            </dd>
+          </div>
+          <div className="flex gap-1.5">
+            <dt className="text-gray-500">Profile</dt>
+            <dd>{profile ?? <span className="italic text-gray-500">No profile linked</span>}</dd>
+          </div>
+          <div className="flex gap-1.5">
+            <dt className="text-gray-500">MAC</dt>
+            <dd className="font-mono">{mcu.mac}</dd>
+          </div>
+        </dl>
+      </div>
+      <span
+        className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm 4xl:text-xl font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
+      >
+        <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
+        {online ? "Online" : "Offline"}
+      </span>
+    </header>
+  );
+}
+
+/** The range in the page's address: a reload or a shared link shows the same. */
+export function useRangeParam(): [RangeChoice, (choice: RangeChoice) => void] {
+  const [params, setParams] = useSearchParams();
+  const choice = useMemo(() => rangeFromParams(params), [params]);
+  const setChoice = useCallback((next: RangeChoice) => setParams(rangeToParams(next), { replace: true }), [setParams]);
+  return [choice, setChoice];
+}
+
+/**
+ * An MCU's history (issue 14): its readings over a range as one chart per metric with the linked
+ * profile's limits, its controllers' on/off timeline on the same time axis, its command log, and
+ * CSV exports. While the range reaches now, the page follows the live readings.
+ */
+export default function McuHistoryPage() {
+  const { core } = useAppData();
+  const mcuId = Number(useParams().mcuId);
+  const valid = Number.isInteger(mcuId) && mcuId > 0;
+  const [choice, setChoice] = useRangeParam();
+  const rangeKey = JSON.stringify(choice);
+  const rangeText = describeRange(choice, formatDateTime);
+  const syncKey = `mcu-${mcuId}-${useId()}`;
+
+  // The MCU's record (name, farm, profile) comes with the client's list; a direct visit loads it.
+  const list = useLoad(useCallback(() => core.loadMcus(), [core]), "mcus");
+  const listed = useMcuIds().length > 0;
+  const mcu = useHeldWhileLoading(useMcu(mcuId), list.state.status === "loading" || !listed);
+  const history = useMcuHistory(mcuId, mcu?.mac, choice, rangeKey);
+  const timeline = useMcuTimeline(mcuId, mcu?.mac, choice, rangeKey);
+  const range = useSharedRange(choice, rangeKey, mcu?.mac);
+  const live = resolveRange(choice, Date.now()).live;
+
+  useEffect(() => {
+    if (mcu) document.title = `${mcu.name} · History · Mushroom Farm`;
+  }, [mcu]);
+
+  if (!valid || (!mcu && list.state.status === "ready"))
+    return (
+      <EmptyState title="MCU not found">
+        <p>
+          It may have been deleted.{" "}
+          <Link to="/mcu" className="font-medium text-brand-700 underline underline-offset-2">
+            Go to the MCU Manager
+          </Link>
+        </p>
+      </EmptyState>
+    );
+  if (!mcu) return list.state.status === "error" ? <LoadError text={list.state.message} onRetry={list.retry} /> : <Loading text="Loading the MCU…" />;
+
+  const historyCsv = () => {
+    const r = resolveRange(choice, Date.now());
+    return csvUrl(HISTORY_PATHS.mcuHistoryCsv(mcuId), { from: iso(r.from), to: iso(r.to) });
+  };
+
+  return (
+    <div className="space-y-5 4xl:space-y-8">
+      <McuHeader mcu={mcu} />
+
+      <section aria-labelledby="readings-heading" className="space-y-4 4xl:space-y-6">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h2 id="readings-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
+              Readings
+            </h2>
+            <p className="text-sm 4xl:text-xl text-gray-600">
+              {rangeTitle(choice, formatDateTime)}
+              {live && <span className="ml-2 inline-flex items-center gap-1 text-brand-800"><span aria-hidden="true" className="w-2 h-2 rounded-full bg-brand-600 animate-pulse" />following live readings</span>}
+            </p>
+          </div>
+          <ExportLink href={historyCsv} name="Export CSV of readings" />
+        </div>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <RangePicker choice={choice} onChange={setChoice} />
+          <ZoomControls range={range} />
+        </div>
+        <p className="text-xs 4xl:text-lg text-gray-500">Drag across a chart to zoom in (on a phone, drag sideways or pinch); double-click or Reset zoom to see the whole range.</p>
+        <HistoryCharts load={history.state} retry={history.retry} profile={linkedConfig(mcu)} range={range} syncKey={syncKey} rangeText={rangeText} live={live} />
+        <ControllerTimeline load={timeline.state} retry={timeline.retry} range={range} syncKey={syncKey} rangeText={rangeText} />
+      </section>
+
+      <section aria-labelledby="commands-heading" className="space-y-4">
+        <h2 id="commands-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
+          Command log
+        </h2>
+        <CommandLog mcuId={mcuId} choice={choice} rangeKey={rangeKey} />
+      </section>
+    </div>
+  );
+}
