@@ -96,8 +96,10 @@ describe("The MCU Readings grid with a large fleet, in a real browser", () => {
     const last = items().at(-1)!;
     const lastPosition = Number(last.getAttribute("aria-posinset"));
     expect(lastPosition).toBeLessThan(FLEET);
-    const switches = [...last.querySelectorAll<HTMLButtonElement>('[role="switch"]:not([disabled])')];
-    await act(async () => switches.at(-1)!.focus());
+    // The card's last stop is its History link, after the switches.
+    const history = last.querySelector<HTMLAnchorElement>("a[href]")!;
+    expect(history.getAttribute("aria-label")).toBe(`History of Room ${lastPosition}`);
+    await act(async () => history.focus());
     await userEvent.tab();
     await expect.poll(() => document.activeElement?.closest('[role="listitem"]')?.getAttribute("aria-posinset")).toBe(String(lastPosition + 1));
     const focused = document.activeElement!;
@@ -117,9 +119,9 @@ describe("The MCU Readings grid with a large fleet, in a real browser", () => {
     await userEvent.tab({ shift: true });
     await expect.poll(() => document.activeElement?.closest('[role="listitem"]')?.getAttribute("aria-posinset")).toBe(String(firstPosition - 1));
     const focused = document.activeElement!;
-    // Entered from after it, the card gets the focus on its last switch.
-    expect(focused.getAttribute("role")).toBe("switch");
-    expect([...focused.closest("article")!.querySelectorAll('[role="switch"]:not([disabled])')].at(-1)).toBe(focused);
+    // Entered from after it, the card gets the focus on its last stop: its History link.
+    expect(focused.getAttribute("aria-label")).toBe(`History of Room ${firstPosition - 1}`);
+    expect([...focused.closest("article")!.querySelectorAll('[role="switch"]:not([disabled]), a[href]')].at(-1)).toBe(focused);
     await expect.poll(() => inViewport(focused)).toBe(true);
   });
 });
