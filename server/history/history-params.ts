@@ -132,8 +132,9 @@ export interface SeriesPlan {
   toMs: number;
   /**
    * Hourly rollups are read before this instant and minute rollups from it on (resolutions of an
-   * hour and up); undefined: minute rollups only. The hourly job builds an hour a few minutes
-   * after it ends, so the last complete hour and the current one come from the minutes.
+   * hour and up); undefined: minute rollups only. The history writer rebuilds the hours it wrote
+   * to every few minutes: the current hour's row is partial and the last complete hour's may lack
+   * its last minutes for a while, so these two hours always come from the minute rollups.
    */
   hoursBeforeMs?: number;
 }
@@ -154,6 +155,13 @@ export interface PlanOptions {
   capped: boolean;
 }
 
+/**
+ * The resolution and the rollups a range is read from. Chosen by the server: the smallest
+ * resolution whose buckets stay within MAX_POINTS, counted on the aligned grid (as
+ * `resolutionFor`, but a range that starts mid-bucket counts its partial first bucket, so it may
+ * be one step coarser). Beyond minute retention, an hour at least, whatever was asked: the minutes
+ * are gone, or about to be.
+ */
 export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentionDays, capped }: PlanOptions): SeriesPlan {
   const beyondMinutes = fromMs < now - minuteRetentionDays * DAY_MS;
   let resolution: Resolution;

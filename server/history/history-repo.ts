@@ -154,20 +154,21 @@ const fromMicros = (p: string) => `(timestamptz '1970-01-01 00:00:00+00' + ${p}:
 
 export function historyRepo(sql: Sql) {
   /**
-   * The series comes back as one JSON value of columns, built by the database: each value a row
-   * would carry costs PGlite's result parser a few microseconds (a 30-day chart is 35 000 of
-   * them), a JSON text costs it one.
+   * The series comes back as one JSON text of columns, built by the database: each value a row
+   * would carry costs PGlite's result parser a few microseconds (a chart of every metric is
+   * 35 000 of them), and a text crosses from PGlite's thread as one string (a parsed object would
+   * be cloned value by value); JSON.parse reads it here in a millisecond or two.
    */
   async function mcuSeries(mcuId: number, metrics: readonly HistoryMetric[], plan: SeriesPlan): Promise<SeriesColumns> {
     const { values, p } = params();
     const source = rollupSource(columnsOf(metrics), `mcu_id = ${p(mcuId)}`, plan, plan.fromMs, plan.toMs, p);
     const keys = ["t", ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_n`])];
-    const [row] = await sql.query<{ series: SeriesColumns }>(
-      `select json_build_object(${keys.map((k) => `'${k}', coalesce(json_agg(${k} order by b), '[]')`).join(", ")}) as series
+    const [row] = await sql.query<{ series: string }>(
+      `select json_build_object(${keys.map((k) => `'${k}', coalesce(json_agg(${k} order by b), '[]')`).join(", ")})::text as series
        from (select b, ${epochMs("b")} as t, ${columnsOf(metrics)} from (${buckets(metrics, source, plan, p)}) g) g`,
       values,
     );
-    return row!.series;
+    return JSON.parse(row!.series) as SeriesColumns;
   }
 
   /** The CSV lines of the buckets in [fromMs, toMs): time, then min, avg, max and count per metric; "" when none. */
@@ -200,12 +201,13 @@ export function historyRepo(sql: Sql) {
         : `select b, (sum(${metric}_avg::float8 * ${metric}_n) / sum(${metric}_n))::real as avg
            from (select date_bin(${p(plan.resolution)}::int * interval '1 second', bucket, ${EPOCH}) as b, ${metric}_avg, ${metric}_n from (${source}) s where ${metric}_n > 0) s
            group by b`;
-    return sql.query<FarmSeriesRow>(
-      `select m.id as mcu_id, x.t, x.avg from unnest(${ids}::int[]) as m(id) cross join lateral (
+    const rows = await sql.query<{ mcu_id: number; t: string; avg: string }>(
+      `select m.id as mcu_id, x.t::text, x.avg::text from unnest(${ids}::int[]) as m(id) cross join lateral (
          select json_agg(${epochMs("b")} order by b) as t, json_agg(avg order by b) as avg from (${perBucket}) g
        ) x where x.t is not null`,
       values,
     );
+    return rows.map((r) => ({ mcu_id: r.mcu_id, t: JSON.parse(r.t) as number[], avg: JSON.parse(r.avg) as number[] }));
   }
 
   /**

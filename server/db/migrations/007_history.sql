@@ -40,6 +40,9 @@ create table device_state_events (
   session boolean
 ) partition by range (at);
 create index device_state_events_mcu_at_idx on device_state_events (mcu_id, at);
+-- Each controller's state at the start of a range is its last change before it: found at once,
+-- however long ago that controller last changed.
+create index device_state_events_mcu_target_at_idx on device_state_events (mcu_id, target, at);
 
 -- Every command sent from the app and its outcome, and every change a device's own automation
 -- made (source 'automation', outcome 'reported'). The automation's switching alone is some 2 000
