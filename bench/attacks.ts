@@ -33,7 +33,7 @@ const mqttPort = await freePort();
 const base = `http://127.0.0.1:${port}`;
 // 1 024 descriptors, as the issue's slow-client attack had it.
 const child = spawn("bash", ["-c", "ulimit -n 1024 && exec node --import tsx server/main.ts"], {
-  env: { ...process.env, REDIS_URL: "", DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: String(mqttPort), DEMO_HZ: "1", LOG_LEVEL: "warn" },
+  env: { ...process.env, REDIS_URL: "", DATA_DIR: dataDir, HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: String(mqttPort), DEMO_HZ: "1", DEMO_INCIDENT_MINUTES: "0", LOG_LEVEL: "warn" },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let out = "";

@@ -25,6 +25,8 @@ export interface ServerConfig {
   demo: boolean;
   demoHz: number;
   demoSpeed: number;
+  /** Minutes between the demo's incidents (a grow room's door left open, so an alarm opens and resolves); 0: none. */
+  demoIncidentMinutes: number;
   /** Firebase service account (JSON or a path): alert notifications are also pushed to browsers. */
   firebaseServiceAccount: string | undefined;
   /** Days reading history keeps minute rollups. */
@@ -87,7 +89,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       : { mode: "embedded", host: env.MQTT_HOST || env.HOST || "0.0.0.0", port: intOf(env, "MQTT_PORT", 1883, 0, 65535) },
     demo: env.DEMO !== "0" && !env.MQTT_URL,
     demoHz: numberOf(env, "DEMO_HZ", 0.5, 0.01, 10),
-    demoSpeed: numberOf(env, "DEMO_SPEED", 10, 1, 3600),
+    // Real time by default: the live curves go on from the seeded day at its pace, and the alarms' grace periods read true.
+    demoSpeed: numberOf(env, "DEMO_SPEED", 1, 1, 3600),
+    demoIncidentMinutes: numberOf(env, "DEMO_INCIDENT_MINUTES", 30, 0, 1440),
     firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
     historyMinuteRetentionDays,
     historyHourRetentionDays,

@@ -12,6 +12,7 @@ import { DEFAULT_SESSION } from "./http/session.ts";
 import { DEMO_LOGIN, ensureDemo, saveDemoKey } from "./simulator/demo.ts";
 import { seedDemoHistory } from "./simulator/history-seed.ts";
 import { startFleet, type Fleet } from "./simulator/fleet.ts";
+import { startIncidents, type Incidents } from "./simulator/incidents.ts";
 import { startSystem } from "./system.ts";
 
 const config = readConfig();
@@ -63,6 +64,7 @@ log.info(`Sign-in limits per address: ${redis ? "counted in Redis (REDIS_URL), s
 log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded MQTT broker on port ${system.broker!.port}` : config.mqtt.url}`);
 
 let fleet: Fleet | undefined;
+let incidents: Incidents | undefined;
 if (config.demo) {
   const demo = await ensureDemo(db, hasher);
   // The seed links profiles in the database directly: their devices must hear of it.
@@ -89,6 +91,11 @@ if (config.demo) {
     onKey: (mac, key) => void saveDemoKey(db, mac, key).catch((err: Error) => log.warn({ err }, `demo device ${mac}: its new key was not saved`)),
   });
   log.info(`Demo fleet: ${demo.devices.length} simulated MCUs${demo.created ? " (demo data created)" : ""}`);
+  if (config.demoIncidentMinutes > 0) {
+    // A shorter incident when they come often, so that one is over before the next begins.
+    const everyMs = config.demoIncidentMinutes * 60_000;
+    incidents = startIncidents(fleet.mcus, { everyMs, lastsMs: Math.min(12 * 60_000, everyMs / 2), log: (m) => log.info(m) });
+  }
 }
 
 // Expired sessions are refused on use, old sign-in failures no longer count: this only keeps the tables small.
@@ -117,6 +124,7 @@ async function shutdown(signal: string) {
   force.unref();
   clearInterval(sweep);
   try {
+    incidents?.stop();
     await fleet?.stop();
     await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker
     await db.close();

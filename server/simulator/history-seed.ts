@@ -98,7 +98,7 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
         user("Ventilation", "auto", true, t - 2000);
       }
       stepRoom(room, config, SAMPLE_S, random, ambientAt(t));
-      const reading = telemetryOf(room, device.counts);
+      const reading = telemetryOf(room, device.counts, random);
       rollups.put(mcu.mcu_id, reading, t);
       tracker.observe(mcu.mcu_id, reading, t);
     }

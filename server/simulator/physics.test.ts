@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf } from "./physics.ts";
+import { thresholdBreaches } from "../../src/contract/conditions.ts";
+import { ambientAt, DEFAULT_CONFIG, DOOR_OPEN_LEAK, initialRoom, rng, stepRoom, telemetryOf } from "./physics.ts";
 
 const run = (room: ReturnType<typeof initialRoom>, config = DEFAULT_CONFIG, seconds = 600) => {
   const random = rng(3);
@@ -76,5 +77,56 @@ describe("simulated grow room", () => {
     expect(t.CO2).toBeUndefined();
     expect(t.batteryLevel).toBe(64);
     expect(Object.keys(t.Irrigation!)).toEqual(["status", "auto", "session"]);
+  });
+
+  it("switches its controllers at a farm's pace: each cycles every few minutes, not every few seconds", () => {
+    const room = initialRoom(rng(9));
+    const random = rng(9);
+    const switches: Record<string, number> = {};
+    const before = Object.fromEntries(Object.entries(room.actuators).map(([k, a]) => [k, a.status]));
+    const start = Date.UTC(2026, 5, 1);
+    for (let s = 0; s < 86_400; s++) {
+      stepRoom(room, DEFAULT_CONFIG, 1, random, ambientAt(start + s * 1000));
+      for (const [k, a] of Object.entries(room.actuators)) {
+        if (a.status !== before[k]) switches[k] = (switches[k] ?? 0) + 1;
+        before[k] = a.status;
+      }
+    }
+    // Every controller does work over a day, and none switches more than every ~4 minutes on average.
+    for (const target of ["Humidifier", "Ventilation", "AC", "Irrigation"]) {
+      expect(switches[target], target).toBeGreaterThan(4);
+      expect(switches[target], target).toBeLessThan(2 * 24 * 15);
+    }
+  });
+
+  it("with its door left open, leaves the profile within two minutes, and comes back within a quarter of an hour once it is shut", () => {
+    const room = initialRoom(rng(10));
+    const random = rng(10);
+    const outside = () => thresholdBreaches("Room", telemetryOf(room, { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }), DEFAULT_CONFIG).map((b) => b.type);
+    for (let s = 0; s < 3600; s++) stepRoom(room, DEFAULT_CONFIG, 1, random, 24);
+    expect(outside()).toEqual([]);
+    room.airLeak = DOOR_OPEN_LEAK;
+    for (let s = 0; s < 120; s++) stepRoom(room, DEFAULT_CONFIG, 1, random, 24);
+    expect(outside()).toContain("humidity_low");
+    for (let s = 0; s < 10 * 60; s++) stepRoom(room, DEFAULT_CONFIG, 1, random, 24);
+    expect(outside()).toEqual(expect.arrayContaining(["humidity_low", "temperature_off_target"]));
+    room.airLeak = 1;
+    let back = -1;
+    for (let s = 0; s < 15 * 60 && back < 0; s++) {
+      stepRoom(room, DEFAULT_CONFIG, 1, random, 24);
+      if (outside().length === 0) back = s;
+    }
+    expect(back).toBeGreaterThan(60);
+    expect(back).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reads like real sensors when given a random source: a little noise on the room's values", () => {
+    const room = initialRoom(rng(11));
+    const random = rng(11);
+    const counts = { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 };
+    const humidities = new Set(Array.from({ length: 20 }, () => telemetryOf(room, counts, random).DHT!.humidity));
+    expect(humidities.size).toBeGreaterThan(1);
+    for (const h of humidities) expect(Math.abs(h - room.humidity)).toBeLessThanOrEqual(0.35);
+    expect(telemetryOf(room, counts).DHT!.humidity).toBe(Math.round(room.humidity * 10) / 10);
   });
 });

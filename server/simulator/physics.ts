@@ -27,7 +27,16 @@ export interface RoomState {
   /** Irrigation: liters delivered in the running session, and simulated seconds since the last one began. */
   irrigationLiters: number;
   sinceIrrigation: number;
+  /**
+   * How fast the room trades air with outside, as a multiple of a closed room's leak (1). The
+   * demo's incidents open a room's door for a while (DOOR_OPEN_LEAK): dry, warm air floods in
+   * faster than the humidifier and the AC can make up for.
+   */
+  airLeak: number;
 }
+
+/** A door left open: the room trades air with outside this many times faster than when closed. */
+export const DOOR_OPEN_LEAK = 12;
 
 /** What a device runs with until a profile is linked. */
 export const DEFAULT_CONFIG: ProfileConfig = {
@@ -62,6 +71,7 @@ export function initialRoom(random: () => number, battery = 40 + random() * 60):
     actuators: { Irrigation: actuator(), AC: actuator(), Ventilation: actuator(), Humidifier: actuator() },
     irrigationLiters: 0,
     sinceIrrigation: random() * 3600,
+    airLeak: 1,
   };
 }
 
@@ -109,13 +119,18 @@ export function stepRoom(room: RoomState, config: ProfileConfig, dt: number, ran
     }
   }
 
+  // The rates are a real room's (per second): a closed room's air drifts to the outside's over
+  // about 40 minutes, a mister lifts humidity about 2 points a minute, a full exhaust fan clears
+  // a room's excess CO2 in a few minutes. So each controller cycles every 5 to 20 minutes, as in a
+  // farm, and a day of history reads as curves rather than a blur.
   const noise = () => (random() - 0.5) * 0.02 * dt;
+  const leak = 0.0004 * room.airLeak;
   // Heat leaks in from outside; the AC pulls it down.
-  room.temperature += (ambient - room.temperature) * 0.0015 * dt + (a.AC.status ? -0.02 * dt : 0) + noise();
-  room.soilTemperature += (room.temperature - room.soilTemperature) * 0.001 * dt + noise() * 0.3;
+  room.temperature += (ambient - room.temperature) * leak * dt + (a.AC.status ? -0.006 * dt : 0) + noise();
+  room.soilTemperature += (room.temperature - room.soilTemperature) * 0.0005 * dt + noise() * 0.3;
   // Fruiting bodies breathe; fresh air flushes CO2 and some moisture out.
-  room.co2 += 1.2 * dt - (a.Ventilation.status ? (room.co2 - 420) * 0.01 * dt : 0) + noise() * 50;
-  room.humidity += (60 - room.humidity) * 0.002 * dt + (a.Humidifier.status ? 0.2 * dt : 0) - (a.Ventilation.status ? 0.03 * dt : 0) + noise() * 5;
+  room.co2 += 0.5 * dt - (a.Ventilation.status ? (room.co2 - 420) * 0.004 * dt : 0) + noise() * 50;
+  room.humidity += (60 - room.humidity) * leak * 1.5 * dt + (a.Humidifier.status ? 0.045 * dt : 0) - (a.Ventilation.status ? 0.01 * dt : 0) + noise() * 5;
   room.soilMoisture += -0.003 * dt + (a.Irrigation.status ? 0.08 * dt : 0) + noise();
   if (a.Irrigation.status) room.irrigationLiters += IRRIGATION_LITERS_PER_SECOND * dt;
   room.battery -= 0.0004 * dt;
@@ -130,8 +145,13 @@ export function stepRoom(room: RoomState, config: ProfileConfig, dt: number, ran
 
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
-/** The telemetry message (ARCHITECTURE.md device contract) a room's MCU publishes. */
-export function telemetryOf(room: RoomState, counts: SensorCounts): TelemetryMessage {
+/**
+ * The telemetry message (ARCHITECTURE.md device contract) a room's MCU publishes. With `random`,
+ * each value carries a sensor's own noise (a DHT22's few tenths, an NDIR CO2 sensor's few ppm)
+ * on top of the room's state, as real readings do.
+ */
+export function telemetryOf(room: RoomState, counts: SensorCounts, random?: () => number): TelemetryMessage {
+  const jitter = (size: number) => (random ? (random() - 0.5) * 2 * size : 0);
   const a = room.actuators;
   const t: TelemetryMessage = {
     Irrigation: { status: a.Irrigation.status, auto: a.Irrigation.auto, session: a.Irrigation.status },
@@ -140,9 +160,9 @@ export function telemetryOf(room: RoomState, counts: SensorCounts): TelemetryMes
     Humidifier: { ...a.Humidifier },
     batteryLevel: Math.round(room.battery),
   };
-  if (counts.DHT > 0) t.DHT = { temperature: r1(room.temperature), humidity: r1(room.humidity), count: counts.DHT };
-  if (counts.SOIL_TEMP > 0) t.SOIL_TEMP = { soil_temperature: r1(room.soilTemperature), count: counts.SOIL_TEMP };
-  if (counts.CO2 > 0) t.CO2 = { co2: Math.round(room.co2), count: counts.CO2 };
-  if (counts.MOISTURE > 0) t.MOISTURE = { soil_moisture: r1(room.soilMoisture), count: counts.MOISTURE };
+  if (counts.DHT > 0) t.DHT = { temperature: r1(room.temperature + jitter(0.1)), humidity: r1(clamp(room.humidity + jitter(0.3), 0, 100)), count: counts.DHT };
+  if (counts.SOIL_TEMP > 0) t.SOIL_TEMP = { soil_temperature: r1(room.soilTemperature + jitter(0.1)), count: counts.SOIL_TEMP };
+  if (counts.CO2 > 0) t.CO2 = { co2: Math.round(Math.max(400, room.co2 + jitter(6))), count: counts.CO2 };
+  if (counts.MOISTURE > 0) t.MOISTURE = { soil_moisture: r1(clamp(room.soilMoisture + jitter(0.3), 0, 100)), count: counts.MOISTURE };
   return t;
 }

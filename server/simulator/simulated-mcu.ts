@@ -96,7 +96,7 @@ export class SimulatedMcu {
   report(): void {
     if (!this.client?.connected) return;
     this.reportsSent++;
-    this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts)), { qos: 0 });
+    this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts, this.random)), { qos: 0 });
   }
 
   private onMessage(topic: string, payload: Buffer): void {

@@ -33,7 +33,8 @@ export async function startDemoApp(env: Record<string, string> = {}): Promise<De
   const dataDir = await mkdtemp(join(tmpdir(), "mf-app-"));
   // E2E_STATIC_DIR lets parallel work build into its own folder instead of dist/.
   const staticDir: Record<string, string> = process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {};
-  const serverEnv = { DATA_DIR: dataDir, DEMO_HZ: "1", ...staticDir, ...env };
+  // No demo incidents unless a test asks: a door opened in the middle of a test would change what it sees.
+  const serverEnv = { DATA_DIR: dataDir, DEMO_HZ: "1", DEMO_INCIDENT_MINUTES: "0", ...staticDir, ...env };
   const server = await startServer(serverEnv);
   const browser = await launchChromium();
   const app: DemoApp = {
