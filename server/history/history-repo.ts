@@ -18,11 +18,12 @@ import type { CommandCursor, SeriesPlan } from "./history-params.ts";
  */
 export type SeriesColumns = { t: number[] } & Record<string, (number | null)[]>;
 
-/** One MCU's averages of a farm's series, at the buckets where it has samples (ascending). */
+/** One MCU's averages of a farm's series, at the buckets where it has samples (ascending), with their sample counts. */
 export interface FarmSeriesRow {
   mcu_id: number;
   t: number[];
   avg: number[];
+  n: number[];
 }
 
 export interface McuRef {
@@ -197,17 +198,17 @@ export function historyRepo(sql: Sql) {
     const source = rollupSource(`${metric}_avg, ${metric}_n`, "mcu_id = m.id", plan, fromMs, toMs, p);
     const perBucket =
       plan.resolution === 60
-        ? `select bucket as b, ${metric}_avg as avg from (${source}) s where ${metric}_n > 0`
-        : `select b, (sum(${metric}_avg::float8 * ${metric}_n) / sum(${metric}_n))::real as avg
+        ? `select bucket as b, ${metric}_avg as avg, ${metric}_n as n from (${source}) s where ${metric}_n > 0`
+        : `select b, (sum(${metric}_avg::float8 * ${metric}_n) / sum(${metric}_n))::real as avg, sum(${metric}_n)::int as n
            from (select date_bin(${p(plan.resolution)}::int * interval '1 second', bucket, ${EPOCH}) as b, ${metric}_avg, ${metric}_n from (${source}) s where ${metric}_n > 0) s
            group by b`;
-    const rows = await sql.query<{ mcu_id: number; t: string; avg: string }>(
-      `select m.id as mcu_id, x.t::text, x.avg::text from unnest(${ids}::int[]) as m(id) cross join lateral (
-         select json_agg(${epochMs("b")} order by b) as t, json_agg(avg order by b) as avg from (${perBucket}) g
+    const rows = await sql.query<{ mcu_id: number; t: string; avg: string; n: string }>(
+      `select m.id as mcu_id, x.t::text, x.avg::text, x.n::text from unnest(${ids}::int[]) as m(id) cross join lateral (
+         select json_agg(${epochMs("b")} order by b) as t, json_agg(avg order by b) as avg, json_agg(n order by b) as n from (${perBucket}) g
        ) x where x.t is not null`,
       values,
     );
-    return rows.map((r) => ({ mcu_id: r.mcu_id, t: JSON.parse(r.t) as number[], avg: JSON.parse(r.avg) as number[] }));
+    return rows.map((r) => ({ mcu_id: r.mcu_id, t: JSON.parse(r.t) as number[], avg: JSON.parse(r.avg) as number[], n: JSON.parse(r.n) as number[] }));
   }
 
   /**

@@ -244,9 +244,10 @@ describe("GET /api/farms/:farm_id/history", () => {
     expect(isoTimes(body.t)).toEqual(["2026-05-30T12:00", "2026-05-30T12:05", "2026-05-30T12:10", "2026-05-30T12:20"]);
     const byId = new Map(body.mcus.map((m) => [m.mcu_id, m]));
     expect(body.mcus).toHaveLength(3);
-    expect(byId.get(roomA.mcu_id)).toEqual({ mcu_id: roomA.mcu_id, name: "Room A", mac: roomA.mac, avg: [20.75, 17.5, null, 20] });
-    expect(byId.get(roomB.mcu_id)).toEqual({ mcu_id: roomB.mcu_id, name: 'Room "B", east', mac: roomB.mac, avg: [25, null, 26, null] });
+    expect(byId.get(roomA.mcu_id)).toEqual({ mcu_id: roomA.mcu_id, name: "Room A", mac: roomA.mac, avg: [20.75, 17.5, null, 20], count: [8, 4, 0, 1] });
+    expect(byId.get(roomB.mcu_id)).toEqual({ mcu_id: roomB.mcu_id, name: 'Room "B", east', mac: roomB.mac, avg: [25, null, 26, null], count: [1, 0, 1, 0] });
     expect(byId.get(spare.mcu_id)!.avg).toEqual([null, null, null, null]);
+    expect(byId.get(spare.mcu_id)!.count).toEqual([0, 0, 0, 0]);
   });
 
   it("chooses the resolution as for one MCU and answers a farm without data with an empty axis", async () => {
@@ -255,7 +256,7 @@ describe("GET /api/farms/:farm_id/history", () => {
     expect(isoTimes(body.t)).toEqual(["2026-05-30T12:00", "2026-05-30T12:10"]);
     const empty = valid(farmHistory, ok(await b.get(`${HISTORY_PATHS.farmHistory(farmB.farm_id)}${qs({ metric: "co2", from: "2026-05-30T00:00:00Z", to: "2026-05-31T00:00:00Z" })}`)));
     expect(empty.t).toEqual([]);
-    expect(empty.mcus).toEqual([{ mcu_id: roomOfB.mcu_id, name: "B's room", mac: roomOfB.mac, avg: [] }]);
+    expect(empty.mcus).toEqual([{ mcu_id: roomOfB.mcu_id, name: "B's room", mac: roomOfB.mac, avg: [], count: [] }]);
   });
 });
 

@@ -62,7 +62,8 @@ export const farmHistory = type({
   to: "string",
   resolution: "number.integer",
   t: "number[]",
-  mcus: type({ mcu_id: "number.integer", name: "string", mac: "string", avg: "(number | null)[]" }).array(),
+  /** `count`: the samples in each bucket (0 where none), so that a client can fold live readings into the last one. */
+  mcus: type({ mcu_id: "number.integer", name: "string", mac: "string", avg: "(number | null)[]", count: "number.integer[]" }).array(),
 });
 export type FarmHistory = typeof farmHistory.infer;
 

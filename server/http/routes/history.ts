@@ -67,21 +67,29 @@ function mcuColumns(mcus: McuRef[]): string[] {
 
 /**
  * A farm's per-MCU averages on one time axis: the buckets in which any MCU has a sample, and per
- * MCU (in `mcus` order) its average there or null.
+ * MCU (in `mcus` order) its average there or null, and its sample count there (0 where none).
  */
-function farmGrid(rows: FarmSeriesRow[], mcus: McuRef[]): { t: number[]; columns: (number | null)[][] } {
+function farmGrid(rows: FarmSeriesRow[], mcus: McuRef[]): { t: number[]; columns: (number | null)[][]; counts: number[][] } {
   const all = new Set<number>();
   for (const r of rows) for (const t of r.t) all.add(t);
   const t = [...all].sort((x, y) => x - y);
   const index = new Map(t.map((x, i) => [x, i]));
   const byMcu = new Map(rows.map((r) => [r.mcu_id, r]));
+  const counts: number[][] = [];
   const columns = mcus.map((m) => {
     const column = new Array<number | null>(t.length).fill(null);
+    const count = new Array<number>(t.length).fill(0);
     const r = byMcu.get(m.mcu_id);
-    if (r) for (let i = 0; i < r.t.length; i++) column[index.get(r.t[i]!)!] = r.avg[i]!;
+    if (r)
+      for (let i = 0; i < r.t.length; i++) {
+        const at = index.get(r.t[i]!)!;
+        column[at] = r.avg[i]!;
+        count[at] = r.n[i]!;
+      }
+    counts.push(count);
     return column;
   });
-  return { t, columns };
+  return { t, columns, counts };
 }
 
 /** A farm's series as CSV lines: time, then each MCU's average. */
@@ -178,7 +186,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   app.get<FarmParams>("/api/farms/:farm_id/history", async (req): Promise<FarmHistory> => {
     const { farm, range, metric, series } = await farmSeriesRequest(req, true);
     const ids = farm.mcus.map((m) => m.mcu_id);
-    const { t, columns } = farmGrid(await repo.farmSeries(ids, metric, series), farm.mcus);
+    const { t, columns, counts } = farmGrid(await repo.farmSeries(ids, metric, series), farm.mcus);
     return {
       farm_id: farm.farm_id,
       metric,
@@ -186,7 +194,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
       to: iso(new Date(range.toMs)),
       resolution: series.resolution,
       t,
-      mcus: farm.mcus.map((m, i) => ({ mcu_id: m.mcu_id, name: m.name, mac: m.mac, avg: columns[i]! })),
+      mcus: farm.mcus.map((m, i) => ({ mcu_id: m.mcu_id, name: m.name, mac: m.mac, avg: columns[i]!, count: counts[i]! })),
     };
   });
 

@@ -13,8 +13,8 @@ const HISTORY: FarmHistory = {
   resolution: 60,
   t: [T0, T0 + MIN],
   mcus: [
-    { mcu_id: 1, name: "Room A", mac: "AA", avg: [88, 89] },
-    { mcu_id: 2, name: "Room B", mac: "BB", avg: [null, 91] },
+    { mcu_id: 1, name: "Room A", mac: "AA", avg: [88, 89], count: [30, 3] },
+    { mcu_id: 2, name: "Room B", mac: "BB", avg: [null, 91], count: [0, 4] },
   ],
 };
 
@@ -29,10 +29,14 @@ describe("a farm's comparison on one metric", () => {
     expect(b.mcus[1]!.avg).toEqual([null, 91, 80]);
   });
 
-  it("keeps the server's buckets as they are, and ignores MCUs of other farms", () => {
+  it("weighs a live reading into the server's current bucket by the samples it already holds, and ignores MCUs of other farms", () => {
     const b = farmBufferOf(HISTORY);
-    expect(addFarmReading(b, "AA", T0 + MIN + 5000, 50)).toBe(false);
-    expect(b.mcus[0]!.avg).toEqual([88, 89]);
+    expect(addFarmReading(b, "AA", T0 + MIN + 5000, 93)).toBe(true);
+    expect(b.mcus[0]!.avg).toEqual([88, 90]); // (89 × 3 + 93) / 4
+    expect(b.mcus[0]!.count).toEqual([30, 4]);
+    expect(addFarmReading(b, "BB", T0 + 5000, 70)).toBe(true); // a bucket Room B had no sample in
+    expect(b.mcus[1]!.avg).toEqual([70, 91]);
+    expect(addFarmReading(b, "AA", T0 - MIN, 50)).toBe(false); // before the range
     expect(addFarmReading(b, "CC", T0 + 3 * MIN, 50)).toBe(false);
     expect(addFarmReading(b, "AA", T0 + 3 * MIN, undefined)).toBe(false);
   });
@@ -47,7 +51,7 @@ describe("a farm's comparison on one metric", () => {
     ]);
     expect(dropFarmBefore(b, T0 + MIN)).toBe(1);
     expect(b.t).toEqual([T0 + MIN, T0 + 5 * MIN]);
-    expect(b.liveFrom).toBe(1);
+    expect(b.mcus[0]!.count).toEqual([3, 1]);
   });
 
   it("summarises each MCU's latest value and the spread over the range", () => {

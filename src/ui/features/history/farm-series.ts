@@ -3,17 +3,15 @@ import { bucketOf } from "./history-series.ts";
 
 /**
  * A farm's comparison as its page holds it: every MCU's average per bucket on one time axis,
- * then the live readings of its MCUs folded in. The server gives averages without their sample
- * counts, so a bucket it listed is kept as it is; the buckets opened after it (the current one,
- * the next ones) average the readings seen here.
+ * then the live readings of its MCUs folded in. The server gives each average with its sample
+ * count, so a reading taken after the request weighs into the bucket it falls in (the current
+ * one the server listed, or one opened here) as one more sample.
  */
 export interface FarmBuffer {
   metric: HistoryMetric;
   resolution: number;
   t: number[];
   mcus: FarmLine[];
-  /** Buckets from this index on were opened here from live readings. */
-  liveFrom: number;
 }
 
 export interface FarmLine {
@@ -21,7 +19,7 @@ export interface FarmLine {
   name: string;
   mac: string;
   avg: (number | null)[];
-  /** Live readings folded into each bucket opened here (0 for the server's buckets). */
+  /** Samples in each bucket: the server's, then one more per live reading folded in. */
   count: number[];
 }
 
@@ -30,8 +28,7 @@ export function farmBufferOf(history: FarmHistory): FarmBuffer {
     metric: history.metric,
     resolution: history.resolution,
     t: [...history.t],
-    mcus: history.mcus.map((m) => ({ mcuId: m.mcu_id, name: m.name, mac: m.mac, avg: [...m.avg], count: m.avg.map(() => 0) })),
-    liveFrom: history.t.length,
+    mcus: history.mcus.map((m) => ({ mcuId: m.mcu_id, name: m.name, mac: m.mac, avg: [...m.avg], count: [...m.count] })),
   };
 }
 
@@ -51,8 +48,9 @@ export function addFarmReading(buffer: FarmBuffer, mac: string, at: number, valu
     }
     i = last + 1;
   } else {
+    // A reading older than the newest bucket (late, out of order) is left to the server's next answer.
     i = buffer.t.lastIndexOf(bucket);
-    if (i < buffer.liveFrom) return false;
+    if (i < 0) return false;
   }
   const n = line.count[i]!;
   line.avg[i] = n === 0 || line.avg[i] === null ? value : (line.avg[i]! * n + value) / (n + 1);
@@ -71,7 +69,6 @@ export function dropFarmBefore(buffer: FarmBuffer, from: number): number {
     m.avg.splice(0, n);
     m.count.splice(0, n);
   }
-  buffer.liveFrom = Math.max(0, buffer.liveFrom - n);
   return n;
 }
 
