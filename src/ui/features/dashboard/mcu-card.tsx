@@ -5,6 +5,7 @@ import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { formatReadingTime } from "../../components/dates.ts";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
+import { OnlinePill } from "../../components/online-pill.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
@@ -58,12 +59,7 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
           </h3>
           <p className="text-sm 4xl:text-xl text-gray-600 break-words">{view.farmName}</p>
         </div>
-        <span
-          className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
-        >
-          <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
-          {online ? "Online" : "Offline"}
-        </span>
+        <OnlinePill online={online} />
       </header>
       <p className="text-sm 4xl:text-xl text-gray-700">
         <span className="text-gray-500">Profile: </span>

@@ -1,7 +1,8 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { CommandLogEntry } from "../../../contract/history.ts";
-import { COMMAND_OUTCOMES, HISTORY_PATHS, STATE_TARGETS } from "../../../contract/history-values.ts";
+import { COMMAND_OUTCOMES, COMMAND_SOURCES, HISTORY_PATHS, STATE_TARGETS } from "../../../contract/history-values.ts";
 import { formatDateTime } from "../../components/dates.ts";
+import { FilterSelect } from "../../components/filter-select.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { actorOf, describeCommand, OUTCOME_LABELS, OUTCOME_TONES, outcomeText, SOURCE_LABELS, type OutcomeTone } from "./command-labels.ts";
 import { csvUrl } from "./csv-links.ts";
@@ -16,8 +17,9 @@ const TONE_STYLES: Record<OutcomeTone, string> = {
   device: "bg-blue-50 text-blue-800 ring-blue-200",
 };
 
-const selectClass =
-  "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:px-4 4xl:py-3 text-sm 4xl:text-xl text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+const SOURCE_OPTIONS = COMMAND_SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] }));
+const OUTCOME_OPTIONS = COMMAND_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }));
+const TARGET_OPTIONS = STATE_TARGETS.map((t) => ({ value: t, label: t }));
 
 function CommandRow({ entry }: { entry: CommandLogEntry }) {
   return (
@@ -40,7 +42,6 @@ function CommandRow({ entry }: { entry: CommandLogEntry }) {
 export function CommandLog({ mcuId, choice, rangeKey }: { mcuId: number; choice: RangeChoice; rangeKey: string }) {
   const [filters, setFilters] = useState<CommandFilters>(NO_COMMAND_FILTERS);
   const { state, retry, refresh, loadMore, moreState } = useCommandLog(mcuId, choice, rangeKey, filters);
-  const ids = { source: useId(), outcome: useId(), target: useId() };
   const filtered = filters.source !== "" || filters.outcome !== "" || filters.target !== "";
   const set = <K extends keyof CommandFilters>(name: K, value: CommandFilters[K]) => setFilters((f) => ({ ...f, [name]: value }));
 
@@ -48,42 +49,9 @@ export function CommandLog({ mcuId, choice, rangeKey }: { mcuId: number; choice:
     <div className="flex flex-col gap-4">
       <div className="flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3">
         <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1 sm:min-w-[28rem]">
-          <div>
-            <label htmlFor={ids.source} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
-              Source
-            </label>
-            <select id={ids.source} className={selectClass} value={filters.source} onChange={(e) => set("source", e.target.value as CommandFilters["source"])}>
-              <option value="">All sources</option>
-              <option value="user">{SOURCE_LABELS.user}</option>
-              <option value="automation">{SOURCE_LABELS.automation}</option>
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.outcome} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
-              Outcome
-            </label>
-            <select id={ids.outcome} className={selectClass} value={filters.outcome} onChange={(e) => set("outcome", e.target.value as CommandFilters["outcome"])}>
-              <option value="">All outcomes</option>
-              {COMMAND_OUTCOMES.map((o) => (
-                <option key={o} value={o}>
-                  {OUTCOME_LABELS[o]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={ids.target} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
-              Controller
-            </label>
-            <select id={ids.target} className={selectClass} value={filters.target} onChange={(e) => set("target", e.target.value as CommandFilters["target"])}>
-              <option value="">All controllers</option>
-              {STATE_TARGETS.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect label="Source" allLabel="All sources" value={filters.source} options={SOURCE_OPTIONS} onChange={(v) => set("source", v)} />
+          <FilterSelect label="Outcome" allLabel="All outcomes" value={filters.outcome} options={OUTCOME_OPTIONS} onChange={(v) => set("outcome", v)} />
+          <FilterSelect label="Controller" allLabel="All controllers" value={filters.target} options={TARGET_OPTIONS} onChange={(v) => set("target", v)} />
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={refresh}>

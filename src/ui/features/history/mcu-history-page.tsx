@@ -5,6 +5,7 @@ import { HISTORY_PATHS } from "../../../contract/history-values.ts";
 import { linkedConfig } from "../../../streams/live-status.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { farmHistoryPath } from "../../components/history-link.tsx";
+import { OnlinePill } from "../../components/online-pill.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useMcu, useMcuIds, useMcuLiveWith } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
@@ -51,12 +52,7 @@ function McuHeader({ mcu }: { mcu: Mcu }) {
           </div>
         </dl>
       </div>
-      <span
-        className={`shrink-0 inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-sm 4xl:text-xl font-medium ${online ? "bg-brand-100 text-brand-800" : "bg-gray-200 text-gray-700"}`}
-      >
-        <span className={`w-2 h-2 4xl:w-3 4xl:h-3 rounded-full ${online ? "bg-brand-600" : "bg-gray-500"}`} aria-hidden="true" />
-        {online ? "Online" : "Offline"}
-      </span>
+      <OnlinePill online={online} size="md" />
     </header>
   );
 }
