@@ -91,7 +91,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     demoHz: numberOf(env, "DEMO_HZ", 0.5, 0.01, 10),
     // Real time by default: the live curves go on from the seeded day at its pace, and the alarms' grace periods read true.
     demoSpeed: numberOf(env, "DEMO_SPEED", 1, 1, 3600),
-    demoIncidentMinutes: numberOf(env, "DEMO_INCIDENT_MINUTES", 30, 0, 1440),
+    demoIncidentMinutes: numberOf(env, "DEMO_INCIDENT_MINUTES", 45, 0, 1440),
     firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
     historyMinuteRetentionDays,
     historyHourRetentionDays,

@@ -94,7 +94,7 @@ if (config.demo) {
   if (config.demoIncidentMinutes > 0) {
     // A shorter incident when they come often, so that one is over before the next begins.
     const everyMs = config.demoIncidentMinutes * 60_000;
-    incidents = startIncidents(fleet.mcus, { everyMs, lastsMs: Math.min(12 * 60_000, everyMs / 2), log: (m) => log.info(m) });
+    incidents = startIncidents(fleet.mcus, { everyMs, lastsMs: Math.min(10 * 60_000, everyMs / 3), log: (m) => log.info(m) });
   }
 }
 

@@ -91,8 +91,8 @@ describe("the demo's day of history", () => {
     const during = co2.filter((c) => new Date(c.at) >= new Date("2026-06-10T04:00:00Z")).map((c) => c.co2);
     expect(Math.max(...before)).toBeLessThan(900);
     for (let i = 1; i < during.length; i++) expect(during[i]!).toBeGreaterThan(during[i - 1]!);
-    // The room breathes about 30 ppm a minute: after 40 minutes without the fan, over twice the profile's 800 ppm threshold.
-    expect(during.at(-1)!).toBeGreaterThan(1800);
+    // The room breathes about 12 ppm a minute: after 40 minutes without the fan, far over the profile's 800 ppm threshold.
+    expect(during.at(-1)!).toBeGreaterThan(1100);
     const commands = await db.query<{ source: string; type: string; on_off: boolean; actor: string | null; outcome: string }>(
       "select source, type, on_off, actor, outcome from command_log where mcu_id = $1 and source = 'user' order by at",
       [ids[1]!.mcu_id],

@@ -26,7 +26,7 @@ export interface Incidents {
  * it is the next room with a linked profile (a room without one has no limits to leave).
  */
 export function startIncidents(mcus: readonly SimulatedMcu[], o: IncidentOptions): Incidents {
-  const lastsMs = o.lastsMs ?? 12 * 60_000;
+  const lastsMs = o.lastsMs ?? 10 * 60_000;
   let next = 0;
   let open: SimulatedMcu | null = null;
   let closeTimer: NodeJS.Timeout | undefined;

@@ -99,7 +99,7 @@ describe("simulated grow room", () => {
     }
   });
 
-  it("with its door left open, leaves the profile within two minutes, and comes back within a quarter of an hour once it is shut", () => {
+  it("with its door left open, leaves the profile within two minutes, and comes back within half an hour once it is shut", () => {
     const room = initialRoom(rng(10));
     const random = rng(10);
     const outside = () => thresholdBreaches("Room", telemetryOf(room, { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }), DEFAULT_CONFIG).map((b) => b.type);
@@ -112,12 +112,12 @@ describe("simulated grow room", () => {
     expect(outside()).toEqual(expect.arrayContaining(["humidity_low", "temperature_off_target"]));
     room.airLeak = 1;
     let back = -1;
-    for (let s = 0; s < 15 * 60 && back < 0; s++) {
+    for (let s = 0; s < 30 * 60 && back < 0; s++) {
       stepRoom(room, DEFAULT_CONFIG, 1, random, 24);
       if (outside().length === 0) back = s;
     }
-    expect(back).toBeGreaterThan(60);
-    expect(back).toBeGreaterThanOrEqual(0);
+    // Not at once: the mister and the AC need a while to make up for it.
+    expect(back).toBeGreaterThan(5 * 60);
   });
 
   it("reads like real sensors when given a random source: a little noise on the room's values", () => {

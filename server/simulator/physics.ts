@@ -120,17 +120,17 @@ export function stepRoom(room: RoomState, config: ProfileConfig, dt: number, ran
   }
 
   // The rates are a real room's (per second): a closed room's air drifts to the outside's over
-  // about 40 minutes, a mister lifts humidity about 2 points a minute, a full exhaust fan clears
-  // a room's excess CO2 in a few minutes. So each controller cycles every 5 to 20 minutes, as in a
-  // farm, and a day of history reads as curves rather than a blur.
+  // about an hour and a half, a mister lifts humidity about a point a minute, an exhaust fan
+  // clears a room's excess CO2 in several minutes. So each controller cycles every 15 to 40
+  // minutes, as in a farm, and a day of history reads as curves rather than a blur.
   const noise = () => (random() - 0.5) * 0.02 * dt;
-  const leak = 0.0004 * room.airLeak;
+  const leak = 0.0002 * room.airLeak;
   // Heat leaks in from outside; the AC pulls it down.
-  room.temperature += (ambient - room.temperature) * leak * dt + (a.AC.status ? -0.006 * dt : 0) + noise();
-  room.soilTemperature += (room.temperature - room.soilTemperature) * 0.0005 * dt + noise() * 0.3;
+  room.temperature += (ambient - room.temperature) * leak * dt + (a.AC.status ? -0.003 * dt : 0) + noise();
+  room.soilTemperature += (room.temperature - room.soilTemperature) * 0.0003 * dt + noise() * 0.3;
   // Fruiting bodies breathe; fresh air flushes CO2 and some moisture out.
-  room.co2 += 0.5 * dt - (a.Ventilation.status ? (room.co2 - 420) * 0.004 * dt : 0) + noise() * 50;
-  room.humidity += (60 - room.humidity) * leak * 1.5 * dt + (a.Humidifier.status ? 0.045 * dt : 0) - (a.Ventilation.status ? 0.01 * dt : 0) + noise() * 5;
+  room.co2 += 0.2 * dt - (a.Ventilation.status ? (room.co2 - 420) * 0.0015 * dt : 0) + noise() * 20;
+  room.humidity += (60 - room.humidity) * leak * 1.5 * dt + (a.Humidifier.status ? 0.02 * dt : 0) - (a.Ventilation.status ? 0.005 * dt : 0) + noise() * 2;
   room.soilMoisture += -0.003 * dt + (a.Irrigation.status ? 0.08 * dt : 0) + noise();
   if (a.Irrigation.status) room.irrigationLiters += IRRIGATION_LITERS_PER_SECOND * dt;
   room.battery -= 0.0004 * dt;
