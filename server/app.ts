@@ -12,6 +12,7 @@ import { installErrorHandler } from "./http/errors.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "./http/connection-limits.ts";
+import { alarmRoutes } from "./http/routes/alarms.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
 import { historyRoutes } from "./http/routes/history.ts";
@@ -103,7 +104,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     perAddressPerMinute: loginGuard.perAddressPerMinute,
     claimGuard: createClaimGuard({ ...DEFAULT_CLAIM_GUARD, ...config.claimGuard }, () => now().getTime()),
   };
-  for (const routes of [clientRoutes, notificationRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, metricsRoutes]) {
+  for (const routes of [clientRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, metricsRoutes]) {
     routes(app, ctx);
   }
   historyRoutes(app, ctx, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30 });

@@ -15,4 +15,10 @@ describe("server configuration from the environment", () => {
       "HISTORY_HOUR_RETENTION_DAYS (30) must be at least HISTORY_MINUTE_RETENTION_DAYS (60)",
     );
   });
+
+  it("times alarms at a 5-minute grace and a 2-minute hold unless told otherwise", () => {
+    expect(readConfig({})).toMatchObject({ alarmGraceMs: 300_000, alarmHoldMs: 120_000 });
+    expect(readConfig({ ALARM_GRACE_SECONDS: "5", ALARM_HOLD_SECONDS: "0" })).toMatchObject({ alarmGraceMs: 5000, alarmHoldMs: 0 });
+    expect(() => readConfig({ ALARM_HOLD_SECONDS: "2m" })).toThrow('ALARM_HOLD_SECONDS must be a whole number from 0 to 86400 (was "2m")');
+  });
 });

@@ -27,6 +27,10 @@ export interface ServerConfig {
   demoSpeed: number;
   /** Minutes between the demo's incidents (a grow room's door left open, so an alarm opens and resolves); 0: none. */
   demoIncidentMinutes: number;
+  /** An alarm opens once its condition (a reading outside the profile) has lasted this long (ALARM_GRACE_SECONDS). */
+  alarmGraceMs: number;
+  /** An alarm resolves once its condition has stayed clear this long (ALARM_HOLD_SECONDS): the hysteresis. */
+  alarmHoldMs: number;
   /** Firebase service account (JSON or a path): alert notifications are also pushed to browsers. */
   firebaseServiceAccount: string | undefined;
   /** Days reading history keeps minute rollups. */
@@ -92,6 +96,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Real time by default: the live curves go on from the seeded day at its pace, and the alarms' grace periods read true.
     demoSpeed: numberOf(env, "DEMO_SPEED", 1, 1, 3600),
     demoIncidentMinutes: numberOf(env, "DEMO_INCIDENT_MINUTES", 45, 0, 1440),
+    alarmGraceMs: intOf(env, "ALARM_GRACE_SECONDS", 300, 0, 86_400) * 1000,
+    alarmHoldMs: intOf(env, "ALARM_HOLD_SECONDS", 120, 0, 86_400) * 1000,
     firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
     historyMinuteRetentionDays,
     historyHourRetentionDays,

@@ -56,6 +56,7 @@ const system = await startSystem({
   historyRetention: { minuteDays: config.historyMinuteRetentionDays, hourDays: config.historyHourRetentionDays },
   socketRedis,
   socketRedisStream: config.redisSocketStream,
+  alerts: { graceMs: config.alarmGraceMs, holdMs: config.alarmHoldMs },
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
 });
 const log = system.app.log;

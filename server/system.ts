@@ -8,6 +8,7 @@ import { buildApp, type AppConfig } from "./app.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { inventoryRepo } from "./db/inventory-repo.ts";
+import { createPreferencesCache } from "./db/preferences-repo.ts";
 import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
 import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
 import { mqttTransport, type DeviceTransport } from "./devices/device-transport.ts";
@@ -31,7 +32,7 @@ export interface SystemOptions {
   http: AppConfig & { host: string; port: number };
   mqtt: MqttSetup;
   now?: () => Date;
-  alerts?: Pick<AlertOptions, "graceMs" | "repeatMs">;
+  alerts?: Pick<AlertOptions, "graceMs" | "holdMs" | "repeatMs">;
   commandTimeoutMs?: number;
   coalesceMs?: number;
   readingsFlushMs?: number;
@@ -126,13 +127,14 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   const writer = createReadingsWriter(o.db, { flushMs: o.readingsFlushMs, onError: (err) => log(`readings: ${(err as Error).message}`) });
   let realtime: Realtime | undefined;
   const pushNotify = o.push ? createPushNotifier(o.db, o.push, log) : undefined;
+  const preferences = createPreferencesCache(o.db, { now: () => now().getTime() });
   const alerts = createAlerts({
     db: o.db,
     now,
-    notify: (clientId, n) => {
-      realtime?.notification(clientId, n);
-      pushNotify?.(clientId, n).catch((err: Error) => log(`push: ${err.message}`));
-    },
+    notify: (clientId, n) => realtime?.notification(clientId, n),
+    alarmChanged: (clientId, alarm) => realtime?.alarm(clientId, alarm),
+    push: pushNotify,
+    preferences: preferences.get,
     log,
     ...o.alerts,
   });
@@ -235,6 +237,8 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     realtime?.notification(clientId, n);
     pushNotify?.(clientId, n).catch((err: Error) => log(`push: ${err.message}`));
   };
+  events.alarmChanged = (clientId, alarm) => realtime?.alarm(clientId, alarm);
+  events.preferencesChanged = (clientId) => preferences.invalidate(clientId);
   events.mcusChanged = (clientId) => directory.invalidateClient(clientId);
   events.mcuClaimed = (_clientId, mac) => {
     gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`));

@@ -1,79 +1,111 @@
-import type { AlertType, LiveReading, Notification } from "../../src/contract/entities.ts";
-import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type BreachType } from "../../src/contract/conditions.ts";
+import { DEFAULT_NOTIFICATION_PREFERENCES, type Alarm, type AlarmKind, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
+import type { LiveReading, Notification } from "../../src/contract/entities.ts";
+import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
 import { alertsRepo } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
+import { mayPush, type PushNotifier } from "./push-sender.ts";
 
 export interface AlertOptions {
   db: Database;
   now: () => Date;
   /** Called with each stored notification, to push it to the client's sockets. */
   notify(clientId: number, notification: Notification): void;
-  /** A reading must stay out of range this long before it raises an alert. */
+  /** An alarm opened or resolved here: its whole new state, for the client's sockets. */
+  alarmChanged?(clientId: number, alarm: Alarm): void;
+  /** Sends a push message to the client's browser; absent when push is not configured. */
+  push?: PushNotifier;
+  /** The client's notification preferences, cached (see createPreferencesCache); the defaults when absent. */
+  preferences?(clientId: number): Promise<NotificationPreferences>;
+  /** A reading must stay out of range this long before it opens an alarm. */
   graceMs?: number;
-  /** The same alert for the same MCU is not repeated within this time (flapping). */
+  /**
+   * An alarm resolves only once its condition has stayed clear this long (hysteresis): a value
+   * that dips back within the profile for a moment neither resolves it nor, returning, opens another.
+   */
+  holdMs?: number;
+  /** An alarm of the same kind for the same MCU is not announced again within this time (flapping). */
   repeatMs?: number;
   /**
-   * How long this node trusts its copy of an MCU's unresolved alerts before reading them again:
-   * with several server nodes, another one may have raised or resolved one meanwhile.
+   * How long this node trusts its copy of an MCU's unresolved alarms before reading them again:
+   * with several server nodes, another one may have opened or resolved one meanwhile.
    */
   cacheMs?: number;
   log?: (msg: string) => void;
 }
 
-interface McuAlertState {
-  /** When `unresolved` and `lastRaised` were read from the database, epoch ms; 0: not yet. */
+interface McuAlarmState {
+  /** When `unresolved` and `lastAnnounced` were read from the database, epoch ms; 0: not yet. */
   loadedAt: number;
-  /** Alert types raised and not yet resolved (the database's alerts table is the truth). */
-  unresolved: Set<AlertType>;
-  /** When each alert type was last raised. */
-  lastRaised: Map<AlertType, number>;
+  /** Kinds with an alarm open or acknowledged (the database's alerts table is the truth). */
+  unresolved: Set<AlarmKind>;
+  /** When an alarm of each kind was last announced, within the repeat window. */
+  lastAnnounced: Map<AlarmKind, number>;
   /** When each threshold breach started, while it lasts (a grace period restarts with the server). */
   breachSince: Map<BreachType, number>;
+  /** Since when each unresolved alarm's condition has been clear, while it stays clear (the hold restarts with the server too). */
+  clearSince: Map<AlarmKind, number>;
   /** This MCU's events, handled one after another. */
   queue: Promise<void>;
   /** Events queued and not yet handled. */
   busy: number;
 }
 
-/** What a reading calls for: an alert raised or resolved (each checked again as it is applied). */
-type Action = { raise: AlertType; title: string; body: string } | { resolve: AlertType };
+/** What a reading calls for: an alarm opened or resolved (each checked again as it is applied). */
+type Action = { open: AlarmKind; title: string; body: string } | { resolve: AlarmKind };
 
-const isBreach = (type: AlertType): type is BreachType => type !== "battery_low" && type !== "mcu_offline" && type !== "mcu_online";
+const isBreach = (kind: AlarmKind): kind is BreachType => kind !== "battery_low" && kind !== "mcu_offline";
+
+function breached(breaches: readonly Breach[], kind: AlarmKind): boolean {
+  for (const b of breaches) if (b.type === kind) return true;
+  return false;
+}
+
+/** Whether the client wants a bell notification for this kind of alarm. */
+function inAppWants(p: NotificationPreferences, kind: AlarmKind): boolean {
+  if (kind === "mcu_offline") return p.in_app.device_status;
+  if (kind === "battery_low") return p.in_app.battery;
+  return p.in_app.environmental;
+}
 
 /**
- * Turns device events into notifications: offline / back online, low battery, and readings
- * outside the linked profile's thresholds for longer than a grace period. An alert stays open
- * in the database while its condition lasts, so it is raised once, not again after a restart;
- * the condition clearing resolves it and re-arms it. Repeats within `repeatMs` are suppressed
- * so that a flapping sensor or connection does not flood the bell.
+ * Turns device events into alarms (issue 15): an MCU offline, a low battery, a reading outside
+ * the linked profile's thresholds for longer than a grace period. An alarm is a row of alerts
+ * that stays unresolved while its condition lasts, so it opens once, not again after a restart
+ * nor on another server node; it resolves once its condition has stayed clear for the hold time
+ * (battery: above 35 %; offline: as soon as the MCU is back). Its opening is announced (the bell,
+ * as the client's preferences say, and push unless turned off or in quiet hours), except within
+ * `repeatMs` of the last announcement of the same kind, so that a flapping sensor or connection
+ * does not flood the bell. Every opening and resolution goes to `alarmChanged`.
  */
 export function createAlerts(o: AlertOptions) {
   const graceMs = o.graceMs ?? 5 * 60_000;
+  const holdMs = o.holdMs ?? 2 * 60_000;
   const repeatMs = o.repeatMs ?? 60 * 60_000;
   const cacheMs = o.cacheMs ?? 60_000;
   const repo = alertsRepo(o.db);
-  const states = new Map<number, McuAlertState>();
+  const states = new Map<number, McuAlarmState>();
   const running = new Set<Promise<void>>();
 
-  function stateOf(mcuId: number): McuAlertState {
+  function stateOf(mcuId: number): McuAlarmState {
     let s = states.get(mcuId);
     if (!s) {
-      s = { loadedAt: 0, unresolved: new Set(), lastRaised: new Map(), breachSince: new Map(), queue: Promise.resolve(), busy: 0 };
+      s = { loadedAt: 0, unresolved: new Set(), lastAnnounced: new Map(), breachSince: new Map(), clearSince: new Map(), queue: Promise.resolve(), busy: 0 };
       states.set(mcuId, s);
     }
     return s;
   }
 
-  /** Runs `work` after the MCU's earlier events, with its alert state read from the database when stale. */
-  function enqueue(entry: McuEntry, work: (s: McuAlertState, t: number) => Promise<void>): void {
+  /** Runs `work` after the MCU's earlier events, with its alarm state read from the database when stale. */
+  function enqueue(entry: McuEntry, work: (s: McuAlarmState, t: number) => Promise<void>): void {
     const s = stateOf(entry.mcuId);
     const t = o.now().getTime();
     const step = s.queue.then(async () => {
       if (t - s.loadedAt >= cacheMs) {
-        const history = await repo.historyOf(entry.clientId, entry.mcuId);
-        s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => h.type));
-        s.lastRaised = new Map(history.map((h) => [h.type, h.lastRaisedAt]));
+        const history = await repo.historyOf(entry.clientId, entry.mcuId, new Date(t - repeatMs));
+        s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => h.kind));
+        s.lastAnnounced = new Map(history.flatMap((h) => (h.lastAnnouncedAt === null ? [] : [[h.kind, h.lastAnnouncedAt] as const])));
+        for (const kind of s.clearSince.keys()) if (!s.unresolved.has(kind)) s.clearSince.delete(kind);
         s.loadedAt = t;
       }
       await work(s, t);
@@ -88,74 +120,128 @@ export function createAlerts(o: AlertOptions) {
     });
   }
 
-  const mayRaise = (s: McuAlertState, t: number, type: AlertType) => {
-    const last = s.lastRaised.get(type);
-    return !s.unresolved.has(type) && !(last !== undefined && t - last < repeatMs);
-  };
+  /** The condition of an unresolved alarm is clear at `t`: whether it has been for the hold time. */
+  function heldClear(s: McuAlarmState, kind: AlarmKind, t: number): boolean {
+    const since = s.clearSince.get(kind);
+    if (since === undefined) s.clearSince.set(kind, t);
+    return t - (since ?? t) >= holdMs;
+  }
 
   /**
-   * What a reading calls for, decided without the database (and so without waiting). It keeps
-   * each breach's start in `s`; deciding twice on the same reading decides the same.
+   * What a reading calls for, decided without the database (and so without waiting), into `out`
+   * when given; answers whether it calls for anything. It keeps each breach's start and each
+   * clearing's start in `s`; deciding twice on the same reading at the same time decides the same.
+   * Nothing is allocated for a reading that changes nothing, beyond thresholdBreaches' answer.
    */
-  function decide(entry: McuEntry, reading: LiveReading, s: McuAlertState, t: number): Action[] {
-    const actions: Action[] = [];
+  function decide(entry: McuEntry, reading: LiveReading, s: McuAlarmState, t: number, out: Action[] | null): boolean {
+    let calls = false;
     const battery = reading.batteryLevel;
     if (battery !== undefined) {
       if (battery < LOW_BATTERY_BELOW) {
-        if (mayRaise(s, t, "battery_low")) actions.push({ raise: "battery_low", title: `${entry.name}: battery low`, body: `Battery at ${Math.round(battery)}%. Replace or charge it soon.` });
-      } else if (battery > BATTERY_REARM_ABOVE && s.unresolved.has("battery_low")) {
-        actions.push({ resolve: "battery_low" });
+        s.clearSince.delete("battery_low");
+        if (!s.unresolved.has("battery_low")) {
+          calls = true;
+          out?.push({ open: "battery_low", title: `${entry.name}: battery low`, body: `Battery at ${Math.round(battery)}%. Replace or charge it soon.` });
+        }
+      } else if (s.unresolved.has("battery_low")) {
+        // Between the two limits the battery is neither low nor recovered: a clearing starts over.
+        if (battery <= BATTERY_REARM_ABOVE) s.clearSince.delete("battery_low");
+        else if (heldClear(s, "battery_low", t)) {
+          calls = true;
+          out?.push({ resolve: "battery_low" });
+        }
       }
     }
     const breaches = thresholdBreaches(entry.name, reading, entry.config);
-    if (breaches.length === 0 && s.breachSince.size === 0 && s.unresolved.size === 0) return actions;
-    const current = new Set<BreachType>();
+    const otherKinds = (s.unresolved.has("battery_low") ? 1 : 0) + (s.unresolved.has("mcu_offline") ? 1 : 0);
+    const openBreaches = s.unresolved.size > otherKinds;
+    if (breaches.length === 0 && s.breachSince.size === 0 && !openBreaches) return calls;
     for (const breach of breaches) {
-      current.add(breach.type);
-      const since = s.breachSince.get(breach.type) ?? t;
-      s.breachSince.set(breach.type, since);
-      if (t - since >= graceMs && mayRaise(s, t, breach.type)) actions.push({ raise: breach.type, title: breach.title, body: breach.body });
+      s.clearSince.delete(breach.type);
+      let since = s.breachSince.get(breach.type);
+      if (since === undefined) s.breachSince.set(breach.type, (since = t));
+      if (t - since >= graceMs && !s.unresolved.has(breach.type)) {
+        calls = true;
+        out?.push({ open: breach.type, title: breach.title, body: breach.body });
+      }
     }
-    // A breach that ended re-arms its alert (the repeat window still applies).
-    for (const type of s.breachSince.keys()) if (!current.has(type)) s.breachSince.delete(type);
-    for (const type of s.unresolved) if (isBreach(type) && !current.has(type)) actions.push({ resolve: type });
-    return actions;
+    // A breach that ended before its alarm opened starts its grace period over when it returns.
+    if (s.breachSince.size > breaches.length) for (const type of s.breachSince.keys()) if (!breached(breaches, type)) s.breachSince.delete(type);
+    if (openBreaches) {
+      for (const kind of s.unresolved) {
+        if (isBreach(kind) && !breached(breaches, kind) && heldClear(s, kind, t)) {
+          calls = true;
+          out?.push({ resolve: kind });
+        }
+      }
+    }
+    return calls;
   }
 
-  async function raise(entry: McuEntry, s: McuAlertState, t: number, type: AlertType, title: string, body: string): Promise<void> {
-    if (s.unresolved.has(type)) return;
-    const last = s.lastRaised.get(type);
-    if (last !== undefined && t - last < repeatMs) return;
-    const n = await repo.raise({ clientId: entry.clientId, mcuId: entry.mcuId, type }, { title, body }, new Date(t));
-    // Null: another server node raised it first; it is unresolved all the same.
-    s.unresolved.add(type);
-    if (n) {
-      s.lastRaised.set(type, t);
-      o.notify(entry.clientId, n);
-    }
+  const preferencesOf = (clientId: number): Promise<NotificationPreferences> =>
+    o.preferences
+      ? o.preferences(clientId).catch((err: Error) => {
+          // The database that would have said is the one the alarm goes to: announce as by default rather than not at all.
+          o.log?.(`alerts: preferences of client ${clientId}: ${err.message}`);
+          return DEFAULT_NOTIFICATION_PREFERENCES;
+        })
+      : Promise.resolve(DEFAULT_NOTIFICATION_PREFERENCES);
+
+  function push(clientId: number, message: { title: string; body: string }): void {
+    o.push?.(clientId, message).catch((err: Error) => o.log?.(`push: ${err.message}`));
   }
 
-  async function resolve(entry: McuEntry, s: McuAlertState, t: number, type: AlertType): Promise<void> {
-    if (!s.unresolved.has(type)) return;
-    s.unresolved.delete(type);
-    await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, type }, new Date(t));
+  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, title: string, body: string): Promise<void> {
+    if (s.unresolved.has(kind)) return;
+    const last = s.lastAnnounced.get(kind);
+    const announced = last === undefined || t - last >= repeatMs;
+    const prefs = announced ? await preferencesOf(entry.clientId) : null;
+    const at = new Date(t);
+    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, { title, body }, at, {
+      announced,
+      notify: prefs !== null && inAppWants(prefs, kind),
+    });
+    // Null: another server node opened it first; it is unresolved all the same.
+    s.unresolved.add(kind);
+    s.clearSince.delete(kind);
+    if (!opened) return;
+    if (announced) s.lastAnnounced.set(kind, t);
+    o.alarmChanged?.(entry.clientId, opened.alarm);
+    if (opened.notification) o.notify(entry.clientId, opened.notification);
+    if (prefs && mayPush(prefs, at)) push(entry.clientId, { title, body });
+  }
+
+  async function resolve(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind): Promise<void> {
+    if (!s.unresolved.has(kind)) return;
+    s.unresolved.delete(kind);
+    s.clearSince.delete(kind);
+    const resolved = await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, new Date(t));
+    if (resolved) o.alarmChanged?.(entry.clientId, resolved.alarm);
+  }
+
+  /** The MCU is back: its offline alarm resolves, and if its going offline was announced, so is its return. */
+  async function backOnline(entry: McuEntry, s: McuAlarmState, t: number): Promise<void> {
+    if (!s.unresolved.has("mcu_offline")) return;
+    s.unresolved.delete("mcu_offline");
+    const prefs = await preferencesOf(entry.clientId);
+    const at = new Date(t);
+    const back = { title: `${entry.name} is back online`, body: `${entry.name} (${entry.farmName}) is reporting again.` };
+    const resolved = await repo.resolve(
+      { clientId: entry.clientId, mcuId: entry.mcuId, kind: "mcu_offline" },
+      at,
+      prefs.in_app.device_status ? { type: "mcu_online", ...back } : undefined,
+    );
+    if (!resolved) return;
+    o.alarmChanged?.(entry.clientId, resolved.alarm);
+    if (resolved.notification) o.notify(entry.clientId, resolved.notification);
+    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, back);
   }
 
   return {
     onStatus(entry: McuEntry, status: "online" | "offline"): void {
       enqueue(entry, async (s, t) => {
-        if (status === "offline") {
-          await raise(entry, s, t, "mcu_offline", `${entry.name} went offline`, `${entry.name} (${entry.farmName}) stopped reporting.`);
-        } else if (s.unresolved.has("mcu_offline")) {
-          // Only a device whose going offline was announced is announced back, once.
-          s.unresolved.delete("mcu_offline");
-          const n = await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, type: "mcu_offline" }, new Date(t), {
-            type: "mcu_online",
-            title: `${entry.name} is back online`,
-            body: `${entry.name} (${entry.farmName}) is reporting again.`,
-          });
-          if (n) o.notify(entry.clientId, n);
-        }
+        if (status === "offline") await open(entry, s, t, "mcu_offline", `${entry.name} went offline`, `${entry.name} (${entry.farmName}) stopped reporting.`);
+        else await backOnline(entry, s, t);
       });
     },
 
@@ -165,10 +251,12 @@ export function createAlerts(o: AlertOptions) {
       // has events waiting or its state must be read again, goes through the queue.
       const s = stateOf(entry.mcuId);
       const t = o.now().getTime();
-      if (s.busy === 0 && t - s.loadedAt < cacheMs && decide(entry, reading, s, t).length === 0) return;
+      if (s.busy === 0 && t - s.loadedAt < cacheMs && !decide(entry, reading, s, t, null)) return;
       enqueue(entry, async (s, t) => {
-        for (const action of decide(entry, reading, s, t)) {
-          if ("raise" in action) await raise(entry, s, t, action.raise, action.title, action.body);
+        const actions: Action[] = [];
+        decide(entry, reading, s, t, actions);
+        for (const action of actions) {
+          if ("open" in action) await open(entry, s, t, action.open, action.title, action.body);
           else await resolve(entry, s, t, action.resolve);
         }
       });

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Notification } from "../../src/contract/entities.ts";
+import type { NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import type { Sql } from "../db/database.ts";
 
 /** Sends one push message to one browser token (Firebase Cloud Messaging, or a fake in tests). */
@@ -31,13 +31,16 @@ export async function firebasePushSender(serviceAccount: string): Promise<PushSe
   };
 }
 
+export type PushNotifier = (clientId: number, message: { title: string; body: string }) => Promise<void>;
+
 /**
- * Pushes a stored notification to its client's browser, when the client has a push token. A token
- * the service no longer knows is removed from the client; other failures are logged only (the bell
- * still has the notification over the socket).
+ * Pushes a message to its client's browser, when the client has a push token. A token the service
+ * no longer knows is removed from the client; other failures are logged only (the app still gets
+ * the alarm, and the bell its notification, over the socket). Whether a message is to be pushed at
+ * all is the caller's decision (see `mayPush`).
  */
-export function createPushNotifier(db: Sql, sender: PushSender, log: (msg: string) => void = () => {}) {
-  return async (clientId: number, n: Notification): Promise<void> => {
+export function createPushNotifier(db: Sql, sender: PushSender, log: (msg: string) => void = () => {}): PushNotifier {
+  return async (clientId, n) => {
     const [row] = await db.query<{ fcm_token: string | null }>("select fcm_token from clients where client_id = $1", [clientId]);
     const token = row?.fcm_token;
     if (!token) return;
@@ -52,3 +55,46 @@ export function createPushNotifier(db: Sql, sender: PushSender, log: (msg: strin
     }
   };
 }
+
+/** Minutes since local midnight of "HH:MM". */
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** One formatter per time zone: building one costs far more than using it. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The local time of day at `at` in `timeZone`, in minutes since midnight. */
+export function localMinutes(at: Date, timeZone: string): number {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    clocks.set(timeZone, clock);
+  }
+  let hour = 0;
+  let minute = 0;
+  for (const part of clock.formatToParts(at)) {
+    if (part.type === "hour") hour = Number(part.value);
+    else if (part.type === "minute") minute = Number(part.value);
+  }
+  return hour * 60 + minute;
+}
+
+/**
+ * Whether `at` falls in the quiet hours: from `start` (included) to `end` (excluded), local time
+ * in the client's time zone, across midnight when `end` is not after `start` (equal: all day).
+ */
+export function inQuietHours(q: NotificationPreferences["quiet_hours"], at: Date): boolean {
+  if (!q.enabled) return false;
+  const start = minutesOf(q.start);
+  const end = minutesOf(q.end);
+  let now: number;
+  try {
+    now = localMinutes(at, q.time_zone);
+  } catch {
+    // A zone this runtime no longer knows (stored under another runtime's zone data): UTC rather than no quiet hours at all.
+    now = localMinutes(at, "UTC");
+  }
+  return start < end ? now >= start && now < end : now >= start || now < end;
+}
+
+/** An alarm's opening (or an MCU announced back online) is pushed unless the client turned push off or it is quiet time. */
+export const mayPush = (p: NotificationPreferences, at: Date): boolean => p.push.emergency && !inQuietHours(p.quiet_hours, at);

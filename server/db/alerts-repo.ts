@@ -1,81 +1,201 @@
+import type { Alarm, AlarmKind, AlarmStateFilter } from "../../src/contract/alarms-values.ts";
 import type { AlertType, Notification } from "../../src/contract/entities.ts";
 import type { Database, Sql } from "./database.ts";
 import { notificationsRepo } from "./notifications-repo.ts";
+import { iso, isoOrNull } from "./rows.ts";
 
-/** What the alert engine needs to know about one MCU's alerts of one type. */
-export interface AlertHistory {
-  type: AlertType;
-  /** An alert of this type is open (or acknowledged): its condition is not raised again. */
+/** What the alarm engine needs to know about one MCU's alarms of one kind. */
+export interface AlarmHistory {
+  kind: AlarmKind;
+  /** An alarm of this kind is open or acknowledged: its condition does not open another. */
   unresolved: boolean;
-  /** When an alert of this type was last raised, epoch ms. */
-  lastRaisedAt: number;
+  /** When an alarm of this kind was last announced within the window asked about, epoch ms. */
+  lastAnnouncedAt: number | null;
 }
 
-interface AlertKey {
+export interface AlarmKey {
   clientId: number;
   mcuId: number;
-  type: AlertType;
+  kind: AlarmKind;
+}
+
+/** The list's filters (all optional but the client). */
+export interface AlarmFilters {
+  state: AlarmStateFilter;
+  farmId?: number;
+  mcuId?: number;
+  kind?: AlarmKind;
 }
 
 /**
- * The alerts table (migration 003). Raising and resolving are each one transaction that also
- * writes the notification, and both are decided by the database (the unique index on unresolved
- * alerts), so two server nodes, or a restart, never announce the same condition twice.
+ * Where a page of the list ends: its last alarm's opening (in microseconds, the database's
+ * precision, so alarms opened in the same millisecond are neither skipped nor repeated) and id.
+ */
+export interface AlarmCursor {
+  openedMicros: string;
+  alarmId: number;
+}
+
+/** An alarm as the database answers it: its times as Date. */
+type AlarmRow = Omit<Alarm, "opened_at" | "acknowledged_at" | "resolved_at"> & { opened_at: Date; acknowledged_at: Date | null; resolved_at: Date | null };
+
+/** An alarm as the API shows it: the alerts row `a` joined with its MCU and farm (by `JOINS`). */
+const ALARM_COLUMNS = `a.alert_id as alarm_id, a.type as kind, a.state, a.mcu_id, m.mac, m.name as mcu_name, m.farm_id, f.name as farm_name,
+  a.title, a.body, a.raised_at as opened_at, a.acknowledged_at, a.acknowledged_by, a.ack_comment, a.resolved_at`;
+const JOINS = "join mcus m on m.mcu_id = a.mcu_id left join farms f on f.farm_id = m.farm_id";
+
+const alarmOf = ({ opened_at, acknowledged_at, resolved_at, ...rest }: AlarmRow): Alarm => ({
+  ...rest,
+  opened_at: iso(opened_at),
+  acknowledged_at: isoOrNull(acknowledged_at),
+  resolved_at: isoOrNull(resolved_at),
+});
+
+/** What opening an alarm did: the alarm, and the bell's notification if one was stored. */
+export interface Opened {
+  alarm: Alarm;
+  notification: Notification | null;
+}
+
+/** What resolving an alarm did: the alarm, whether its opening was announced, and the notification stored for it. */
+export interface Resolved {
+  alarm: Alarm;
+  announced: boolean;
+  notification: Notification | null;
+}
+
+/** The answer to an acknowledgement: the alarm and whether this call changed it. */
+export type Acknowledged = { alarm: Alarm; changed: boolean } | { resolved: Alarm } | undefined;
+
+/**
+ * The alerts table (migrations 003, 008) as alarms. Opening and resolving are each one
+ * transaction that also writes the notification, and both are decided by the database (the
+ * unique index on unresolved alerts), so two server nodes, or a restart, never open the same
+ * condition twice nor announce it twice.
  */
 export function alertsRepo(db: Database) {
+  async function get(clientId: number, alarmId: number): Promise<Alarm | undefined> {
+    const [row] = await db.query<AlarmRow>(`select ${ALARM_COLUMNS} from alerts a ${JOINS} where a.client_id = $1 and a.alert_id = $2`, [clientId, alarmId]);
+    return row && alarmOf(row);
+  }
+
   return {
-    async historyOf(clientId: number, mcuId: number): Promise<AlertHistory[]> {
-      const rows = await db.query<{ type: AlertType; unresolved: boolean; last_raised_at: Date }>(
-        `select type, bool_or(state <> 'resolved') as unresolved, max(raised_at) as last_raised_at
-         from alerts where client_id = $1 and mcu_id = $2 group by type`,
-        [clientId, mcuId],
+    get,
+
+    /**
+     * The MCU's unresolved alarms and its announcements since `announcedSince`; rows resolved
+     * before then do not matter, so the read stays small however long the MCU's record grows.
+     */
+    async historyOf(clientId: number, mcuId: number, announcedSince: Date): Promise<AlarmHistory[]> {
+      const rows = await db.query<{ kind: AlarmKind; unresolved: boolean; last_announced_at: Date | null }>(
+        `select type as kind, bool_or(state <> 'resolved') as unresolved, max(raised_at) filter (where announced and raised_at > $3) as last_announced_at
+         from alerts where client_id = $1 and mcu_id = $2 and (state <> 'resolved' or raised_at > $3) group by type`,
+        [clientId, mcuId, announcedSince],
       );
-      return rows.map((r) => ({ type: r.type, unresolved: r.unresolved, lastRaisedAt: new Date(r.last_raised_at).getTime() }));
+      return rows.map((r) => ({ kind: r.kind, unresolved: r.unresolved, lastAnnouncedAt: r.last_announced_at ? new Date(r.last_announced_at).getTime() : null }));
     },
 
     /**
-     * Opens an alert and stores its notification. Answers the notification, or null when an
-     * alert of this type is already unresolved for the MCU (nothing is written then).
+     * Opens an alarm; with `notify`, also stores that notification for the bell. Answers null
+     * when an alarm of this kind is already unresolved for the MCU (nothing is written then).
+     * `announced` records whether this opening counts for the repeat window.
      */
-    async raise(key: AlertKey, n: { title: string; body: string }, now: Date): Promise<Notification | null> {
+    async open(key: AlarmKey, text: { title: string; body: string }, now: Date, o: { announced: boolean; notify: boolean }): Promise<Opened | null> {
       return db.transaction(async (tx) => {
-        const [alert] = await tx.query<{ alert_id: number }>(
-          `insert into alerts (client_id, mcu_id, type, raised_at) values ($1, $2, $3, $4)
-           on conflict (client_id, mcu_id, type) where state <> 'resolved' do nothing returning alert_id`,
-          [key.clientId, key.mcuId, key.type, now],
+        const [row] = await tx.query<AlarmRow>(
+          `with a as (
+             insert into alerts (client_id, mcu_id, type, raised_at, title, body, announced) values ($1, $2, $3, $4, $5, $6, $7)
+             on conflict (client_id, mcu_id, type) where state <> 'resolved' do nothing returning *
+           )
+           select ${ALARM_COLUMNS} from a ${JOINS}`,
+          [key.clientId, key.mcuId, key.kind, now, text.title, text.body, o.announced],
         );
-        if (!alert) return null;
-        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.type, ...n }, now);
-        await tx.query("update alerts set notification_id = $2 where alert_id = $1", [alert.alert_id, notification.notification_id]);
-        return notification;
+        if (!row) return null;
+        if (!o.notify) return { alarm: alarmOf(row), notification: null };
+        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, ...text }, now);
+        await tx.query("update alerts set notification_id = $2 where alert_id = $1", [row.alarm_id, notification.notification_id]);
+        return { alarm: alarmOf(row), notification };
       });
     },
 
     /**
-     * Resolves the unresolved alert of this type, if there is one. With `announce`, also stores
-     * that notification (an MCU back online), only when this call did resolve it.
+     * Resolves the unresolved alarm of this kind, if there is one (null otherwise). With
+     * `announce`, also stores that notification (an MCU back online), only when this call resolved
+     * an alarm whose opening was announced.
      */
-    async resolve(key: AlertKey, now: Date, announce?: { type: AlertType; title: string; body: string }): Promise<Notification | null> {
-      const run = async (tx: Sql) => {
-        const resolved = await tx.query(
-          `update alerts set state = 'resolved', resolved_at = $4
-           where client_id = $1 and mcu_id = $2 and type = $3 and state <> 'resolved' returning alert_id`,
-          [key.clientId, key.mcuId, key.type, now],
+    async resolve(key: AlarmKey, now: Date, announce?: { type: AlertType; title: string; body: string }): Promise<Resolved | null> {
+      const run = async (tx: Sql): Promise<Resolved | null> => {
+        const [row] = await tx.query<AlarmRow & { announced: boolean }>(
+          `with a as (
+             update alerts set state = 'resolved', resolved_at = $4
+             where client_id = $1 and mcu_id = $2 and type = $3 and state <> 'resolved' returning *
+           )
+           select ${ALARM_COLUMNS}, a.announced from a ${JOINS}`,
+          [key.clientId, key.mcuId, key.kind, now],
         );
-        return resolved.length > 0 && announce ? notificationsRepo(tx).create(key.clientId, announce, now) : null;
+        if (!row) return null;
+        const { announced, ...alarm } = row;
+        const notification = announce && announced ? await notificationsRepo(tx).create(key.clientId, announce, now) : null;
+        return { alarm: alarmOf(alarm), announced, notification };
       };
       return announce ? db.transaction(run) : run(db);
+    },
+
+    /**
+     * Acknowledges the client's alarm: who (the client's username now), when, and the comment.
+     * An alarm acknowledged already is answered as it is; a resolved one as such; another
+     * client's, or none, is undefined.
+     */
+    async acknowledge(clientId: number, alarmId: number, comment: string | null, now: Date): Promise<Acknowledged> {
+      const [changed] = await db.query<AlarmRow>(
+        `with a as (
+           update alerts set state = 'acknowledged', acknowledged_at = $3, ack_comment = $4,
+             acknowledged_by = (select username from clients where client_id = $1)
+           where client_id = $1 and alert_id = $2 and state = 'open' returning *
+         )
+         select ${ALARM_COLUMNS} from a ${JOINS}`,
+        [clientId, alarmId, now, comment],
+      );
+      if (changed) return { alarm: alarmOf(changed), changed: true };
+      const alarm = await get(clientId, alarmId);
+      if (!alarm) return undefined;
+      return alarm.state === "resolved" ? { resolved: alarm } : { alarm, changed: false };
+    },
+
+    /** A page of the client's alarms, newest opened first, after the cursor; each with its own cursor. */
+    async list(clientId: number, f: AlarmFilters, limit: number, after?: AlarmCursor): Promise<{ alarm: Alarm; cursor: AlarmCursor }[]> {
+      const values: unknown[] = [clientId];
+      const p = (v: unknown) => `$${values.push(v)}`;
+      const where = ["a.client_id = $1"];
+      if (f.state === "active") where.push("a.state <> 'resolved'");
+      else if (f.state === "resolved") where.push("a.state = 'resolved'");
+      if (f.farmId !== undefined) where.push(`m.farm_id = ${p(f.farmId)}`);
+      if (f.mcuId !== undefined) where.push(`a.mcu_id = ${p(f.mcuId)}`);
+      if (f.kind !== undefined) where.push(`a.type = ${p(f.kind)}`);
+      if (after) {
+        where.push(
+          `(a.raised_at, a.alert_id) < (timestamptz '1970-01-01 00:00:00+00' + ${p(after.openedMicros)}::bigint * interval '1 microsecond', ${p(after.alarmId)})`,
+        );
+      }
+      const rows = await db.query<AlarmRow & { opened_micros: string }>(
+        `select ${ALARM_COLUMNS}, (extract(epoch from a.raised_at) * 1000000)::bigint::text as opened_micros
+         from alerts a ${JOINS} where ${where.join(" and ")}
+         order by a.raised_at desc, a.alert_id desc limit ${p(limit)}`,
+        values,
+      );
+      return rows.map(({ opened_micros, ...r }) => ({ alarm: alarmOf(r), cursor: { openedMicros: opened_micros, alarmId: r.alarm_id } }));
     },
   };
 }
 
-/** Records an alert that a notification already announced (the demo's seed), inside the caller's transaction. */
-export async function recordOpenAlert(sql: Sql, key: AlertKey, notificationId: number, raisedAt: Date): Promise<void> {
-  await sql.query("insert into alerts (client_id, mcu_id, type, raised_at, notification_id) values ($1, $2, $3, $4, $5)", [
-    key.clientId,
-    key.mcuId,
-    key.type,
-    raisedAt,
-    notificationId,
-  ]);
+/**
+ * Records an alarm that a notification already announced (the demo's seed), inside the caller's
+ * transaction; its words are the notification's.
+ */
+export async function recordOpenAlert(sql: Sql, key: { clientId: number; mcuId: number; type: AlarmKind }, notificationId: number, raisedAt: Date): Promise<void> {
+  await sql.query(
+    `insert into alerts (client_id, mcu_id, type, raised_at, notification_id, title, body, announced)
+     select $1, $2, $3, $4, notification_id, title, body, true from notifications where notification_id = $5`,
+    [key.clientId, key.mcuId, key.type, raisedAt, notificationId],
+  );
 }

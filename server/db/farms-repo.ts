@@ -1,5 +1,4 @@
-import { farmStatusOf, needsAttention } from "../../src/contract/conditions.ts";
-import type { Farm, FarmStatus, LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
+import type { Farm, FarmStatus } from "../../src/contract/entities.ts";
 import { CONSTANTS } from "../../src/contract/limits.ts";
 import { AppError } from "../errors.ts";
 import type { Sql } from "./database.ts";
@@ -22,18 +21,21 @@ interface FarmMcuRow {
   name: string;
   /** Said online and reported within the dashboard's freshness window (SPEC §4). */
   online: boolean;
-  readings: LiveReading | null;
-  config: ProfileConfig | null;
+  /** An alarm of this MCU is open or acknowledged. */
+  alarmed: boolean;
 }
 
 const COLUMNS = "farm_id, client_id, name, location, status, created_at, updated_at";
 
 /**
- * SPEC §3 farm status from its MCUs, judged as the app judges it live: offline when none is
- * online, warning while an online one has a reading outside its linked profile or a low battery.
+ * SPEC §3 farm status from its MCUs (issue 15): offline when none is online; otherwise warning
+ * while one of them has an unresolved alarm (open or acknowledged: an MCU offline among online
+ * ones counts, and a reading outside the profile only once it has lasted the alarm's grace
+ * period), otherwise active. A farm without MCUs is active.
  */
 function statusOf(mcus: FarmMcuRow[]): FarmStatus {
-  return farmStatusOf(mcus.map((m) => ({ online: m.online, attention: needsAttention(m.readings, m.config) })));
+  if (mcus.length > 0 && mcus.every((m) => !m.online)) return "offline";
+  return mcus.some((m) => m.alarmed) ? "warning" : "active";
 }
 
 function toFarm(row: FarmRow, mcus: FarmMcuRow[]): Farm {
@@ -63,10 +65,9 @@ export function farmsRepo(sql: Sql, now: () => Date = () => new Date()) {
   async function mcusOf(clientId: number, farmId?: number) {
     const freshSince = new Date(now().getTime() - CONSTANTS.freshnessWindowMs);
     return sql.query<FarmMcuRow>(
-      `select m.mcu_id, m.farm_id, m.name, coalesce(m.status = 'online' and m.last_seen_at > $2, false) as online, m.readings, p.config
+      `select m.mcu_id, m.farm_id, m.name, coalesce(m.status = 'online' and m.last_seen_at > $2, false) as online,
+         exists (select 1 from alerts a where a.client_id = m.client_id and a.mcu_id = m.mcu_id and a.state <> 'resolved') as alarmed
        from mcus m
-       left join profile_links l on l.mcu_id = m.mcu_id
-       left join setting_profiles p on p.profile_id = l.profile_id
        where m.client_id = $1 ${farmId ? "and m.farm_id = $3" : ""} order by m.mcu_id`,
       farmId ? [clientId, freshSince, farmId] : [clientId, freshSince],
     );

@@ -2,6 +2,7 @@ import {
   COMMAND_OUTCOMES,
   COMMAND_SOURCES,
   HISTORY_METRICS,
+  HOURLY_ENOUGH_POINTS,
   MAX_POINTS,
   MAX_POINTS_GIVEN,
   MAX_SPAN_MS,
@@ -159,15 +160,17 @@ export interface PlanOptions {
  * The resolution and the rollups a range is read from. Chosen by the server: the smallest
  * resolution whose buckets stay within MAX_POINTS, counted on the aligned grid (as
  * `resolutionFor`, but a range that starts mid-bucket counts its partial first bucket, so it may
- * be one step coarser). Beyond minute retention, an hour at least, whatever was asked: the minutes
+ * be one step coarser), or an hour when that still gives HOURLY_ENOUGH_POINTS. Beyond minute retention, an hour at least, whatever was asked: the minutes
  * are gone, or about to be.
  */
 export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentionDays, capped }: PlanOptions): SeriesPlan {
   const beyondMinutes = fromMs < now - minuteRetentionDays * DAY_MS;
   let resolution: Resolution;
   if (given !== undefined) resolution = given;
-  else if (capped) resolution = RESOLUTIONS.find((r) => bucketCount(fromMs, toMs, r) <= MAX_POINTS) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
-  else resolution = 60;
+  else if (capped) {
+    resolution = RESOLUTIONS.find((r) => bucketCount(fromMs, toMs, r) <= MAX_POINTS) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
+    if (resolution < 3600 && bucketCount(fromMs, toMs, 3600) >= HOURLY_ENOUGH_POINTS) resolution = 3600;
+  } else resolution = 60;
   if (beyondMinutes && resolution < 3600) resolution = 3600;
   const points = bucketCount(fromMs, toMs, resolution);
   if (capped && given !== undefined && points > MAX_POINTS_GIVEN) {
@@ -220,9 +223,10 @@ export function encodeCursor(c: CommandCursor): string {
   return Buffer.from(JSON.stringify([c.atMicros, c.commandId])).toString("base64url");
 }
 
-export function parseCursor(value: string | undefined): CommandCursor | undefined {
+/** `message`: what the 400 says (the alarm list pages with the same kind of cursor, named `cursor`). */
+export function parseCursor(value: string | undefined, message = "before must be the next_before of a previous page"): CommandCursor | undefined {
   if (value === undefined) return undefined;
-  const bad = invalid("before must be the next_before of a previous page");
+  const bad = invalid(message);
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(value)) throw bad;
   let decoded: unknown;
   try {

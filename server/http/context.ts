@@ -1,3 +1,4 @@
+import type { Alarm } from "../../src/contract/alarms-values.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import type { NodeMetrics } from "../metrics.ts";
 import type { Database } from "../db/database.ts";
@@ -26,6 +27,10 @@ export interface DomainEvents {
   mcuReleased?(mac: string): void;
   /** A notification was stored for a client: it goes to the client's open apps (and push). */
   notified?(clientId: number, notification: Notification): void;
+  /** An alarm changed through the API (acknowledged): its whole new state goes to the client's open apps. */
+  alarmChanged?(clientId: number, alarm: Alarm): void;
+  /** A client stored new notification preferences: this node's copy of them must go. */
+  preferencesChanged?(clientId: number): void;
   /** This node's counters, once the gateway and sockets run (`GET /api/metrics`). */
   metrics?(): NodeMetrics;
 }

@@ -171,12 +171,15 @@ describe("GET /api/mcus/:mcu_id/history", () => {
     expect(temperature(body)).toEqual({ min: [10], avg: [16.75], max: [22], count: [240] });
   });
 
-  it("chooses a resolution that keeps the series within 2 000 points", async () => {
+  it("chooses a resolution that keeps the series within 2 000 points, and an hour once that gives 500", async () => {
     const cases: [number, number][] = [
       [3_600_000, 60],
       [DAY, 60],
       [7 * DAY, 600],
-      [30 * DAY, 1800],
+      [14 * DAY, 900],
+      [20 * DAY, 900],
+      [21 * DAY, 3600],
+      [30 * DAY, 3600],
       [365 * DAY, 21_600],
     ];
     for (const [span, resolution] of cases) {

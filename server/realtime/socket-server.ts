@@ -3,6 +3,7 @@ import { type } from "arktype";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Redis } from "ioredis";
 import { Server, type DefaultEventsMap, type Socket } from "socket.io";
+import { ALARM_EVENT, type Alarm } from "../../src/contract/alarms-values.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import { normalizeMac } from "../../src/contract/mac.ts";
 import {
@@ -45,6 +46,8 @@ export interface Realtime {
   reading(clientId: number, mac: string, reading: DeviceSnapshot["readings"] & object): void;
   status(clientId: number, mac: string, status: string): void;
   notification(clientId: number, notification: Notification): void;
+  /** An alarm opened, was acknowledged or resolved: its whole new state, to every socket of its client (on every node, as notifications). */
+  alarm(clientId: number, alarm: Alarm): void;
   /** Closes every socket of a session (Sign Out, password change elsewhere). */
   endSession(idHash: string): void;
   /** Socket events dropped for exceeding their rate, since the start. */
@@ -240,6 +243,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     reading: coalescer.reading,
     status: coalescer.status,
     notification: (clientId, n) => emit(clientId, SOCKET_EVENTS.notification, n),
+    alarm: (clientId, alarm) => emit(clientId, ALARM_EVENT, alarm),
     endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
     droppedEvents: () => droppedEvents,
     shedFrames: () => shedFrames,

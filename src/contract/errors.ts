@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "BAD_ORIGIN", // a state-changing request from an origin that is not allowed
   "NOT_FOUND",
   "CONFLICT", // a unique value (MAC, username, email) is taken, or a delete would orphan data
+  "alarm_resolved", // acknowledging an alarm that has resolved meanwhile (spelled as alarms-values.ts names it)
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
@@ -40,6 +41,7 @@ export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
   BAD_ORIGIN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  alarm_resolved: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

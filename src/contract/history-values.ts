@@ -34,9 +34,21 @@ export const MAX_POINTS_GIVEN = 20_000;
 /** The longest range one request may ask for: a little over the default hourly retention. */
 export const MAX_SPAN_MS = 800 * 86_400_000;
 
-/** The smallest resolution that keeps a range of `spanMs` within MAX_POINTS points (the largest resolution if none). */
+/**
+ * A range whose hourly buckets number at least this many is read at an hour when the server
+ * chooses (about 21 days and more): a chart is a thousand or two pixels wide, so finer buckets
+ * show nothing more there, while reading them costs sixty times the rows (a month of one MCU:
+ * 43 200 minute rows against 720 hourly ones, each keeping its min and max).
+ */
+export const HOURLY_ENOUGH_POINTS = 500;
+
+/**
+ * The resolution the server chooses for a range of `spanMs`: the smallest that keeps it within
+ * MAX_POINTS points (the largest resolution if none), or an hour once that gives HOURLY_ENOUGH_POINTS.
+ */
 export function resolutionFor(spanMs: number, maxPoints = MAX_POINTS): Resolution {
-  return RESOLUTIONS.find((r) => Math.ceil(spanMs / (r * 1000)) <= maxPoints) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
+  const r = RESOLUTIONS.find((r) => Math.ceil(spanMs / (r * 1000)) <= maxPoints) ?? RESOLUTIONS[RESOLUTIONS.length - 1]!;
+  return r < 3600 && Math.ceil(spanMs / 3_600_000) >= HOURLY_ENOUGH_POINTS ? 3600 : r;
 }
 
 /** The device states kept as change events: each controller (by its key in a reading and a command), and the irrigation session. */
