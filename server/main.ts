@@ -80,7 +80,7 @@ if (config.demo) {
   history?.written.then(
     (n) =>
       n.mcus > 0 &&
-      log.info(`Demo history: the last 24 h of ${n.mcus} MCUs (${n.minuteRows} minutes, ${n.stateEvents} state changes, ${n.commands} commands): made in ${generatedMs} ms, written in the background in ${Date.now() - started} ms`),
+      log.info(`Demo history: the last 24 h of ${n.mcus} MCUs (${n.minuteRows} minutes, ${n.stateEvents} state changes, ${n.commands} commands, ${n.alarms} alarms): made in ${generatedMs} ms, written in the background in ${Date.now() - started} ms`),
     (err: Error) => log.warn({ err }, "demo history: not written"),
   );
   fleet = await startFleet({

@@ -35,6 +35,7 @@ describe("the demo's day of history", () => {
     const written = await seed.written;
     expect(written.mcus).toBe(12);
     expect(written.minuteRows).toBe(12 * 1440);
+    expect(written.alarms).toBeGreaterThanOrEqual(3);
 
     const minutes = await perMcu<{ n: number; first: Date; last: Date; samples: number }>(
       "select mcu_id, count(*)::int as n, min(bucket) as first, max(bucket) as last, min(temperature_n)::int as samples from reading_minutes group by mcu_id order by mcu_id",
@@ -102,6 +103,33 @@ describe("the demo's day of history", () => {
       { source: "user", type: "status", on_off: false, actor: "demo", outcome: "acknowledged" },
       { source: "user", type: "auto", on_off: true, actor: "demo", outcome: "acknowledged" },
     ]);
+  });
+
+  it("lists the day's alarms as the live engine would have opened them: the fan-off rooms' CO2, acknowledged by the grower, resolved once the fan ran again", async () => {
+    const alarms = await db.query<{ mcu_id: number; type: string; state: string; raised_at: Date; resolved_at: Date; acknowledged_by: string | null; ack_comment: string | null; title: string; body: string; announced: boolean }>(
+      "select mcu_id, type, state, raised_at, resolved_at, acknowledged_by, ack_comment, title, body, announced from alerts where resolved_at is not null order by mcu_id, raised_at",
+    );
+    const co2 = alarms.filter((a) => a.type === "co2_high");
+    // Every fourth room from the second had its fan off; the ones with a linked profile (all three) have limits to leave.
+    expect(co2.map((a) => a.mcu_id)).toEqual([ids[1]!.mcu_id, ids[5]!.mcu_id, ids[9]!.mcu_id]);
+    for (const a of co2) {
+      expect(a.state).toBe("resolved");
+      expect(a.announced).toBe(false);
+      expect(a.acknowledged_by).toBe("demo");
+      expect(a.ack_comment).toContain("Exhaust fan off by hand");
+      expect(a.title).toMatch(/: CO2 high$/);
+      const opened = new Date(a.raised_at).toISOString();
+      // The fan went off at 04:00: CO2 crossed the band, and the grace period went by, within the 40 minutes.
+      expect(opened > "2026-06-10T04:05:00" && opened < "2026-06-10T04:40:00", opened).toBe(true);
+      expect(new Date(a.resolved_at).getTime()).toBeGreaterThan(Date.parse("2026-06-10T04:40:00Z"));
+    }
+    // Any other is a room the physics took out of its profile (a soil-based AC lags its soil): opened, lasted, resolved, nobody's comment.
+    for (const a of alarms.filter((a) => a.type !== "co2_high")) {
+      expect(a.announced).toBe(false);
+      expect(a.acknowledged_by).toBeNull();
+      expect(new Date(a.resolved_at).getTime() - new Date(a.raised_at).getTime()).toBeGreaterThanOrEqual(2 * 60_000);
+      expect(a.title.startsWith(ids.find((m) => m.mcu_id === a.mcu_id)!.name)).toBe(true);
+    }
   });
 
   it("keeps state changes and the automation's switching consistent: each change differs from the one before", async () => {

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { ProfileConfig } from "../../src/contract/entities.ts";
+import type { AlarmKind } from "../../src/contract/alarms-values.ts";
+import { thresholdBreaches, type Breach } from "../../src/contract/conditions.ts";
+import type { LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
 import type { CommandTarget } from "../../src/contract/realtime.ts";
 import type { Database } from "../db/database.ts";
 import { ensurePartitions } from "../history/partitions.ts";
@@ -15,7 +17,61 @@ export interface HistorySeed {
   /** The room each seeded MCU ended the day in, by MAC: the fleet starts from it, so the live curves go on from the seeded ones. */
   rooms: Map<string, RoomState>;
   /** Resolves once the day is in the database (it is written in the background: the server is up meanwhile). */
-  written: Promise<{ mcus: number; minuteRows: number; stateEvents: number; commands: number }>;
+  written: Promise<{ mcus: number; minuteRows: number; stateEvents: number; commands: number; alarms: number }>;
+}
+
+/** The live alarm engine's defaults (server/alerts/alerts.ts): a breach opens an alarm after this long, which resolves once clear this long. */
+const ALARM_GRACE_MS = 5 * 60_000;
+const ALARM_HOLD_MS = 2 * 60_000;
+
+/** An alarm the seeded day opened and resolved. */
+export interface SeededAlarm {
+  kind: AlarmKind;
+  openedAt: number;
+  resolvedAt: number;
+  title: string;
+  body: string;
+}
+
+/**
+ * Follows a day's readings of one MCU as the live alarm engine would (a breach opens an alarm
+ * once it has lasted the grace period; it resolves once clear for the hold time), and answers
+ * the alarms that opened and resolved within it. One still open at the end is left to the live
+ * engine, which sees the condition itself.
+ */
+export class AlarmReplay {
+  private readonly since = new Map<AlarmKind, number>();
+  private readonly open = new Map<AlarmKind, { openedAt: number; title: string; body: string; clearSince: number | null }>();
+  readonly done: SeededAlarm[] = [];
+
+  constructor(
+    private readonly name: string,
+    private readonly config: ProfileConfig | null,
+  ) {}
+
+  observe(reading: LiveReading, t: number): void {
+    const breaches: Breach[] = thresholdBreaches(this.name, reading, this.config);
+    for (const b of breaches) {
+      const open = this.open.get(b.type);
+      if (open) {
+        open.clearSince = null;
+        continue;
+      }
+      const since = this.since.get(b.type) ?? t;
+      this.since.set(b.type, since);
+      if (t - since >= ALARM_GRACE_MS) this.open.set(b.type, { openedAt: t, title: b.title, body: b.body, clearSince: null });
+    }
+    for (const kind of this.since.keys()) if (!breaches.some((b) => b.type === kind) && !this.open.has(kind)) this.since.delete(kind);
+    for (const [kind, open] of this.open) {
+      if (breaches.some((b) => b.type === kind)) continue;
+      open.clearSince ??= t;
+      if (t - open.clearSince >= ALARM_HOLD_MS) {
+        this.done.push({ kind, openedAt: open.openedAt, resolvedAt: t, title: open.title, body: open.body });
+        this.open.delete(kind);
+        this.since.delete(kind);
+      }
+    }
+  }
 }
 
 /** One sample every 10 s (the physics steps at that pace too): 6 per minute; the 12 rooms' day takes well under a second of CPU. */
@@ -48,9 +104,9 @@ interface UserCommand {
  * becomes state events and command-log rows, as the devices' reports would.
  */
 export async function seedDemoHistory(db: Database, devices: FleetDevice[], { now = new Date(), hours = 24 } = {}): Promise<HistorySeed> {
-  const none: HistorySeed = { seeded: false, rooms: new Map(), written: Promise.resolve({ mcus: 0, minuteRows: 0, stateEvents: 0, commands: 0 }) };
-  const mcus = await db.query<{ mcu_id: number; mac: string; username: string; config: ProfileConfig | null }>(
-    `select m.mcu_id, m.mac, c.username, p.config from mcus m
+  const none: HistorySeed = { seeded: false, rooms: new Map(), written: Promise.resolve({ mcus: 0, minuteRows: 0, stateEvents: 0, commands: 0, alarms: 0 }) };
+  const mcus = await db.query<{ mcu_id: number; client_id: number; mac: string; name: string; username: string; config: ProfileConfig | null }>(
+    `select m.mcu_id, m.client_id, m.mac, m.name, c.username, p.config from mcus m
      join clients c on c.client_id = m.client_id
      left join profile_links l on l.mcu_id = m.mcu_id
      left join setting_profiles p on p.profile_id = l.profile_id
@@ -74,6 +130,7 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
   const tracker = new StateTracker();
   const rooms = new Map<string, RoomState>();
   const userCommands: UserCommand[] = [];
+  const alarms: (SeededAlarm & { mcuId: number; clientId: number; acknowledgedBy: string | null })[] = [];
   for (const [i, mcu] of mcus.entries()) {
     const device = byMac.get(mcu.mac)!;
     const random = rng(device.seed * 7919 + 13);
@@ -88,6 +145,9 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
     const fanOn = fanOff + 40 * MINUTE_MS;
     const user = (target: CommandTarget, type: "auto" | "status", onOff: boolean, at: number) =>
       userCommands.push({ mcuId: mcu.mcu_id, actor: mcu.username, target, type, onOff, at });
+    // The first hour is the rooms settling from where the simulation began: no alarms from it.
+    const replay = new AlarmReplay(mcu.name, mcu.config);
+    const settled = start + 3600_000;
     for (let t = start; t < end; t += SAMPLE_S * 1000) {
       if (t === fanOff) {
         room.actuators.Ventilation = { status: false, auto: false };
@@ -101,8 +161,11 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
       const reading = telemetryOf(room, device.counts, random);
       rollups.put(mcu.mcu_id, reading, t);
       tracker.observe(mcu.mcu_id, reading, t);
+      if (t >= settled) replay.observe(reading, t);
     }
     rooms.set(mcu.mac, room);
+    // The grower who switched the fan off knew why its CO2 alarm came: they acknowledged it, saying so.
+    for (const a of replay.done) alarms.push({ ...a, mcuId: mcu.mcu_id, clientId: mcu.client_id, acknowledgedBy: a.kind === "co2_high" && fanOff >= 0 && a.openedAt >= fanOff && a.openedAt < fanOn ? mcu.username : null });
   }
   rollups.harvest(end, { all: true });
   const rows = rollups.take();
@@ -158,7 +221,16 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
          )`,
       [ids, iso(end), iso(end + 10 * MINUTE_MS)],
     );
-    return { mcus: mcus.length, minuteRows: rows.length, stateEvents: changes.length, commands: log.length };
+    // The day's alarms, resolved (no notification: they are yesterday's news, listed on the Alarms page).
+    for (const a of alarms) {
+      const ack = a.acknowledgedBy ? iso(Math.min(a.openedAt + 3 * MINUTE_MS, a.resolvedAt)) : null;
+      await db.query(
+        `insert into alerts (client_id, mcu_id, type, state, raised_at, resolved_at, title, body, announced, acknowledged_at, acknowledged_by, ack_comment)
+         values ($1, $2, $3, 'resolved', $4, $5, $6, $7, false, $8, $9, $10)`,
+        [a.clientId, a.mcuId, a.kind, iso(a.openedAt), iso(a.resolvedAt), a.title, a.body, ack, a.acknowledgedBy, a.acknowledgedBy ? "Exhaust fan off by hand while we clean the ducts." : null],
+      );
+    }
+    return { mcus: mcus.length, minuteRows: rows.length, stateEvents: changes.length, commands: log.length, alarms: alarms.length };
   }
   return { seeded: true, rooms, written: write() };
 }
