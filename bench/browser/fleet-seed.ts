@@ -139,6 +139,26 @@ export async function seedFleet(app: FastifyInstance, db: Database, count: numbe
 }
 
 /**
+ * For the wall view's bench: the probes join the first farm and its first profile. A probe's CO2
+ * is a time stamp, far above any profile's threshold, so the probes are out of profile and lead
+ * the first farm (trouble first, then list order): they are on the wall's first page, where the
+ * bench watches them.
+ */
+export async function probesFirstOnWall(db: Database, fleet: SeededFleet): Promise<void> {
+  const probeIds = fleet.mcus.slice(0, fleet.probeNames.length).map((m) => m.mcuId);
+  if (probeIds.length === 0) return;
+  await db.query(
+    `update mcus set farm_id = (select min(farm_id) from farms where client_id = $1) where client_id = $1 and mcu_id = any($2::int[])`,
+    [fleet.clientId, probeIds],
+  );
+  await db.query(
+    `insert into profile_links (client_id, mcu_id, profile_id)
+     select $1, m, (select min(profile_id) from setting_profiles where client_id = $1) from unnest($2::int[]) as u(m)`,
+    [fleet.clientId, probeIds],
+  );
+}
+
+/**
  * Stores the latest readings as the server's readings writer would (mcus.readings, last seen,
  * online), so a page that loads gets them in its first answers, as it would in production.
  */

@@ -71,6 +71,8 @@ export interface PageRunOptions {
   expectedCards: number;
   probeNames: string[];
   viewport: { width: number; height: number };
+  /** Our app's page to measure (default /dashboard); the naive client has one page. */
+  path?: string;
   warmupSec: number;
   seconds: number;
   /** Also load /mcu and scroll it (our app only). */
@@ -174,7 +176,7 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     page.on("pageerror", (err) => o.log(`  page error (${o.kind}): ${err.message}`));
     if (process.env.BENCH_CONSOLE) page.on("console", (m) => o.log(`  console (${o.kind}): ${m.text()}`));
 
-    const path = o.kind === "ours" ? "/dashboard" : "/naive/index.html";
+    const path = o.kind === "ours" ? (o.path ?? "/dashboard") : "/naive/index.html";
     const loadTimeout = 30_000 + o.expectedCards * 20;
     const requests: string[] = [];
     if (process.env.BENCH_TRACE) {

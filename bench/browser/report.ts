@@ -1,6 +1,8 @@
 import type { ClientKind, PageRun } from "./measure.ts";
 
 export interface Row extends PageRun {
+  /** Our app's page measured (the naive client is always its dashboard). */
+  page: "dashboard" | "wall";
   mcus: number;
   feed: "replay" | "simulator";
   client: ClientKind;
@@ -202,5 +204,23 @@ export function checkGoals(rows: Row[], summary: LevelSummary[]): Goal[] {
   }
   judge("/mcu with 2000 MCUs: first card <= 1 s", o?.mcuFirstCardMs != null ? o.mcuFirstCardMs <= 1000 : undefined, o?.mcuFirstCardMs != null ? `${o.mcuFirstCardMs} ms` : undefined);
   judge("/mcu with 2000 MCUs: scroll >= 50 fps", o?.mcuScrollFps != null ? o.mcuScrollFps >= 50 : undefined, o?.mcuScrollFps != null ? `${o.mcuScrollFps} fps (a static page of as many plain cards: ${o.staticScrollFps} fps)` : undefined);
+  return goals;
+}
+
+/**
+ * The figures of issue 15 for the wall view (ours), judged on the medians of the replay feed at
+ * 2000 MCUs: one 4K screen, 2000 MCUs at 5 Hz.
+ */
+export function checkWallGoals(rows: Row[], summary: LevelSummary[]): Goal[] {
+  const o = summary.find((l) => l.mcus === 2000 && l.feed === "replay")?.ours;
+  const runs = rows.filter((r) => r.mcus === 2000 && r.feed === "replay" && r.client === "ours");
+  const goals: Goal[] = [];
+  const judge = (goal: string, ok: boolean | undefined, detail?: string) =>
+    goals.push({ goal, status: ok === undefined ? "not measured" : ok ? "met" : "not met", ...(detail ? { detail } : {}) });
+  judge("wall, 2000 MCUs: >= 55 fps", o && o.fps >= 55, o && `${o.fps} fps, ${o.slowFramePct}% of frames over 33 ms`);
+  judge("wall, 2000 MCUs: main-thread busy <= 150 ms/s", o && o.busyMsPerSec <= 150, o && `${o.busyMsPerSec} ms/s`);
+  judge("wall, 2000 MCUs: 0 long tasks after warm-up", runs.length ? runs.every((r) => r.window.longTasks === 0) : undefined, runs.map((r) => r.window.longTasks).join(", "));
+  judge("wall, 2000 MCUs: probe event-to-paint p95 <= 100 ms", o && o.p95Ms !== null && o.p95Ms <= 100, o && `${o.p95Ms ?? "never painted"} ms`);
+  judge("wall, 2000 MCUs: JS heap growing <= 1 MB/min", o && o.heapGrowthMBPerMin <= 1, o && `${o.heapEndMB} MB, ${o.heapGrowthMBPerMin} MB/min`);
   return goals;
 }

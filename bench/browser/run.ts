@@ -6,6 +6,12 @@
  *   npm run bench:browser -- [--levels 25,100,500,2000,5000] [--seconds 60] [--warmup 10] [--runs 2]
  *                            [--hz 5] [--probes 4] [--viewport 3840x2160] [--sim-level 500]
  *                            [--clients ours,naive] [--static-dir DIR] [--no-mcu-page]
+ *                            [--page dashboard|wall] [--wall-rotate 0]
+ *
+ * --page wall measures our wall view (/wall, issue 15) instead of our dashboard, beside the same
+ * naive dashboard (every card mounted) at the same viewport; the probes then lead the wall's first
+ * page (fleet-seed.ts probesFirstOnWall). --wall-rotate N turns its pages every N s (0: they stay,
+ * and the probes stay on screen).
  *
  * Feeds: "replay" (every level): readings generated here and handed straight to the realtime layer
  * on one timer, so the page's cost is measured apart from MQTT ingest. "simulator" (one level,
@@ -32,11 +38,11 @@ import { migrate } from "../../server/db/migrate.ts";
 import { DEFAULT_SESSION } from "../../server/http/session.ts";
 import { startSystem } from "../../server/system.ts";
 import { buildStatic } from "./builds.ts";
-import { seedFleet, signIn, storeLatestReadings, type SeededFleet } from "./fleet-seed.ts";
+import { probesFirstOnWall, seedFleet, signIn, storeLatestReadings, type SeededFleet } from "./fleet-seed.ts";
 import { measureClient, type ClientKind, type PageRun } from "./measure.ts";
 import { startMqttProbes } from "./mqtt-probes.ts";
 import { startReplayFeed } from "./replay-feed.ts";
-import { checkGoals, printRows, printSummary, summarize, type Row } from "./report.ts";
+import { checkGoals, checkWallGoals, printRows, printSummary, summarize, type Row } from "./report.ts";
 
 const { values } = parseArgs({
   options: {
@@ -51,6 +57,8 @@ const { values } = parseArgs({
     clients: { type: "string", default: "ours,naive" },
     "static-dir": { type: "string" },
     "no-mcu-page": { type: "boolean", default: false },
+    page: { type: "string", default: "dashboard" },
+    "wall-rotate": { type: "string", default: "0" },
     out: { type: "string" },
   },
 });
@@ -78,6 +86,10 @@ const [vw, vh] = values.viewport!.split("x").map(Number);
 if (!(vw! > 0 && vh! > 0)) fail("--viewport must be WIDTHxHEIGHT, e.g. 3840x2160");
 const viewport = { width: vw!, height: vh! };
 if (levels.some((n) => n < probes)) fail(`every level needs at least --probes (${probes}) MCUs`);
+const page = values.page as "dashboard" | "wall";
+if (page !== "dashboard" && page !== "wall") fail("--page is dashboard or wall");
+const wallRotate = Number(values["wall-rotate"]);
+if (!(Number.isInteger(wallRotate) && (wallRotate === 0 || (wallRotate >= 5 && wallRotate <= 3600)))) fail("--wall-rotate is 0 or whole seconds from 5 to 3600");
 
 const log = (m: string) => console.error(m);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -100,7 +112,7 @@ const browser = await chromium.launch({
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-log(`server ${system.url}, Chromium ${browser.version()}, viewport ${viewport.width}x${viewport.height}`);
+log(`server ${system.url}, Chromium ${browser.version()}, viewport ${viewport.width}x${viewport.height}, our page ${page === "wall" ? `/wall (pages turning every ${wallRotate || "-"} s)` : "/dashboard"}`);
 
 const rows: Row[] = [];
 /** The simulator process, killed on the way out whatever happens. */
@@ -114,7 +126,8 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
       const { sid, client } = await signIn(system.app, fleet);
       const sent0 = feedSent();
       const t0 = Date.now();
-      log(`${level} MCUs, ${feed}, ${kind}, run ${run}/${runs} …`);
+      const wall = page === "wall" && kind === "ours";
+      log(`${level} MCUs, ${feed}, ${kind}${wall ? " (wall)" : ""}, run ${run}/${runs} …`);
       // The server shares this process: its event-loop delay is part of every reading's latency.
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
@@ -126,12 +139,14 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
           kind,
           sid,
           client,
-          expectedCards: level,
+          // The wall mounts one screen of tiles: it has loaded once every tile on it shows its values.
+          expectedCards: wall ? 1 : level,
           probeNames: fleet.probeNames,
           viewport,
+          path: wall ? `/wall?rotate=${wallRotate}` : "/dashboard",
           warmupSec,
           seconds,
-          mcuPage: kind === "ours" && !values["no-mcu-page"],
+          mcuPage: kind === "ours" && page === "dashboard" && !values["no-mcu-page"],
           log,
         });
       } catch (err) {
@@ -142,6 +157,7 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
       }
       log(`  server (this process) event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
       const row: Row = {
+        page,
         mcus: level,
         feed,
         client: kind,
@@ -160,6 +176,7 @@ try {
   for (const [levelIndex, level] of levels.entries()) {
     log(`seeding ${level} MCUs …`);
     const fleet = await seedFleet(system.app, db, level, probes, String(level));
+    if (page === "wall") await probesFirstOnWall(db, fleet);
     const macs = fleet.mcus.map((m) => m.mac);
     const probeMacs = new Set(fleet.mcus.slice(0, probes).map((m) => m.mac));
 
@@ -208,12 +225,12 @@ try {
 
 const summary = summarize(rows);
 printSummary(summary);
-const goals = checkGoals(rows, summary);
-console.log("\nDone-when goals of issue 11 (ours):");
+const goals = page === "wall" ? checkWallGoals(rows, summary) : checkGoals(rows, summary);
+console.log(page === "wall" ? "\nFigures of issue 15, the wall view (ours):" : "\nDone-when goals of issue 11 (ours):");
 for (const g of goals) console.log(`  ${g.status === "met" ? "met    " : g.status === "not met" ? "NOT met" : "n/a    "}  ${g.goal}${g.detail ? `: ${g.detail}` : ""}`);
 
 const stamp = new Date().toISOString().replace(/:/g, "-").replace(/\..*/, "");
-const out = values.out ?? join(REPO, "bench/results", `browser-${stamp}.json`);
+const out = values.out ?? join(REPO, "bench/results", `browser-${page === "wall" ? "wall-" : ""}${stamp}.json`);
 await mkdir(join(out, ".."), { recursive: true });
 await writeFile(
   out,
@@ -223,7 +240,7 @@ await writeFile(
       node: process.version,
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
-      options: { levels, seconds, warmupSec, runs, hz, probes, viewport, simLevel, clients, mcuPage: !values["no-mcu-page"] },
+      options: { page, wallRotate, levels, seconds, warmupSec, runs, hz, probes, viewport, simLevel, clients, mcuPage: page === "dashboard" && !values["no-mcu-page"] },
       rows,
       summary,
       goals,

@@ -24,6 +24,8 @@ export interface SimulatedMcuOptions {
   log?: (msg: string) => void;
   /** The device was sent a new key and switched to it: firmware writes it to flash, the demo to its table. */
   onKey?: (mac: string, key: string) => void;
+  /** Report the room's values exactly, without a sensor's noise (tests that set a value and look for it). */
+  exact?: boolean;
 }
 
 /**
@@ -96,7 +98,7 @@ export class SimulatedMcu {
   report(): void {
     if (!this.client?.connected) return;
     this.reportsSent++;
-    this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts, this.random)), { qos: 0 });
+    this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts, this.o.exact ? undefined : this.random)), { qos: 0 });
   }
 
   private onMessage(topic: string, payload: Buffer): void {

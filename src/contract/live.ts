@@ -1,3 +1,4 @@
+import type { Alarm } from "./alarms-values.ts";
 import type { Breach } from "./conditions.ts";
 import type { Controller, Farm, FarmStatus, LiveReading, Mcu, McuStatus, Notification, Sensor, SensorType, SettingProfile } from "./entities.ts";
 
@@ -95,6 +96,81 @@ export interface FleetResults {
 export type FleetChanges = Partial<FleetResults>;
 
 /**
+ * The wall view (issue 15): MCUs grouped by farm, trouble first within each farm, in pages of what
+ * fits one screen. The main thread measures the screen and says which page it shows; the core
+ * groups, orders and pages the whole fleet and sends that one page's MCU ids (what is on screen),
+ * again only when it changed.
+ */
+export interface WallRequest {
+  /** Width and height (px) of the area the farm sections may take on one screen. */
+  width: number;
+  height: number;
+  /** The least width of a tile and its height (px), at the base size (scale 1). */
+  tileWidth: number;
+  tileHeight: number;
+  /** The gap between tiles (px). */
+  gap: number;
+  /** A farm's heading with the gap under it, and the gap between farms (px). */
+  headingHeight: number;
+  sectionGap: number;
+  /** The page shown (from 0); the core answers with it clamped to the pages there are. */
+  page: number;
+}
+
+const WALL_REQUEST_FIELDS = ["width", "height", "tileWidth", "tileHeight", "gap", "headingHeight", "sectionGap", "page"] as const;
+
+/** The one text naming a wall request, on both sides of the boundary. */
+export const wallRequestKey = (r: WallRequest): string => JSON.stringify(WALL_REQUEST_FIELDS.map((f) => r[f]));
+
+export function parseWallRequestKey(key: string): WallRequest {
+  const values = JSON.parse(key) as number[];
+  return Object.fromEntries(WALL_REQUEST_FIELDS.map((f, i) => [f, values[i]])) as unknown as WallRequest;
+}
+
+/**
+ * A wall tile's state, worst first (the order tiles sort in within their farm): a reading outside
+ * the linked profile (judged while online), offline (no reading within 120 s), a battery below 30 %.
+ */
+export const WALL_TILE_STATES = ["out-of-profile", "offline", "low-battery", "normal"] as const;
+export type WallTileState = (typeof WALL_TILE_STATES)[number];
+
+/** How many MCUs are in each state that needs someone (of a farm, of the fleet). */
+export interface WallCounts {
+  mcus: number;
+  outOfProfile: number;
+  offline: number;
+  lowBattery: number;
+}
+
+/** One farm's part of a wall page. */
+export interface WallSection {
+  farmId: number;
+  name: string;
+  /** The whole farm's counts, not only the part shown. */
+  counts: WallCounts;
+  /** Where the part shown starts in the farm's order (from 0): a farm larger than a screen goes on over the next pages. */
+  from: number;
+  /** The MCUs shown, trouble first. */
+  mcuIds: number[];
+}
+
+/** The page of the wall on screen. */
+export interface WallPage {
+  page: number;
+  pages: number;
+  /**
+   * How many times the base size the tiles are drawn: a fleet that fits one screen at a larger
+   * size fills it (1 when it takes more than one screen at the base size).
+   */
+  scale: number;
+  /** Tile columns at that size. */
+  columns: number;
+  sections: WallSection[];
+  /** The whole fleet's counts. */
+  counts: WallCounts;
+}
+
+/**
  * One frame's message: the snapshots of the MCUs of interest that changed since the last batch
  * (or that just became of interest), MCUs gone from the fleet, and the fleet results if changed.
  */
@@ -106,6 +182,8 @@ export interface SnapshotBatch {
   fleet?: FleetChanges;
   /** The card views of the MCUs whose cards are mounted that changed (or whose cards just mounted). */
   cards?: McuCardView[];
+  /** The wall page asked for (`WallRequest`), when it changed or was asked for again. */
+  wall?: WallPage;
 }
 
 /** The collections the core keeps for the app, each replaced whole when it changes. */
@@ -121,6 +199,29 @@ export type EntityName = keyof Entities;
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed";
 
+/** How the core's copy of the active alarms stands: fetched at sign-in and after each reconnect. */
+export interface AlarmLoad {
+  state: "idle" | "loading" | "ready" | "error";
+  /** Why the last fetch failed. */
+  message?: string;
+}
+
+/**
+ * The client's active (open or acknowledged) alarms, as they changed (issue 15). The set is small
+ * (at most a few per MCU, usually none) and changes rarely, so it crosses whole at a load and as
+ * changes after; a burst of changes comes as one message.
+ */
+export interface AlarmsUpdate {
+  kind: "alarms";
+  /** True: `active` is the whole set (a load); false: `active` holds only the alarms opened or changed. */
+  reset: boolean;
+  active: Alarm[];
+  /** Alarms that were resolved meanwhile (they left the set), as the server sent them. */
+  resolved: Alarm[];
+  /** The load's state, when it changed. */
+  load?: AlarmLoad;
+}
+
 /** What the core sends to the main thread. */
 export type CoreUpdate =
   | { kind: "live"; batch: SnapshotBatch }
@@ -132,5 +233,10 @@ export type CoreUpdate =
    * last part, each part in its own message (the receiver never parses the whole fleet at once).
    */
   | { kind: "mcus"; ids: number[]; changed: Mcu[]; more?: boolean }
-  | { kind: "connection"; state: ConnectionState | "idle"; message?: string }
-  | { kind: "notification"; notification: Notification };
+  /**
+   * `heardAt`: when the server was last heard from (epoch ms: any event, or its keep-alive ping);
+   * while the link is down, what the screens show is as fresh as that.
+   */
+  | { kind: "connection"; state: ConnectionState | "idle"; message?: string; heardAt?: number }
+  | { kind: "notification"; notification: Notification }
+  | AlarmsUpdate;

@@ -4,8 +4,8 @@ import type { FleetChanges, FleetResults, McuLive, McuQuery } from "../contract/
 import { deriveFarmStatuses, mcuBatteryLevel, mcuLiveStatus } from "./live-status.ts";
 
 /**
- * The whole-fleet results (Dashboard summary, farm statuses, MCU Manager stats) from the entities
- * and the live snapshots. It runs where the data lives (the data core), once per frame at most, so
+ * The whole-fleet results (Dashboard summary, farm statuses, MCU Manager stats) from the entities,
+ * the live snapshots and the active alarms. It runs where the data lives (the data core), once per frame at most, so
  * the main thread never walks the fleet.
  */
 export function computeFleet(
@@ -13,6 +13,8 @@ export function computeFleet(
   mcus: readonly Mcu[],
   liveOf: (mac: string) => McuLive | undefined,
   queries: ReadonlyMap<string, McuQuery> = new Map(),
+  /** The MCUs with an active alarm (farm statuses, Warnings); null until the core knows them. */
+  alarmed: ReadonlySet<number> | null = null,
 ): FleetResults {
   let activeMcus = 0;
   let online = 0;
@@ -29,7 +31,7 @@ export function computeFleet(
   }
   const farmStatuses: Record<number, FarmStatus> = {};
   let warnings = 0;
-  for (const [id, status] of deriveFarmStatuses(farms, mcus, liveOf)) {
+  for (const [id, status] of deriveFarmStatuses(farms, mcus, liveOf, alarmed)) {
     farmStatuses[id] = status;
     if (status === "warning") warnings++;
   }

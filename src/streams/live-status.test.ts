@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Farm, LiveReading, Mcu, ProfileConfig } from "../contract/entities.ts";
 import type { McuLive } from "./device-snapshots.ts";
-import { deriveFarmStatuses, mcuLiveStatus, mcuNeedsAttention } from "./live-status.ts";
+import { deriveFarmStatuses, mcuLiveStatus } from "./live-status.ts";
 
 const at = "2026-01-01T00:00:00.000Z";
 
@@ -85,52 +85,48 @@ describe("mcuLiveStatus", () => {
   });
 });
 
-describe("mcuNeedsAttention", () => {
-  it("holds for a reading outside the linked profile or a low battery, and not without a reading", () => {
-    expect(mcuNeedsAttention(live(), CONFIG)).toBe(false);
-    expect(mcuNeedsAttention(live({ readings: { ...CALM, CO2: { co2: 1250, count: 1 } } }), CONFIG)).toBe(true);
-    expect(mcuNeedsAttention(live({ readings: { ...CALM, batteryLevel: 24 } }), null)).toBe(true);
-    expect(mcuNeedsAttention(live({ readings: { ...CALM, CO2: { co2: 1250, count: 1 } } }), null)).toBe(false);
-    expect(mcuNeedsAttention(live({ readings: null }), CONFIG)).toBe(false);
-    expect(mcuNeedsAttention(undefined, CONFIG)).toBe(false);
-  });
-
-  it("judges a snapshot again when the profile it is judged against changes", () => {
-    const snapshot = live({ readings: { ...CALM, CO2: { co2: 1000, count: 1 } } });
-    expect(mcuNeedsAttention(snapshot, CONFIG)).toBe(true);
-    expect(mcuNeedsAttention(snapshot, { ...CONFIG, ventilation: { co2_threshold: 1200 } })).toBe(false);
-  });
-});
-
 describe("deriveFarmStatuses", () => {
-  const statusOf = (farms: Farm[], mcus: Mcu[], lives: Record<string, McuLive>) => Object.fromEntries(deriveFarmStatuses(farms, mcus, (mac) => lives[mac]));
+  const statusOf = (farms: Farm[], mcus: Mcu[], lives: Record<string, McuLive>, alarmed: number[] | null = []) =>
+    Object.fromEntries(deriveFarmStatuses(farms, mcus, (mac) => lives[mac], alarmed && new Set(alarmed)));
+  const calm = { "AA:00:00:00:00:01": live(), "AA:00:00:00:00:02": live(), "AA:00:00:00:00:03": live() };
 
-  it("turns a farm Warning while one of its online MCUs reads outside its profile or runs low on battery", () => {
+  it("turns a farm Warning while one of its MCUs has an active alarm, and not for a reading alone", () => {
     const farms = [farm(1, [1, 2]), farm(2, [3])];
     const mcus = [mcu(1, 1), mcu(2, 1), mcu(3, 2)];
-    const calm = { "AA:00:00:00:00:01": live(), "AA:00:00:00:00:02": live(), "AA:00:00:00:00:03": live() };
     expect(statusOf(farms, mcus, calm)).toEqual({ 1: "active", 2: "active" });
-    expect(statusOf(farms, mcus, { ...calm, "AA:00:00:00:00:02": live({ readings: { ...CALM, DHT: { temperature: 18, humidity: 70, count: 1 } } }) })).toEqual({ 1: "warning", 2: "active" });
-    expect(statusOf(farms, mcus, { ...calm, "AA:00:00:00:00:03": live({ readings: { ...CALM, batteryLevel: 12 } }) })).toEqual({ 1: "active", 2: "warning" });
+    expect(statusOf(farms, mcus, calm, [2])).toEqual({ 1: "warning", 2: "active" });
+    expect(statusOf(farms, mcus, calm, [3, 1])).toEqual({ 1: "warning", 2: "warning" });
+    // Out of profile within the grace period, or a low battery not yet alarmed: the alarm decides.
+    const breaching = { ...calm, "AA:00:00:00:00:02": live({ readings: { ...CALM, DHT: { temperature: 18, humidity: 70, count: 1 } } }), "AA:00:00:00:00:03": live({ readings: { ...CALM, batteryLevel: 12 } }) };
+    expect(statusOf(farms, mcus, breaching)).toEqual({ 1: "active", 2: "active" });
   });
 
-  it("does not warn about an MCU that is offline, and calls a farm offline when all its MCUs are", () => {
+  it("warns about an MCU with an alarm while it is offline, and calls a farm offline when all its MCUs are", () => {
     const farms = [farm(1, [1, 2])];
     const mcus = [mcu(1, 1), mcu(2, 1)];
-    const lowAndOffline = live({ online: false, readings: { ...CALM, batteryLevel: 12 } });
-    expect(statusOf(farms, mcus, { "AA:00:00:00:00:01": lowAndOffline, "AA:00:00:00:00:02": live() })).toEqual({ 1: "active" });
-    expect(statusOf(farms, mcus, { "AA:00:00:00:00:01": lowAndOffline })).toEqual({ 1: "offline" });
+    const offline = live({ online: false });
+    expect(statusOf(farms, mcus, { "AA:00:00:00:00:01": offline, "AA:00:00:00:00:02": live() }, [1])).toEqual({ 1: "warning" });
+    expect(statusOf(farms, mcus, { "AA:00:00:00:00:01": offline, "AA:00:00:00:00:02": live() }, [])).toEqual({ 1: "active" });
+    // Every MCU silent (never reported counts as silent): offline, whatever alarms they have.
+    expect(statusOf(farms, mcus, { "AA:00:00:00:00:01": offline }, [1, 2])).toEqual({ 1: "offline" });
   });
 
   it("groups MCUs by their own farm_id, and calls a farm without MCUs active", () => {
-    // MCU 2 moved to farm 2 after the farms were loaded: it counts for farm 2.
+    // MCU 2 moved to farm 2 after the farms were loaded: its alarm counts for farm 2.
     const farms = [farm(1, [1, 2]), farm(2, []), farm(3, [])];
     const mcus = [mcu(1, 1), mcu(2, 2)];
-    const lives = { "AA:00:00:00:00:01": live(), "AA:00:00:00:00:02": live({ readings: { ...CALM, CO2: { co2: 2000, count: 1 } } }) };
-    expect(statusOf(farms, mcus, lives)).toEqual({ 1: "active", 2: "warning", 3: "active" });
+    expect(statusOf(farms, mcus, calm, [2])).toEqual({ 1: "active", 2: "warning", 3: "active" });
   });
 
   it("keeps the server's status for a farm whose MCUs are not loaded", () => {
     expect(statusOf([farm(1, [1], "warning"), farm(2, [], "offline")], [], {})).toEqual({ 1: "warning", 2: "active" });
+  });
+
+  it("keeps the server's warning until the alarms are known, and judges offline live meanwhile", () => {
+    const farms = [farm(1, [1], "warning"), farm(2, [2], "active"), farm(3, [3], "warning"), farm(4, [], "offline")];
+    const mcus = [mcu(1, 1), mcu(2, 2), mcu(3, 3)];
+    const lives = { ...calm, "AA:00:00:00:00:03": live({ online: false }) };
+    expect(statusOf(farms, mcus, lives, null)).toEqual({ 1: "warning", 2: "active", 3: "offline", 4: "active" });
+    expect(statusOf(farms, mcus, lives, [])).toEqual({ 1: "active", 2: "active", 3: "offline", 4: "active" });
   });
 });

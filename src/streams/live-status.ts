@@ -1,10 +1,10 @@
-import { farmStatusOf, needsAttention } from "../contract/conditions.ts";
 import type { Farm, FarmStatus, Mcu, McuStatus, ProfileConfig } from "../contract/entities.ts";
 import { parseReadings, type McuLive } from "./device-snapshots.ts";
 
 /**
- * Statuses derived from what the data core holds live, as pure functions of the entities and the
- * live snapshots, so that they can move into the worker with the other whole-fleet results.
+ * Statuses derived from what the data core holds live, as pure functions of the entities, the
+ * live snapshots and the active alarms, so that they can move into the worker with the other
+ * whole-fleet results.
  */
 
 /** The profile whose limits judge an MCU's readings: its linked one (an MCU has at most one link). */
@@ -29,46 +29,41 @@ export function mcuLiveStatus(recorded: McuStatus, live: McuLive | undefined): M
 }
 
 /**
- * Whether an MCU needs attention, remembered per live snapshot (snapshots are immutable, and an
- * unchanged MCU keeps its object), so a batch costs a judgement only for the MCUs it changed.
- */
-const attentionMemo = new WeakMap<McuLive, { config: ProfileConfig | null; attention: boolean }>();
-
-export function mcuNeedsAttention(live: McuLive | undefined, config: ProfileConfig | null): boolean {
-  if (!live?.readings) return false;
-  const memo = attentionMemo.get(live);
-  if (memo && memo.config === config) return memo.attention;
-  const attention = needsAttention(live.readings, config);
-  attentionMemo.set(live, { config, attention });
-  return attention;
-}
-
-/**
- * SPEC §3 farm status of every farm, derived live from its MCUs (`farmStatusOf`): online is the
- * dashboard's freshness (McuLive.online), attention a reading outside the linked profile or a low
- * battery. A farm listing an MCU that is not loaded (the MCU list failed or is on its way) keeps
- * the status the server gave, rather than being judged on a part of its MCUs.
+ * SPEC §3 farm status of every farm (issue 15: from the open alarms): offline when all its MCUs
+ * are offline (the dashboard's freshness, McuLive.online), warning while one of its MCUs has an
+ * active alarm (open or acknowledged: a reading outside the profile for longer than the grace
+ * period, an MCU offline, a low battery), otherwise active. A farm listing an MCU that is not
+ * loaded (the MCU list failed or is on its way) keeps the status the server gave rather than being
+ * judged on a part of its MCUs; until the active alarms are known (`alarmed` null) a farm that is
+ * not offline keeps the server's warning, so it does not flash Active at sign-in.
  */
 export function deriveFarmStatuses(
   farms: readonly Farm[],
   mcus: readonly Mcu[],
   liveOf: (mac: string) => McuLive | undefined,
+  alarmed: ReadonlySet<number> | null,
 ): Map<number, FarmStatus> {
   const loaded = new Set<number>();
-  const byFarm = new Map<number, { online: boolean; attention: boolean }[]>();
+  const byFarm = new Map<number, { online: boolean; alarmed: boolean }[]>();
   for (const m of mcus) {
     loaded.add(m.mcu_id);
-    const live = liveOf(m.mac);
     let list = byFarm.get(m.farm_id);
     if (!list) byFarm.set(m.farm_id, (list = []));
-    list.push({ online: live?.online ?? false, attention: mcuNeedsAttention(live, linkedConfig(m)) });
+    list.push({ online: liveOf(m.mac)?.online ?? false, alarmed: alarmed?.has(m.mcu_id) ?? false });
   }
   const statuses = new Map<number, FarmStatus>();
   for (const f of farms) {
     const complete = f.mcus.every((m) => loaded.has(m.mcu_id));
-    statuses.set(f.farm_id, complete ? farmStatusOf(byFarm.get(f.farm_id) ?? []) : f.status);
+    statuses.set(f.farm_id, complete ? farmStatusOf(byFarm.get(f.farm_id) ?? [], alarmed === null ? f.status === "warning" : null) : f.status);
   }
   return statuses;
+}
+
+/** `warningUnknown`: what stands for the alarms while they are not known (null once they are). */
+function farmStatusOf(mcus: readonly { online: boolean; alarmed: boolean }[], warningUnknown: boolean | null): FarmStatus {
+  if (mcus.length > 0 && mcus.every((m) => !m.online)) return "offline";
+  const warning = warningUnknown ?? mcus.some((m) => m.alarmed);
+  return warning ? "warning" : "active";
 }
 
 /**

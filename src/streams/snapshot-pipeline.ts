@@ -1,5 +1,5 @@
 import { asyncScheduler, interval, Observable, Subject, type SchedulerLike, type Subscription } from "rxjs";
-import type { FleetChanges, FleetResults, McuCardView, McuLive, SnapshotBatch } from "../contract/live.ts";
+import type { FleetChanges, FleetResults, McuCardView, McuLive, SnapshotBatch, WallPage } from "../contract/live.ts";
 import { frameBatches } from "./batching.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
 import { fleetChanges } from "./fleet.ts";
@@ -24,6 +24,10 @@ export interface SnapshotPipelineOptions {
   fleetMs?: number;
   /** The card views that changed since the last batch (those of the mounted cards); they go with the next batch. */
   cards?: (state: FoldState) => McuCardView[];
+  /** The wall page on screen if it changed, else null. It walks the whole fleet, like `summarize`. */
+  wall?: (state: FoldState) => WallPage | null;
+  /** Readings alone recompute the wall page at most this often (ms). */
+  wallMs?: number;
 }
 
 export interface SnapshotPipeline {
@@ -34,7 +38,7 @@ export interface SnapshotPipeline {
    * batch, unless the receiver has it already (the one sent last is still current).
    */
   setInterest(macs: Iterable<string> | null): void;
-  /** Something `summarize` reads besides the fold changed (the MCU or farm lists, the queries). */
+  /** Something `summarize` or `wall` reads besides the fold changed (the MCU or farm lists, the queries, the wall page asked for). */
   invalidate(): void;
   /** Something `cards` reads besides the fold changed (the cards mounted): a batch comes if a card view changed. */
   refresh(): void;
@@ -49,9 +53,48 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
   const scheduler = o.scheduler ?? asyncScheduler;
   const state = createFoldState(scheduler.now(), o.freshnessMs);
   let interest: Set<string> | null = o.interest === undefined || o.interest === null ? null : new Set(o.interest);
-  let fleetDirty = o.summarize !== undefined;
   let lastFleet: FleetResults | null = null;
   const nudge$ = new Subject<void>();
+  /**
+   * Readings change the whole-fleet results (counts, statuses, the wall's order) that nobody reads
+   * at frame rate: each is computed at most every so often while only readings move it, at once
+   * when what it is computed over changed (`invalidate`: the lists, the watched queries, the wall
+   * page asked for). The wall is read from across a room: its order and counts move at most every
+   * 2 s (its tiles' values come with the card views, every frame).
+   */
+  const fleetPace = pace(o.fleetMs ?? 250);
+  const wallPace = pace(o.wallMs ?? 2000);
+  function pace(ms: number) {
+    let dirty = true;
+    let stale = false;
+    let at = -Infinity;
+    let timer: Subscription | null = null;
+    return {
+      invalidate() {
+        dirty = true;
+      },
+      changed() {
+        stale = true;
+      },
+      /** Whether to compute now; when not yet, a nudge comes when it is time. */
+      due(now: number): boolean {
+        if (!dirty && !stale) return false;
+        if (dirty || now - at >= ms) {
+          dirty = stale = false;
+          at = now;
+          return true;
+        }
+        timer ??= scheduler.schedule(() => {
+          timer = null;
+          nudge$.next();
+        }, at + ms - now);
+        return false;
+      },
+      stop() {
+        timer?.unsubscribe();
+      },
+    };
+  }
   // Folding happens in one subscriber of the events and the clock: every event is on the hot path,
   // so it passes no operator chain (merge, tap, share) on its way.
   const folded$ = new Observable<void>((subscriber) => {
@@ -66,7 +109,8 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
       events.unsubscribe();
       clock.unsubscribe();
       nudges.unsubscribe();
-      fleetTimer?.unsubscribe();
+      fleetPace.stop();
+      wallPace.stop();
     };
   });
   /**
@@ -76,37 +120,24 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
    */
   const sent = new Map<string, McuLive>();
   let seq = 0;
-  /**
-   * Readings change the fleet results (counts, statuses) that nobody reads at frame rate: they are
-   * computed at most every `fleetMs` while only readings move them, at once when what they are
-   * computed over changed (`invalidate`: the lists, the watched queries).
-   */
-  const fleetMs = o.fleetMs ?? 250;
-  let fleetStale = false;
-  let fleetAt = -Infinity;
-  let fleetTimer: Subscription | null = null;
   const drain = (): SnapshotBatch | null => {
     let fleet: FleetChanges | null = null;
-    if (state.changed.size > 0 || state.removed.size > 0) fleetStale = true;
-    if (o.summarize && (fleetDirty || fleetStale)) {
-      const now = scheduler.now();
-      if (fleetDirty || now - fleetAt >= fleetMs) {
-        fleetDirty = fleetStale = false;
-        fleetAt = now;
-        const next = o.summarize(state);
-        fleet = fleetChanges(lastFleet, next);
-        lastFleet = next;
-      } else if (!fleetTimer) {
-        fleetTimer = scheduler.schedule(() => {
-          fleetTimer = null;
-          nudge$.next();
-        }, fleetAt + fleetMs - now);
-      }
+    let wall: WallPage | null = null;
+    if (state.changed.size > 0 || state.removed.size > 0) {
+      fleetPace.changed();
+      wallPace.changed();
     }
+    if (o.summarize && fleetPace.due(scheduler.now())) {
+      const next = o.summarize(state);
+      fleet = fleetChanges(lastFleet, next);
+      lastFleet = next;
+    }
+    if (o.wall && wallPace.due(scheduler.now())) wall = o.wall(state);
     const cards = o.cards?.(state) ?? [];
-    const batch = drainChanges(state, seq + 1, interest) ?? (fleet || cards.length > 0 ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
+    const batch = drainChanges(state, seq + 1, interest) ?? (fleet || wall || cards.length > 0 ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
     if (!batch) return null;
     if (cards.length > 0) batch.cards = cards;
+    if (wall) batch.wall = wall;
     for (const snap of batch.upserts) sent.set(snap.mac, snap);
     for (const mac of batch.removed) sent.delete(mac);
     if (fleet) batch.fleet = fleet;
@@ -126,7 +157,8 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
       if (markInterested(state, added)) nudge$.next();
     },
     invalidate() {
-      fleetDirty = true;
+      fleetPace.invalidate();
+      wallPace.invalidate();
       nudge$.next();
     },
     refresh() {

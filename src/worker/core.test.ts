@@ -1,10 +1,13 @@
 import type { io } from "socket.io-client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CoreError } from "../contract/core-error.ts";
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
+import type { Alarm } from "../contract/alarms-values.ts";
+import { alarmRecord } from "../contract/alarms.fixture.ts";
 import type { Notification } from "../contract/entities.ts";
 import { mcuQueryKey, type FleetResults, type SnapshotBatch } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
+import { ALARM_EVENT } from "../contract/alarms-values.ts";
 import { createDataCore, type CoreDeps, type CoreUpdate } from "./core.ts";
 import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
 import { SessionEndedError, type SessionEnded } from "../contract/session-ended.ts";
@@ -226,16 +229,91 @@ describe("marking notifications read", () => {
   });
 });
 
+const ACTIVE_ALARMS = "GET /api/alarms?state=active&limit=200";
+
+/** Alarm `id` of MCU `mcuId` of `mcuRecord`'s fleet (farm 1 holds MCUs 1-100). */
+const alarmOf = (id: number, mcuId: number, kind: Alarm["kind"], over: Partial<Alarm> = {}): Alarm =>
+  alarmRecord(id, mcuId, { kind, mac: macOf(mcuId - 1), farm_id: Math.floor((mcuId - 1) / 100) + 1, farm_name: `Farm ${Math.floor((mcuId - 1) / 100) + 1}`, ...over });
+
+/** The active alarms' fetch (a promise of the fake fetch) has been answered and applied. */
+const alarmsSettled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("active alarms", () => {
+  it("fetches the active alarms when the socket authenticates, and again after each reconnect", async () => {
+    const { socket, requests, updates } = createDeps({ [ACTIVE_ALARMS]: { status: 200, body: { alarms: [alarmOf(1, 3, "co2_high")], next: null } } });
+    expect(requests.filter((r) => r.key === ACTIVE_ALARMS)).toHaveLength(0);
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    await alarmsSettled();
+    socket.serve("disconnect", "transport close");
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    await alarmsSettled();
+    expect(requests.filter((r) => r.key === ACTIVE_ALARMS)).toHaveLength(2);
+    const loads = updates.flatMap((u) => (u.kind === "alarms" && u.reset ? [u.active.map((a) => a.alarm_id)] : []));
+    expect(loads.at(-1)).toEqual([1]);
+  });
+
+  it("pages through the active alarms with the cursor it is given", async () => {
+    const { core, socket, requests } = createDeps({
+      [ACTIVE_ALARMS]: { status: 200, body: { alarms: [alarmOf(1, 3, "co2_high")], next: "abc" } },
+      [`${ACTIVE_ALARMS}&cursor=abc`]: { status: 200, body: { alarms: [alarmOf(2, 4, "mcu_offline")], next: null } },
+    });
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    await alarmsSettled();
+    await core.reloadAlarms();
+    expect(requests.filter((r) => r.key.startsWith("GET /api/alarms")).map((r) => r.key)).toEqual([ACTIVE_ALARMS, `${ACTIVE_ALARMS}&cursor=abc`, ACTIVE_ALARMS, `${ACTIVE_ALARMS}&cursor=abc`]);
+  });
+
+  it("ignores an alarm event that does not hold an alarm", async () => {
+    const { socket, updates } = createDeps({ [ACTIVE_ALARMS]: { status: 200, body: { alarms: [], next: null } } });
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    await alarmsSettled();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    socket.serve(ALARM_EVENT, { alarm_id: "1", state: "open" });
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(updates.filter((u) => u.kind === "alarms" && !u.reset && u.active.length > 0)).toEqual([]);
+  });
+
+  it("keeps an acknowledgement's answer at once, and sends the comment only when there is one", async () => {
+    const acknowledged = alarmOf(1, 3, "co2_high", { state: "acknowledged", acknowledged_at: "2026-11-23T10:05:00.000Z", acknowledged_by: "demo", ack_comment: "Door shut" });
+    const { core, socket, requests, updates } = createDeps({
+      [ACTIVE_ALARMS]: { status: 200, body: { alarms: [alarmOf(1, 3, "co2_high")], next: null } },
+      "POST /api/alarms/1/acknowledge": { status: 200, body: acknowledged },
+    });
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    await alarmsSettled();
+    expect(await core.acknowledgeAlarm(1, "Door shut")).toEqual(acknowledged);
+    await core.acknowledgeAlarm(1, "");
+    expect(requests.filter((r) => r.key.startsWith("POST")).map((r) => r.body)).toEqual([{ comment: "Door shut" }, {}]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(updates.filter((u) => u.kind === "alarms" && !u.reset).flatMap((u) => (u.kind === "alarms" ? u.active : []))).toEqual([acknowledged]);
+  });
+
+  it("forgets the alarms at sign-out", async () => {
+    const { core, socket, updates } = createDeps({ [ACTIVE_ALARMS]: { status: 200, body: { alarms: [alarmOf(1, 3, "co2_high")], next: null } } });
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    await alarmsSettled();
+    core.stop();
+    const last = updates.filter((u) => u.kind === "alarms").at(-1);
+    expect(last).toEqual({ kind: "alarms", reset: true, active: [], resolved: [], load: { state: "idle" } });
+  });
+});
+
 describe("live data for the MCUs on screen, fleet results for all", () => {
   /**
-   * 2000 MCUs in 20 farms: the first 1500 report (MCU 5 on a low battery), the last 500 (farms
-   * 16-20) never do; three MCUs are on screen.
+   * 2000 MCUs in 20 farms: the first 1500 report (MCU 6 on a low battery, with its alarm open),
+   * the last 500 (farms 16-20) never do; three MCUs are on screen.
    */
   async function fleetOf2000() {
     const scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
     const mcus = Array.from({ length: 2000 }, (_, i) => mcuRecord(i));
     const h = createDeps(
-      { "GET /api/mcus/by-client/7": { status: 200, body: mcus }, "GET /api/farms/myfarms/get?client_id=7": { status: 200, body: Array.from({ length: 20 }, (_, f) => farmRecord(f)) } },
+      {
+        "GET /api/mcus/by-client/7": { status: 200, body: mcus },
+        "GET /api/farms/myfarms/get?client_id=7": { status: 200, body: Array.from({ length: 20 }, (_, f) => farmRecord(f)) },
+        [ACTIVE_ALARMS]: { status: 200, body: { alarms: [alarmOf(1, 6, "battery_low")], next: null } },
+      },
       { scheduler, now: () => scheduler.now() },
     );
     const batches = () => h.updates.flatMap((u) => (u.kind === "live" ? [u.batch] : []));
@@ -252,6 +330,7 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
       status: [],
       data: Array.from({ length: 1500 }, (_, i) => ({ deviceId: macOf(i), payload: { DHT: { temperature: 18, humidity: 88, count: 1 }, batteryLevel: i === 5 ? 12 : 80 } })),
     });
+    await alarmsSettled();
     const run = (until: number) => {
       scheduler.maxFrames = until;
       scheduler.flush();
@@ -284,8 +363,13 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     run(300);
     const low: SnapshotBatch = batches().at(-1)!;
     expect(low.upserts).toEqual([]);
-    expect(low.fleet?.summary?.warnings).toBe(2);
     expect(low.fleet?.mcuStats?.lowBattery).toBe(2);
+    expect(low.fleet?.summary).toBeUndefined();
+    // Its alarm opens: its farm (8) is a warning.
+    socket.serve(ALARM_EVENT, alarmOf(2, 701, "battery_low"));
+    run(350);
+    expect(batches().at(-1)!.fleet?.summary?.warnings).toBe(2);
+    expect(batches().at(-1)!.fleet?.farmStatuses?.[8]).toBe("warning");
     // Its card mounts: its latest snapshot comes in the next batch.
     core.setInterest([...onScreen, macOf(700)]);
     run(400);

@@ -1,16 +1,20 @@
+import { type } from "arktype";
 import type { SchedulerLike } from "rxjs";
+import { alarm as alarmSchema } from "../contract/alarms.ts";
+import { ALARM_PAGE_MAX, type Alarm, type NotificationPreferences } from "../contract/alarms-values.ts";
 import type { RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
 import type { Client, Controller, Mcu, Sensor } from "../contract/entities.ts";
-import type { CoreUpdate, EntityName } from "../contract/live.ts";
+import type { CoreUpdate, EntityName, WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
 import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../contract/session-ended.ts";
+import { createAlarmCollection } from "./alarms.ts";
 import { createCollections } from "./collections.ts";
 import { createLive } from "./live.ts";
 import type { LiveSocketOptions } from "./live-socket.ts";
 import type { EarlyFetches } from "./early-fetch.ts";
-import { createRestClient, type CommandLogQuery, type FarmHistoryQuery, type HistoryRange, type McuHistoryQuery, type RestClient } from "./rest-client.ts";
+import { createRestClient, type AlarmQuery, type CommandLogQuery, type FarmHistoryQuery, type HistoryRange, type McuHistoryQuery, type RestClient } from "./rest-client.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
 
@@ -103,6 +107,13 @@ export function createDataCore(deps: CoreDeps = {}) {
   });
   const { entities } = collections;
 
+  /** The active alarms (issue 15): fetched when the socket (re)authenticates, then kept by its `alarm` events. */
+  const alarms = createAlarmCollection({
+    activePage: (cursor) => rest.alarms({ state: "active", limit: ALARM_PAGE_MAX, ...(cursor === null ? {} : { cursor }) }),
+    send,
+    changed: () => live.entitiesChanged(),
+  });
+
   const live = createLive({
     scheduler: deps.scheduler,
     now: deps.now,
@@ -118,17 +129,28 @@ export function createDataCore(deps: CoreDeps = {}) {
       collections.set("notifications", [n, ...entities.notifications]);
       send({ kind: "notification", notification: n });
     },
-    connection(state, message) {
+    authenticated() {
+      // Failures are the load's state (the Alarms page shows them, with Try again).
+      alarms.load().catch(() => undefined);
+    },
+    alarm(payload) {
+      const checked = alarmSchema(payload);
+      if (checked instanceof type.errors) console.warn(`Ignored an alarm event: ${checked.summary}`);
+      else alarms.apply(checked as Alarm);
+    },
+    alarmed: () => alarms.alarmedMcus(),
+    connection(state, message, heardAt) {
       // The server refused the socket: the session is over, not the connection.
       if (state === "unauthorized") {
         if (clientId !== null) endSession(clientId, "socket");
-      } else send({ kind: "connection", state, message });
+      } else send({ kind: "connection", state, message, ...(heardAt == null ? {} : { heardAt }) });
     },
   });
 
   /** Closes the connection and forgets the client's data. */
   function halt() {
     live.close();
+    alarms.clear();
     clientId = null;
     const { mcus, ...others } = collections.clear();
     send({ kind: "entities", entities: others });
@@ -208,6 +230,14 @@ export function createDataCore(deps: CoreDeps = {}) {
     /** The MCUs whose dashboard cards are mounted (by id): each gets its card view, and again when it changes. */
     setCardInterest(ids: readonly number[]) {
       live.setCardInterest(ids);
+    },
+
+    /**
+     * The wall view's page on screen and the layout it is cut for (issue 15), or null when no wall
+     * is on screen: the core groups and orders the whole fleet and sends that page's MCU ids.
+     */
+    setWall(request: WallRequest | null) {
+      live.setWall(request);
     },
 
     /**
@@ -302,6 +332,25 @@ export function createDataCore(deps: CoreDeps = {}) {
     mcuTimeline: (mcuId: number, range: HistoryRange) => rest.mcuTimeline(mcuId, range),
     commandLog: (mcuId: number, query: CommandLogQuery) => rest.commandLog(mcuId, query),
 
+    /**
+     * Alarms (issue 15). The active ones reach the main thread by themselves (`alarms` updates);
+     * a page of the list (the resolved ones, filtered) is answered to the screen that asks.
+     */
+    alarms: (query: AlarmQuery) => rest.alarms(query),
+    /** Fetches the active alarms again (the Alarms page's Try again). */
+    async reloadAlarms(): Promise<void> {
+      requireClient();
+      await alarms.load();
+    },
+    /** Acknowledges an alarm; its new state is kept here at once (the socket's event says the same). */
+    async acknowledgeAlarm(alarmId: number, comment: string): Promise<Alarm> {
+      const acknowledged = await rest.acknowledgeAlarm(alarmId, comment);
+      alarms.apply(acknowledged);
+      return acknowledged;
+    },
+    notificationPreferences: () => rest.notificationPreferences(),
+    saveNotificationPreferences: (preferences: NotificationPreferences) => rest.saveNotificationPreferences(preferences),
+
     async sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
       return answered(await live.sendCommand(mac, target, type, onOff));
     },
@@ -313,4 +362,4 @@ export function createDataCore(deps: CoreDeps = {}) {
 }
 
 export type DataCore = ReturnType<typeof createDataCore>;
-export type { CommandLogQuery, FarmHistoryQuery, HistoryRange, McuHistoryQuery } from "./rest-client.ts";
+export type { AlarmQuery, CommandLogQuery, FarmHistoryQuery, HistoryRange, McuHistoryQuery } from "./rest-client.ts";

@@ -1,4 +1,5 @@
 import { io, type Socket } from "socket.io-client";
+import { ALARM_EVENT, type Alarm } from "../contract/alarms-values.ts";
 import type { Notification } from "../contract/entities.ts";
 import {
   SOCKET_EVENTS,
@@ -22,6 +23,10 @@ export interface LiveSocketHandlers {
   /** A realtimeBatch, passed on whole: it stays one batch into the fold. */
   batch(p: RealtimeBatchPayload): void;
   notification(n: Notification): void;
+  /** An alarm opened, was acknowledged or resolved: its whole new state (issue 15). */
+  alarm?(a: Alarm): void;
+  /** The server's keep-alive ping came (every 25 s): the link is up although nothing else came. */
+  heard?(): void;
   connection(state: ConnectionState, message?: string): void;
 }
 
@@ -68,6 +73,9 @@ export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000,
   socket.on(SOCKET_EVENTS.deviceStatusUpdate, handlers.status);
   socket.on(SOCKET_EVENTS.realtimeBatch, handlers.batch);
   socket.on(SOCKET_EVENTS.notification, handlers.notification);
+  if (handlers.alarm) socket.on(ALARM_EVENT, handlers.alarm);
+  // The Manager's event (an injected test socket may have no Manager).
+  if (handlers.heard) socket.io?.on("ping", handlers.heard);
   socket.on(SOCKET_EVENTS.unauthorized, (p: { message?: string }) => {
     closed = true;
     socket.close();

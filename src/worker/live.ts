@@ -1,12 +1,13 @@
 import { Subject, type SchedulerLike } from "rxjs";
 import type { Mcu, Notification } from "../contract/entities.ts";
-import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch } from "../contract/live.ts";
+import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
 import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
 import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
+import { createWallGroups, wallPage } from "../streams/wall.ts";
 import { openLiveSocket, type LiveSocket, type LiveSocketOptions } from "./live-socket.ts";
 
 export interface LiveDeps {
@@ -19,7 +20,14 @@ export interface LiveDeps {
   /** A frame batch for the main thread; false when nobody receives it (then it counts as applied). */
   deliver(batch: SnapshotBatch): boolean;
   notification(n: Notification): void;
-  connection(state: ConnectionState, message?: string): void;
+  /** `heardAt`: when the server was last heard from (any event or keep-alive ping), null before it ever was. */
+  connection(state: ConnectionState, message?: string, heardAt?: number | null): void;
+  /** The socket (re)authenticated: what it missed while down is fetched again (the active alarms). */
+  authenticated?(): void;
+  /** An `alarm` socket event, as it came (the core checks it). */
+  alarm?(payload: unknown): void;
+  /** The MCUs with an active alarm, for the farm statuses; null while unknown. */
+  alarmed?(): ReadonlySet<number> | null;
 }
 
 /**
@@ -52,6 +60,20 @@ export function createLive(deps: LiveDeps) {
     return mcuIndex.get(id);
   };
 
+  /**
+   * The wall view (issue 15): the page it shows and its layout, and the JSON of the page last
+   * sent, so a page goes again only when it changed.
+   */
+  let wallRequest: WallRequest | null = null;
+  let wallSent: string | null = null;
+  const wallGroups = createWallGroups();
+
+  /** When the server was last heard from: what is on screen is as fresh as that while the link is down. */
+  let heardAt: number | null = null;
+  const heard = () => {
+    heardAt = now();
+  };
+
   const pipeline = snapshotPipeline({
     events$,
     ready$,
@@ -59,7 +81,7 @@ export function createLive(deps: LiveDeps) {
     frameMs: deps.frameMs,
     // Nothing is on screen until the main thread says so.
     interest: [],
-    summarize: (state) => computeFleet(deps.entities.farms, deps.entities.mcus, (mac) => state.devices.get(mac), queries),
+    summarize: (state) => computeFleet(deps.entities.farms, deps.entities.mcus, (mac) => state.devices.get(mac), queries, deps.alarmed?.() ?? null),
     cards: (state) => {
       const changed: McuCardView[] = [];
       for (const id of cardIds) {
@@ -71,6 +93,15 @@ export function createLive(deps: LiveDeps) {
         changed.push(view);
       }
       return changed;
+    },
+    wall: (state) => {
+      if (!wallRequest) return null;
+      const { groups, counts } = wallGroups(deps.entities.farms, deps.entities.mcus, (mac) => state.devices.get(mac), now());
+      const page = wallPage(groups, counts, wallRequest);
+      const json = JSON.stringify(page);
+      if (json === wallSent) return null;
+      wallSent = json;
+      return page;
     },
   });
   pipeline.batches$.subscribe((batch) => {
@@ -90,12 +121,30 @@ export function createLive(deps: LiveDeps) {
         clientId,
         connect: deps.connect,
         handlers: {
-          authenticated: (p) => events$.next({ kind: "snapshot", devices: p.devices }),
-          data: (p) => events$.next({ kind: "reading", mac: normalizeMac(p.deviceId), payload: p.payload, at: now() }),
-          status: (p) => events$.next({ kind: "status", mac: normalizeMac(p.deviceId), status: p.status }),
-          batch: (p) => events$.next({ kind: "batch", batch: p, at: now() }),
+          authenticated: (p) => {
+            heard();
+            events$.next({ kind: "snapshot", devices: p.devices });
+            deps.authenticated?.();
+          },
+          data: (p) => {
+            heard();
+            events$.next({ kind: "reading", mac: normalizeMac(p.deviceId), payload: p.payload, at: heardAt! });
+          },
+          status: (p) => {
+            heard();
+            events$.next({ kind: "status", mac: normalizeMac(p.deviceId), status: p.status });
+          },
+          batch: (p) => {
+            heard();
+            events$.next({ kind: "batch", batch: p, at: heardAt! });
+          },
+          heard,
           notification: deps.notification,
-          connection: deps.connection,
+          ...(deps.alarm ? { alarm: deps.alarm } : {}),
+          connection: (state, message) => {
+            if (state === "connected") heard();
+            deps.connection(state, message, heardAt);
+          },
         },
       });
     },
@@ -106,6 +155,8 @@ export function createLive(deps: LiveDeps) {
       socket = null;
       events$.next({ kind: "reset" });
       sentCards.clear();
+      wallSent = null;
+      heardAt = null;
     },
 
     /** The main thread applied the last batch: the next one may come. */
@@ -132,7 +183,17 @@ export function createLive(deps: LiveDeps) {
       pipeline.invalidate();
     },
 
-    /** The MCU or farm list changed: the fleet results are computed again for the next frame. */
+    /**
+     * The wall page on screen and the layout it is cut for (null: no wall on screen). The page is
+     * sent with the next batch, also when unchanged (the screen asking may not hold it).
+     */
+    setWall(request: WallRequest | null) {
+      wallRequest = request;
+      wallSent = null;
+      if (request) pipeline.invalidate();
+    },
+
+    /** The MCU or farm list (or the active alarms) changed: the fleet results are computed again for the next frame. */
     entitiesChanged() {
       pipeline.invalidate();
     },

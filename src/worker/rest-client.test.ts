@@ -35,12 +35,14 @@ describe("the history calls of the data core", () => {
   });
 
   it("refuses a farm comparison that is not one, and a line shorter than the time axis", async () => {
-    const farm = { farm_id: 2, metric: "humidity", from: FROM, to: TO, resolution: 60, t: [1, 2], mcus: [{ mcu_id: 1, name: "Room A", mac: "AA", avg: [88, null] }] };
+    const farm = { farm_id: 2, metric: "humidity", from: FROM, to: TO, resolution: 60, t: [1, 2], mcus: [{ mcu_id: 1, name: "Room A", mac: "AA", avg: [88, null], count: [6, 0] }] };
     const ok = clientAnswering(farm);
     expect(await ok.rest.farmHistory(2, { metric: "humidity", from: FROM, to: TO })).toEqual(farm);
     expect(new URL(ok.urls[0]!).searchParams.get("metric")).toBe("humidity");
     const short = clientAnswering({ ...farm, mcus: [{ ...farm.mcus[0], avg: [88] }] });
     await expect(short.rest.farmHistory(2, { metric: "humidity", from: FROM, to: TO })).rejects.toMatchObject({ code: "BAD_RESPONSE" });
+    const shortCounts = clientAnswering({ ...farm, mcus: [{ ...farm.mcus[0], count: [6] }] });
+    await expect(shortCounts.rest.farmHistory(2, { metric: "humidity", from: FROM, to: TO })).rejects.toMatchObject({ code: "BAD_RESPONSE" });
     const unknownMetric = clientAnswering({ ...farm, metric: "wind" });
     await expect(unknownMetric.rest.farmHistory(2, { metric: "humidity", from: FROM, to: TO })).rejects.toMatchObject({ code: "BAD_RESPONSE" });
   });

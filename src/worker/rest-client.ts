@@ -13,6 +13,8 @@ import type {
   UpdateFarmRequest,
   UpdateMcuRequest,
 } from "../contract/api.ts";
+import { alarm, alarmPage, notificationPreferences } from "../contract/alarms.ts";
+import { ALARM_PATHS, type Alarm, type AlarmKind, type AlarmPage, type AlarmStateFilter, type NotificationPreferences } from "../contract/alarms-values.ts";
 import { CoreError } from "../contract/core-error.ts";
 import { client, controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
@@ -60,6 +62,17 @@ export interface CommandLogQuery {
   limit?: number;
   /** The `next_before` of the page before. */
   before?: string;
+}
+
+/** One page of the alarm list (issue 15); every filter optional. */
+export interface AlarmQuery {
+  state?: AlarmStateFilter;
+  farm_id?: number;
+  mcu_id?: number;
+  kind?: AlarmKind;
+  limit?: number;
+  /** The `next` of the page before. */
+  cursor?: string;
 }
 
 /** A query string of the parameters that are set (lists joined by commas), with its "?", or "". */
@@ -190,11 +203,17 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     async farmHistory(farmId: number, { from, to, metric, resolution }: FarmHistoryQuery): Promise<FarmHistory> {
       const path = HISTORY_PATHS.farmHistory(farmId) + search({ metric, from, to, resolution });
       const answer = await call("GET", path, farmHistory);
-      checkColumns(path, answer.t, Object.fromEntries(answer.mcus.map((m) => [m.name, m.avg])));
+      checkColumns(path, answer.t, Object.fromEntries(answer.mcus.flatMap((m) => [[m.name, m.avg], [`${m.name}.count`, m.count]])));
       return answer;
     },
     mcuTimeline: (mcuId: number, { from, to }: HistoryRange): Promise<StateTimeline> => call("GET", HISTORY_PATHS.timeline(mcuId) + search({ from, to }), stateTimeline),
     commandLog: (mcuId: number, query: CommandLogQuery): Promise<CommandLog> => call("GET", HISTORY_PATHS.commands(mcuId) + search({ ...query }), commandLog),
+
+    alarms: (query: AlarmQuery): Promise<AlarmPage> => call("GET", ALARM_PATHS.alarms + search({ ...query }), alarmPage),
+    /** An empty comment is sent as none. */
+    acknowledgeAlarm: (alarmId: number, comment: string): Promise<Alarm> => call("POST", ALARM_PATHS.acknowledge(alarmId), alarm, comment ? { comment } : {}),
+    notificationPreferences: (): Promise<NotificationPreferences> => call("GET", ALARM_PATHS.preferences, notificationPreferences),
+    saveNotificationPreferences: (body: NotificationPreferences): Promise<NotificationPreferences> => call("PUT", ALARM_PATHS.preferences, notificationPreferences, body),
   };
 }
 

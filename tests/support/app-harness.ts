@@ -29,8 +29,10 @@ export interface DemoApp {
  * The built app and the real server (`server/main.ts`) on a fresh data folder with the demo farm
  * and its simulated fleet, and Debian's Chromium. Run `npm run build` first (npm test does).
  */
-export async function startDemoApp(env: Record<string, string> = {}): Promise<DemoApp> {
+export async function startDemoApp(env: Record<string, string> = {}, options: { prepare?(dataDir: string): Promise<void> } = {}): Promise<DemoApp> {
   const dataDir = await mkdtemp(join(tmpdir(), "mf-app-"));
+  // What a test puts in the data folder before the server first opens it (devices it provisions).
+  await options.prepare?.(dataDir);
   // E2E_STATIC_DIR lets parallel work build into its own folder instead of dist/.
   const staticDir: Record<string, string> = process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {};
   // No demo incidents unless a test asks: a door opened in the middle of a test would change what it sees.

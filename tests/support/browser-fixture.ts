@@ -72,7 +72,7 @@ const seedLiveFixture: BrowserCommand<[count?: number], LiveFixture> = async (_c
   const provisioned = await provisionDevices(f.db, Array.from({ length: count }, () => ({ mac: randomMac(), kind: "mcu" as const, type: null })));
   for (const [i, d] of provisioned.entries()) {
     await f.system.app.inject({ method: "POST", url: "/api/mcus", headers, payload: { name: `Room ${i + 1}`, mac: d.mac, claim_code: d.claimCode, farm_id: farm.farm_id } });
-    const sim = new SimulatedMcu({ url: f.system.mqttUrl, device: { mac: d.mac, key: d.key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: i + 1 }, keepalive: 2 });
+    const sim = new SimulatedMcu({ url: f.system.mqttUrl, device: { mac: d.mac, key: d.key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: i + 1 }, keepalive: 2, exact: true });
     f.devices.push(sim);
     await sim.start();
   }

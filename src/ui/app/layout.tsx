@@ -1,12 +1,40 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType, type SVGProps } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
-import { useConnection, useNotifications } from "../data/hooks.ts";
-import { BellIcon, ChipIcon, CloseIcon, DashboardIcon, FanIcon, FarmIcon, LogoutIcon, MenuIcon, SensorIcon, SettingsIcon, SlidersIcon } from "../components/icons.tsx";
+import { useConnection, useNotifications, useOpenAlarmCount } from "../data/hooks.ts";
+import { AlertIcon, BellIcon, ChipIcon, CloseIcon, DashboardIcon, FanIcon, FarmIcon, LogoutIcon, MenuIcon, MonitorIcon, SensorIcon, SettingsIcon, SlidersIcon } from "../components/icons.tsx";
 import { NotificationPanel } from "./notification-panel.tsx";
 import { NAV, titleOf } from "./titles.ts";
 
-const NAV_ICONS = [DashboardIcon, FarmIcon, ChipIcon, FanIcon, SensorIcon, SlidersIcon, SettingsIcon];
+const NAV_ICONS: Record<(typeof NAV)[number]["to"], ComponentType<SVGProps<SVGSVGElement>>> = {
+  "/dashboard": DashboardIcon,
+  "/alarms": AlertIcon,
+  "/farms": FarmIcon,
+  "/mcu": ChipIcon,
+  "/controllers": FanIcon,
+  "/sensors": SensorIcon,
+  "/settings-profile": SlidersIcon,
+  "/settings": SettingsIcon,
+};
+
+/**
+ * The Alarms entry's count of open alarms nobody has acknowledged (none: no badge). The link's
+ * name stays "Alarms"; the count in words is its description (outside the link, so not part of
+ * its name), and a screen reader says both.
+ */
+function OpenAlarmsBadge({ describes }: { describes?: string }) {
+  const open = useOpenAlarmCount();
+  if (open === 0) return null;
+  return describes ? (
+    <span id={describes} className="sr-only">
+      {open === 1 ? "1 open alarm" : `${open} open alarms`}
+    </span>
+  ) : (
+    <span aria-hidden="true" className="ml-auto min-w-6 rounded-full bg-red-600 px-2 py-0.5 text-center text-xs 4xl:text-lg font-semibold text-white tabular-nums" data-testid="open-alarms-badge">
+      {open}
+    </span>
+  );
+}
 
 /** SPEC §2 shared layout: sidebar (collapsible on small screens), top bar with title and bell. */
 export function Layout() {
@@ -74,8 +102,8 @@ export function Layout() {
         </div>
         <nav className="flex-1 overflow-y-auto px-3">
           <ul className="space-y-1">
-            {NAV.map((item, i) => {
-              const Icon = NAV_ICONS[i]!;
+            {NAV.map((item) => {
+              const Icon = NAV_ICONS[item.to];
               return (
                 <li key={item.to}>
                   <NavLink
@@ -84,12 +112,21 @@ export function Layout() {
                       `flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm 4xl:text-xl font-medium ${isActive || (item.to === "/dashboard" && pathname === "/") ? "bg-white/15 text-white" : "text-brand-100 hover:bg-white/10"}`
                     }
                     aria-current={item.to === "/dashboard" && pathname === "/" ? "page" : undefined}
+                    aria-describedby={item.to === "/alarms" ? "open-alarms-count" : undefined}
                   >
                     <Icon className="text-lg" /> {item.label}
+                    {item.to === "/alarms" && <OpenAlarmsBadge />}
                   </NavLink>
+                  {item.to === "/alarms" && <OpenAlarmsBadge describes="open-alarms-count" />}
                 </li>
               );
             })}
+            {/* The wall view (issue 15) leaves this layout for the whole screen. */}
+            <li className="pt-2 mt-2 border-t border-white/15">
+              <NavLink to="/wall" className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm 4xl:text-xl font-medium text-brand-100 hover:bg-white/10">
+                <MonitorIcon className="text-lg" /> Wall view
+              </NavLink>
+            </li>
           </ul>
         </nav>
         <div className="border-t border-white/15 p-4">

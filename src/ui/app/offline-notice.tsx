@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useLocation } from "react-router-dom";
 import { CoreError } from "../../contract/core-error.ts";
 import { useConnection } from "../data/hooks.ts";
 import { useAppData } from "../data/provider.tsx";
@@ -54,8 +55,10 @@ export function OfflineNotice() {
     if (connection.state === "connected") setReachable(true);
   }, [connection.state]);
 
+  // The wall view says it in its own banner, with how old its data is, and keeps its tiles uncovered.
+  const onWall = useLocation().pathname === "/wall";
   const offline = !online || !reachable || connection.state === "reconnecting";
-  if (!offline) return null;
+  if (!offline || onWall) return null;
   return (
     <div role="status" className="fixed bottom-4 inset-x-4 mx-auto z-40 max-w-xl rounded-xl bg-gray-900 text-white px-4 py-3 shadow-lg text-sm 4xl:text-xl">
       {!online ? "You are offline." : "Cannot reach the farm server."} Showing what this device has; live data resumes when the connection is back.

@@ -12,6 +12,9 @@ export const PAGES = {
   "/sensors": () => import("../features/sensors/sensors-page.tsx"),
   "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
   "/settings": () => import("../features/settings/settings-page.tsx"),
+  "/alarms": () => import("../features/alarms/alarms-page.tsx"),
+  // The wall view (issue 15): full screen, outside the sidebar's layout.
+  "/wall": () => import("../features/wall/wall-page.tsx"),
   // The history screens bring the chart library (uPlot): only their chunks hold it.
   "/mcu/:mcuId": () => import("../features/history/mcu-history-page.tsx"),
   "/farms/:farmId/history": () => import("../features/history/farm-history-page.tsx"),

@@ -19,6 +19,8 @@ const ControllersPage = page(PAGES["/controllers"]);
 const SensorsPage = page(PAGES["/sensors"]);
 const ProfilesPage = page(PAGES["/settings-profile"]);
 const SettingsPage = page(PAGES["/settings"]);
+const AlarmsPage = page(PAGES["/alarms"]);
+const WallPage = page(PAGES["/wall"]);
 const McuHistoryPage = page(PAGES["/mcu/:mcuId"]);
 const FarmHistoryPage = page(PAGES["/farms/:farmId/history"]);
 
@@ -49,6 +51,8 @@ export function AppRoutes() {
       <Route path="/login" element={<SignedOutOnly>{suspense(<LoginPage />)}</SignedOutOnly>} />
       <Route path="/register" element={<SignedOutOnly>{suspense(<RegisterPage />)}</SignedOutOnly>} />
       <Route path="/forgot-password" element={suspense(<ForgotPasswordPage />)} />
+      {/* The wall view fills the screen: no sidebar, no top bar. */}
+      <Route path="/wall" element={<RequireClient>{suspense(<WallPage />)}</RequireClient>} />
       <Route
         element={
           <RequireClient>
@@ -66,6 +70,7 @@ export function AppRoutes() {
         <Route path="/sensors" element={suspense(<SensorsPage />)} />
         <Route path="/settings-profile" element={suspense(<ProfilesPage />)} />
         <Route path="/settings" element={suspense(<SettingsPage />)} />
+        <Route path="/alarms" element={suspense(<AlarmsPage />)} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

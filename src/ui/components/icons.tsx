@@ -28,6 +28,7 @@ export const SensorIcon = (p: P) => <Icon d="M12 2v6M5 5l4 4M19 5l-4 4M12 22a6 6
 export const SlidersIcon = (p: P) => <Icon d="M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3M1 14h6M9 8h6M17 16h6" {...p} />;
 export const SettingsIcon = (p: P) => <Icon d="M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" {...p} />;
 export const LogoutIcon = (p: P) => <Icon d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" {...p} />;
+export const AlertIcon = (p: P) => <Icon d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0zM12 9v4M12 17h.01" {...p} />;
 export const InfoIcon = (p: P) => <Icon d="M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 16v-4M12 8h.01" {...p} />;
 export const DropletIcon = (p: P) => <Icon d="M12 2.7 17.7 8.3a8 8 0 1 1-11.3 0z" {...p} />;
 export const CardIcon = (p: P) => <Icon d="M2 5h20v14H2zM2 10h20" {...p} />;
@@ -39,3 +40,4 @@ export const WifiOffIcon = (p: P) => <Icon d="M1 1l22 22M16.7 11.1A10.9 10.9 0 0
 export const WifiIcon = (p: P) => <Icon d="M5 12.6a11 11 0 0 1 14 0M1.4 9a16 16 0 0 1 21.2 0M8.5 16.1a5 5 0 0 1 7 0M12 20h.01" {...p} />;
 export const ThermometerIcon = (p: P) => <Icon d="M14 14.8V3.5a2.5 2.5 0 0 0-5 0v11.3a4.5 4.5 0 1 0 5 0z" {...p} />;
 export const CloudIcon = (p: P) => <Icon d="M18 10h-1.3A8 8 0 1 0 9 20h9a5 5 0 0 0 0-10z" {...p} />;
+export const MonitorIcon = (p: P) => <Icon d="M2 4h20v13H2zM8 21h8M12 17v4" {...p} />;

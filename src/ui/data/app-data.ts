@@ -31,6 +31,7 @@ export function createAppData(options: { apiBase?: string; preferWorker?: boolea
   store.onInterest((macs) => void core.setInterest(macs));
   store.onQueries((queryKeys) => void core.setQueries(queryKeys));
   store.onCardInterest((mcuIds) => void core.setCardInterest(mcuIds));
+  store.onWallRequest((request) => void core.setWall(request));
   const session = createSession(core, store, options.storage);
   return { core, store, session, ready, terminate };
 }

@@ -1,7 +1,10 @@
-import { useCallback, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
 import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
-import { mcuQueryKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuQuery, type McuStats } from "../../contract/live.ts";
+import { mcuQueryKey, wallRequestKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuQuery, type McuStats, type WallPage, type WallRequest } from "../../contract/live.ts";
+import type { Alarm } from "../../contract/alarms-values.ts";
+import type { AlarmLoad } from "../../contract/live.ts";
+import { alarmKeys } from "./alarm-store.ts";
 import { useAppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 
@@ -104,4 +107,54 @@ export function useConnection() {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => store.subscribe(keys.connection, fn), [store]);
   return useSyncExternalStore(subscribe, store.getConnection);
+}
+
+/** A value of the store under one key (stable getters only). */
+function useStoreKey<T>(key: string, get: () => T): T {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(key, fn), [store, key]);
+  return useSyncExternalStore(subscribe, get);
+}
+
+/** The client's active (open or acknowledged) alarms, newest first, live (issue 15). */
+export function useActiveAlarms(): readonly Alarm[] {
+  const { store } = useAppData();
+  return useStoreKey(alarmKeys.active, store.alarms.getActive);
+}
+
+/** One MCU's active alarms, newest first; re-renders only when they change. */
+export function useMcuAlarms(mcuId: number): readonly Alarm[] {
+  const { store } = useAppData();
+  return useStoreKey(alarmKeys.mcu(mcuId), () => store.alarms.getMcuAlarms(mcuId));
+}
+
+/** How many active alarms nobody has acknowledged yet (the sidebar's badge). */
+export function useOpenAlarmCount(): number {
+  const { store } = useAppData();
+  return useStoreKey(alarmKeys.open, store.alarms.getOpenCount);
+}
+
+/** The alarms resolved since the session began, latest first (the Recent list shows them at once). */
+export function useRecentlyResolvedAlarms(): readonly Alarm[] {
+  const { store } = useAppData();
+  return useStoreKey(alarmKeys.resolved, store.alarms.getResolved);
+}
+
+/** Whether the active alarms are known: loading (sign-in, a reconnect), ready, or failed with why. */
+export function useAlarmLoad(): AlarmLoad {
+  const { store } = useAppData();
+  return useStoreKey(alarmKeys.load, store.alarms.getLoad);
+}
+
+/**
+ * The wall view's page (issue 15): while mounted with a request, the core groups the whole fleet
+ * by farm, trouble first, cuts it into pages of the request's layout and sends the page asked for,
+ * again whenever it changes; null until the first comes (the last one stays while the next comes).
+ */
+export function useWallPage(request: WallRequest | null): WallPage | null {
+  const { store } = useAppData();
+  const requestKey = request && wallRequestKey(request);
+  useEffect(() => (requestKey === null ? undefined : store.watchWall(requestKey)), [store, requestKey]);
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.wall, fn), [store]);
+  return useSyncExternalStore(subscribe, store.getWall);
 }

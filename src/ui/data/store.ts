@@ -1,8 +1,10 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
 import { createCardViews } from "../../streams/card-view.ts";
-import type { CoreUpdate, DashboardSummary, Entities, EntityName, FleetChanges, McuCardView, McuLive, McuStats, SnapshotBatch } from "../../contract/live.ts";
+import { createAlarmStore } from "./alarm-store.ts";
+import { parseWallRequestKey, type CoreUpdate, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuStats, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
 
-export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string };
+/** `heardAt`: when the server was last heard from (epoch ms), so a screen can tell how old its data is while the link is down. */
+export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string; heardAt?: number };
 
 type Listener = () => void;
 
@@ -29,6 +31,8 @@ export const keys = {
   summary: "fleet:summary",
   mcuStats: "fleet:mcuStats",
   farmStatus: (farmId: number) => `fleet:farm:${farmId}`,
+  /** The wall page on screen (issue 15); ask for one with `watchWall`. */
+  wall: "wall",
 } as const;
 
 /**
@@ -104,6 +108,12 @@ export function createAppStore() {
   let mcuStats = NO_MCU_STATS;
   let farmStatuses: Readonly<Record<number, FarmStatus>> = {};
   const queryResults = new Map<string, readonly number[]>();
+  /** The wall page the core last sent; kept until the next one (a page flip shows the old page for a frame, not nothing). */
+  let wall: WallPage | null = null;
+  /** The wall request watched (by `wallRequestKey`): at most one wall is on screen. */
+  const wallWatch = watchedSet();
+  /** The active alarms (keys in alarm-store.ts's `alarmKeys`). */
+  const alarms = createAlarmStore();
 
   /** The MCUs with live subscribers, and the MCU Manager queries with subscribers. */
   const interest = watchedSet();
@@ -138,6 +148,10 @@ export function createAppStore() {
       changed.push(keys.card(view.mcuId));
     }
     if (batch.fleet) applyFleet(batch.fleet, changed);
+    if (batch.wall) {
+      wall = batch.wall;
+      changed.push(keys.wall);
+    }
     if (changed.length) emit(changed);
   }
 
@@ -239,10 +253,13 @@ export function createAppStore() {
           return null;
         }
         case "connection":
-          connection = { state: update.state, message: update.message };
+          connection = { state: update.state, message: update.message, heardAt: update.heardAt };
           emit([keys.connection]);
           return null;
         case "notification":
+          return null;
+        case "alarms":
+          emit(alarms.apply(update));
           return null;
       }
     },
@@ -285,6 +302,18 @@ export function createAppStore() {
     onCardInterest(sink: (mcuIds: number[]) => void) {
       cardWatch.sendTo((names) => sink(names.map(Number)));
     },
+    /**
+     * Asks the core for a wall page (by `wallRequestKey`) while the returned function is not
+     * called; a page flip (unwatch, watch) in one task sends one request.
+     */
+    watchWall: (requestKey: string): (() => void) => wallWatch.watch(requestKey),
+    /** Where the wall request goes (the core's setWall): the one watched, or null when none is. */
+    onWallRequest(sink: (request: WallRequest | null) => void) {
+      wallWatch.sendTo((names) => sink(names.length > 0 ? parseWallRequestKey(names[names.length - 1]!) : null));
+    },
+    /** The wall page the core last sent, or null before it has. */
+    getWall: (): WallPage | null => wall,
+
     /** The MACs with live subscribers now. */
     interest: (): string[] => interest.names(),
     /** The ids of the MCUs whose cards are mounted now. */
@@ -313,6 +342,15 @@ export function createAppStore() {
     getFarmStatus: (farmId: number): FarmStatus | undefined => farmStatuses[farmId],
     /** The ids of the MCUs an MCU Manager query matches, as the core last sent them (none before). */
     getMcuQuery: (queryKey: string): readonly number[] => queryResults.get(queryKey) ?? NO_IDS,
+
+    /** The active alarms and those resolved meanwhile, as the core sent them (subscribe with `alarmKeys`). */
+    alarms: {
+      getActive: alarms.getActive,
+      getMcuAlarms: alarms.getMcuAlarms,
+      getOpenCount: alarms.getOpenCount,
+      getResolved: alarms.getResolved,
+      getLoad: alarms.getLoad,
+    },
 
     /** Forgets the notifications (sign-out, SPEC §4). */
     resetNotifications() {

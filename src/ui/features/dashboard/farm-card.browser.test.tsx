@@ -1,6 +1,8 @@
 import { act, Profiler } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Alarm } from "../../../contract/alarms-values.ts";
+import { alarmRecord } from "../../../contract/alarms.fixture.ts";
 import type { Farm, LiveReading, Mcu, ProfileConfig } from "../../../contract/entities.ts";
 import type { McuLive } from "../../../streams/device-snapshots.ts";
 import type { CoreHandle } from "../../data/core-client.ts";
@@ -51,6 +53,8 @@ const farm = (farm_id: number, name: string, mcuIds: number[]): Farm => ({
 });
 
 const reading = (co2: number): LiveReading => ({ DHT: { temperature: 18.2, humidity: 88, count: 1 }, CO2: { co2, count: 1 }, batteryLevel: 80 });
+/** MCU `mcuId`'s CO2 alarm (issue 15: a farm is a warning while one of its MCUs has an active alarm). */
+const co2Alarm = (mcuId: number, state: Alarm["state"] = "open"): Alarm => alarmRecord(mcuId, mcuId, { state, mac: `AA:00:00:00:00:0${mcuId}` });
 const live = (id: number, co2: number): McuLive => ({ mac: `AA:00:00:00:00:0${id}`, mcuId: id, readings: reading(co2), status: "online", lastReadingAt: 0, online: true, pending: null });
 
 describe("FarmCard and the Warnings card in a real browser", () => {
@@ -76,7 +80,9 @@ describe("FarmCard and the Warnings card in a real browser", () => {
   const badge = (name: string) => [...host.querySelectorAll("li")].find((l) => l.querySelector("h3")?.textContent === name)!.querySelector("h3 + span")!.textContent;
   const warnings = () => [...host.querySelectorAll("li")].find((l) => l.textContent!.startsWith("Warnings"))!.querySelectorAll("p")[1]!.textContent;
 
-  it("turns the badge and the Warnings count with the readings, re-rendering a card only when its status changes", async () => {
+  const setAlarms = (...alarms: Alarm[]) => act(async () => void feed.alarms(...alarms));
+
+  it("turns the badge and the Warnings count with the open alarms, re-rendering a card only when its status changes", async () => {
     const renders = { cedar: 0, north: 0 };
     const data: AppData = { core: {} as CoreHandle, store, session: {} as Session };
     await setLive(live(1, 700), live(2, 700), live(3, 700));
@@ -102,16 +108,24 @@ describe("FarmCard and the Warnings card in a real browser", () => {
     await setLive(live(1, 720), live(3, 650));
     expect(renders).toEqual(before);
 
-    // CO2 above the profile's 800 ppm in one room of Cedar Cellar.
+    // CO2 above the profile's 800 ppm in one room of Cedar Cellar: no warning within the grace period…
     await setLive(live(2, 1250));
+    expect([badge("Cedar Cellar"), badge("North Barn"), warnings()]).toEqual(["Active", "Active", "0"]);
+    expect(renders).toEqual(before);
+    // …and one once its alarm opens.
+    await setAlarms(co2Alarm(2));
     expect([badge("Cedar Cellar"), badge("North Barn"), warnings()]).toEqual(["Warning", "Active", "1"]);
     expect(renders).toEqual({ cedar: before.cedar + 1, north: before.north });
+    // Acknowledged, it is still a warning until it is resolved.
+    await setAlarms(co2Alarm(2, "acknowledged"));
+    expect([badge("Cedar Cellar"), warnings()]).toEqual(["Warning", "1"]);
 
     // North Barn's only MCU stops reporting: offline, not a warning.
     await setLive({ ...live(3, 650), online: false });
     expect([badge("Cedar Cellar"), badge("North Barn"), warnings()]).toEqual(["Warning", "Offline", "1"]);
 
     await setLive(live(2, 700));
+    await setAlarms();
     expect([badge("Cedar Cellar"), warnings()]).toEqual(["Active", "0"]);
   });
 });

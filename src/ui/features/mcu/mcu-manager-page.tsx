@@ -14,7 +14,7 @@ import { isFiltering, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
 import { McuFormDialog, scannedLabel, type McuFormTarget } from "./mcu-form-dialog.tsx";
 import { McuStats } from "./mcu-stats.tsx";
 import { STATUS_LABELS } from "./status-badge.tsx";
-import { useNow } from "./use-now.ts";
+import { useNow } from "../../components/use-now.ts";
 
 type List = "mcus" | "farms" | "profiles";
 const LISTS: List[] = ["mcus", "farms", "profiles"];

@@ -1,0 +1,91 @@
+import { memo } from "react";
+import { Link } from "react-router-dom";
+import { ALARM_KIND_LABELS, type Alarm, type AlarmState } from "../../../contract/alarms-values.ts";
+import { formatDateTime } from "../../components/dates.ts";
+import { mcuHistoryPath } from "../../components/history-link.tsx";
+import { alarmDurationMs, formatAgo, formatDuration } from "./alarm-times.ts";
+
+const STATE_LABELS: Record<AlarmState, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
+const STATE_LOOKS: Record<AlarmState, string> = {
+  open: "bg-red-50 text-red-800 ring-red-200",
+  acknowledged: "bg-amber-50 text-amber-900 ring-amber-200",
+  resolved: "bg-green-50 text-green-800 ring-green-200",
+};
+const EDGES: Record<AlarmState, string> = { open: "border-l-red-600", acknowledged: "border-l-amber-500", resolved: "border-l-green-600" };
+
+/** The DOM id of an alarm's entry (focus goes back to it after its Acknowledge button is gone). */
+export const alarmEntryId = (alarmId: number) => `alarm-${alarmId}`;
+
+/**
+ * One alarm: what it is about, where (MCU, with a link to its history, and farm), when it opened
+ * and how long it lasted or has lasted, its state in words (colour repeats it), who acknowledged it
+ * and what they said, and Acknowledge while nobody has.
+ */
+export const AlarmItem = memo(function AlarmItem({ alarm, now, onAcknowledge }: { alarm: Alarm; now: number; onAcknowledge?: (alarm: Alarm) => void }) {
+  const titleId = `${alarmEntryId(alarm.alarm_id)}-title`;
+  const active = alarm.state !== "resolved";
+  return (
+    <li>
+      <article
+        id={alarmEntryId(alarm.alarm_id)}
+        tabIndex={-1}
+        aria-labelledby={titleId}
+        data-state={alarm.state}
+        className={`card h-full p-4 4xl:p-6 border-l-4 ${EDGES[alarm.state]} flex flex-col gap-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600/40`}
+      >
+        <div className="flex flex-wrap items-center gap-2">
+          <span data-state-badge className={`inline-flex rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ring-1 ring-inset ${STATE_LOOKS[alarm.state]}`}>
+            {STATE_LABELS[alarm.state]}
+          </span>
+          <span className="inline-flex rounded-full bg-gray-100 px-2.5 py-0.5 text-xs 4xl:text-lg font-medium text-gray-800">{ALARM_KIND_LABELS[alarm.kind]}</span>
+        </div>
+        <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
+          {alarm.title}
+        </h3>
+        <p className="text-sm 4xl:text-xl text-gray-700 break-words">{alarm.body}</p>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-xl">
+          <dt className="text-gray-600">MCU</dt>
+          <dd className="min-w-0 break-words">
+            <Link to={mcuHistoryPath(alarm.mcu_id)} className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900" aria-label={`${alarm.mcu_name} (history)`}>
+              {alarm.mcu_name}
+            </Link>
+          </dd>
+          <dt className="text-gray-600">Farm</dt>
+          <dd className="min-w-0 break-words text-gray-900">{alarm.farm_name ?? "No farm"}</dd>
+          <dt className="text-gray-600">Opened</dt>
+          <dd className="text-gray-900">
+            <time dateTime={alarm.opened_at}>{formatDateTime(alarm.opened_at)}</time> <span className="text-gray-600">({formatAgo(alarm.opened_at, now)})</span>
+          </dd>
+          {alarm.resolved_at !== null && (
+            <>
+              <dt className="text-gray-600">Resolved</dt>
+              <dd className="text-gray-900">
+                <time dateTime={alarm.resolved_at}>{formatDateTime(alarm.resolved_at)}</time>
+              </dd>
+            </>
+          )}
+          <dt className="text-gray-600">Duration</dt>
+          <dd className="text-gray-900 tabular-nums" data-duration>
+            {formatDuration(alarmDurationMs(alarm, now))}
+            {active && <span className="text-gray-600"> so far</span>}
+          </dd>
+        </dl>
+        {alarm.acknowledged_at !== null && (
+          <div className="rounded-lg bg-amber-50 px-3 py-2 text-sm 4xl:text-xl text-amber-950" data-acknowledgement>
+            <p>
+              Acknowledged by <span className="font-medium">{alarm.acknowledged_by ?? "someone"}</span> at <time dateTime={alarm.acknowledged_at}>{formatDateTime(alarm.acknowledged_at)}</time>
+            </p>
+            {alarm.ack_comment && <p className="mt-1 break-words whitespace-pre-line">“{alarm.ack_comment}”</p>}
+          </div>
+        )}
+        {alarm.state === "open" && onAcknowledge && (
+          <div className="mt-auto pt-1">
+            <button type="button" className="btn-primary w-full sm:w-auto 4xl:text-xl 4xl:px-6 4xl:py-3" aria-label={`Acknowledge: ${alarm.title}`} onClick={() => onAcknowledge(alarm)}>
+              Acknowledge
+            </button>
+          </div>
+        )}
+      </article>
+    </li>
+  );
+});

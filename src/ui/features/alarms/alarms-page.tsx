@@ -1,0 +1,149 @@
+import { useCallback, useMemo, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { ALARM_KIND_LABELS, ALARM_KINDS, type Alarm, type AlarmKind } from "../../../contract/alarms-values.ts";
+import { FilterSelect } from "../../components/filter-select.tsx";
+import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { useListLoad } from "../../components/use-list-load.ts";
+import { useNow } from "../../components/use-now.ts";
+import { useActiveAlarms, useAlarmLoad, useFarms, useMcus } from "../../data/hooks.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { AcknowledgeDialog } from "./acknowledge-dialog.tsx";
+import { filtersFrom, filtersToParams, isFiltered, matchesFilters, type AlarmFilters } from "./alarm-filters.ts";
+import { alarmEntryId, AlarmItem } from "./alarm-item.tsx";
+import { useRecentAlarms } from "./use-recent-alarms.ts";
+
+const KIND_OPTIONS = ALARM_KINDS.map((k) => ({ value: k, label: ALARM_KIND_LABELS[k] }));
+const LIST_CLASS = "grid grid-cols-1 xl:grid-cols-2 3xl:grid-cols-3 gap-3 sm:gap-4 4xl:gap-6";
+
+function SectionHeading({ id, title, count }: { id: string; title: string; count?: number }) {
+  return (
+    <h2 id={id} className="text-lg 4xl:text-3xl font-semibold text-gray-900">
+      {title}
+      {count !== undefined && <span className="ml-2 text-gray-600 font-normal tabular-nums">({count})</span>}
+    </h2>
+  );
+}
+
+/** The filters: farm, MCU (of the farm chosen) and kind, with Reset. */
+function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: AlarmFilters) => void }) {
+  const farms = useFarms();
+  const mcus = useMcus();
+  const farmOptions = useMemo(() => farms.map((f) => ({ value: String(f.farm_id), label: f.name })), [farms]);
+  const mcuOptions = useMemo(
+    () => mcus.filter((m) => filters.farmId === null || m.farm_id === filters.farmId).map((m) => ({ value: String(m.mcu_id), label: m.name })),
+    [mcus, filters.farmId],
+  );
+  return (
+    <div role="search" aria-label="Filter alarms" className="flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3">
+      <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1">
+        <FilterSelect
+          label="Farm"
+          allLabel="All farms"
+          value={filters.farmId === null ? "" : String(filters.farmId)}
+          options={farmOptions}
+          // Another farm's MCU would leave the list empty for no visible reason.
+          onChange={(v) => onChange({ ...filters, farmId: v ? Number(v) : null, mcuId: null })}
+        />
+        <FilterSelect label="MCU" allLabel="All MCUs" value={filters.mcuId === null ? "" : String(filters.mcuId)} options={mcuOptions} onChange={(v) => onChange({ ...filters, mcuId: v ? Number(v) : null })} />
+        <FilterSelect<AlarmKind> label="Kind" allLabel="All kinds" value={filters.kind ?? ""} options={KIND_OPTIONS} onChange={(v) => onChange({ ...filters, kind: v || null })} />
+      </div>
+      <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" disabled={!isFiltered(filters)} onClick={() => onChange({ farmId: null, mcuId: null, kind: null })}>
+        Reset
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Alarms (issue 15): the active alarms, live from the data core (they appear, change and leave
+ * without a reload), with Acknowledge; and the recent resolved ones from the server, a page at a
+ * time, with what resolves meanwhile on top. Filters by farm, MCU and kind, kept in the address.
+ */
+export default function AlarmsPage() {
+  const { core } = useAppData();
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFrom(params), [params]);
+  const setFilters = (f: AlarmFilters) => setParams(filtersToParams(f), { replace: true });
+  const filtered = isFiltered(filters);
+  const now = useNow();
+
+  // The filters' farms and MCUs; SPEC §8's toasts if they fail (the alarms themselves carry their names).
+  useListLoad({ load: useCallback(() => core.loadFarms(), [core]), failure: { kind: "info", fallback: "Failed to fetch farms" } });
+  useListLoad({ load: useCallback(() => core.loadMcus(), [core]), failure: { kind: "info", fallback: "Failed to fetch MCU by client" } });
+
+  const load = useAlarmLoad();
+  const allActive = useActiveAlarms();
+  const active = useMemo(() => (filtered ? allActive.filter((a) => matchesFilters(a, filters)) : allActive), [allActive, filters, filtered]);
+  const recent = useRecentAlarms(filters);
+
+  const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
+  const acknowledged = (a: Alarm) => {
+    setAcknowledging(null);
+    // Its Acknowledge button is gone: focus stays on the alarm, now marked acknowledged.
+    requestAnimationFrame(() => document.getElementById(alarmEntryId(a.alarm_id))?.focus());
+  };
+
+  const activeKnown = load.state === "ready" || allActive.length > 0;
+  return (
+    <div className="flex flex-col gap-6 4xl:gap-8">
+      <Filters filters={filters} onChange={setFilters} />
+
+      <section aria-labelledby="active-alarms-heading" className="flex flex-col gap-3 4xl:gap-4">
+        <SectionHeading id="active-alarms-heading" title="Active" count={activeKnown ? active.length : undefined} />
+        {/* Alarms come and go while the page is open: a screen reader hears the count change. */}
+        <p aria-live="polite" className="sr-only">
+          {activeKnown ? (active.length === 1 ? "1 active alarm" : `${active.length} active alarms`) : ""}
+        </p>
+        {load.state === "error" && <LoadError text={`The active alarms could not be loaded: ${load.message ?? "try again"}`} onRetry={() => void core.reloadAlarms().catch(() => undefined)} />}
+        {active.length > 0 ? (
+          <ul className={LIST_CLASS} aria-label="Active alarms, newest first">
+            {active.map((a) => (
+              <AlarmItem key={a.alarm_id} alarm={a} now={now} onAcknowledge={setAcknowledging} />
+            ))}
+          </ul>
+        ) : !activeKnown ? (
+          load.state !== "error" && <Loading text="Loading alarms…" />
+        ) : (
+          <EmptyState title="No active alarms">
+            <p>{filtered ? "None for these filters. Reset them to see every active alarm." : "Every room is within its profile, online and charged."}</p>
+          </EmptyState>
+        )}
+      </section>
+
+      <section aria-labelledby="recent-alarms-heading" className="flex flex-col gap-3 4xl:gap-4">
+        <SectionHeading id="recent-alarms-heading" title="Recent" />
+        {recent.state.status === "loading" ? (
+          <Loading text="Loading recent alarms…" />
+        ) : recent.state.status === "error" ? (
+          <LoadError text={`The recent alarms could not be loaded: ${recent.state.message}`} onRetry={recent.retry} />
+        ) : recent.state.alarms.length === 0 ? (
+          <EmptyState title="No resolved alarms">
+            <p>{filtered ? "None for these filters." : "An alarm is listed here, with how long it lasted, once its condition clears."}</p>
+          </EmptyState>
+        ) : (
+          <>
+            <ul className={LIST_CLASS} aria-label="Resolved alarms, newest first">
+              {recent.state.alarms.map((a) => (
+                <AlarmItem key={a.alarm_id} alarm={a} now={now} />
+              ))}
+            </ul>
+            {recent.state.next !== null && (
+              <div className="flex flex-col items-center gap-2">
+                <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => void recent.loadMore()} disabled={recent.more.loading} aria-busy={recent.more.loading}>
+                  {recent.more.loading ? "Loading…" : "Load more"}
+                </button>
+                {recent.more.error && (
+                  <p role="alert" className="text-sm text-red-800">
+                    More alarms could not be loaded: {recent.more.error}
+                  </p>
+                )}
+              </div>
+            )}
+          </>
+        )}
+      </section>
+
+      <AcknowledgeDialog alarm={acknowledging} onClose={() => setAcknowledging(null)} onAcknowledged={acknowledged} />
+    </div>
+  );
+}

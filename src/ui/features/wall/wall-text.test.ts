@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { thresholdBreaches } from "../../../contract/conditions.ts";
+import type { ProfileConfig } from "../../../contract/entities.ts";
+import { agoText, breachText, countsText, orderedBreaches } from "./wall-text.ts";
+import { parseRotate } from "./use-rotation.ts";
+
+const PROFILE: ProfileConfig = {
+  irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
+  ventilation: { co2_threshold: 1200 },
+  ac: { based_on: "soil_temp", target_temp: 18 },
+  humidifier: { humidity_on_below: 85, humidity_off_above: 93 },
+};
+
+describe("what a wall tile says of a value outside the profile", () => {
+  it("names the value, what it is and the limit it crosses", () => {
+    const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 }, SOIL_TEMP: { soil_temperature: 21.26, count: 1 }, MOISTURE: { soil_moisture: 31, count: 1 } };
+    const texts = thresholdBreaches("", reading, PROFILE).map((b) => breachText(b, reading));
+    expect(texts).toEqual(["Humidity 78.0 % — below 85 %", "CO2 1450 ppm — above 1200 ppm", "Soil moisture 31.0 % — below 40 %", "Soil temp. 21.3 °C — target 18 °C"]);
+  });
+
+  it("names first what no cell of the tile shows (soil moisture)", () => {
+    const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, MOISTURE: { soil_moisture: 31, count: 1 } };
+    expect(orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => b.metric)).toEqual(["soilMoisture", "humidity"]);
+  });
+});
+
+describe("the wall's words", () => {
+  it("counts what needs someone and leaves out what is zero", () => {
+    expect(countsText({ mcus: 24, outOfProfile: 2, offline: 1, lowBattery: 0 })).toBe("24 MCUs · 2 out of profile · 1 offline");
+    expect(countsText({ mcus: 1, outOfProfile: 0, offline: 0, lowBattery: 1 })).toBe("1 MCU · 1 low battery");
+  });
+
+  it("says how old the data is in words read from across a room", () => {
+    expect(agoText(20_000)).toBe("less than a minute ago");
+    expect(agoText(3 * 60_000 + 59_000)).toBe("3 min ago");
+    expect(agoText(125 * 60_000)).toBe("2 h 5 min ago");
+    expect(agoText(180 * 60_000)).toBe("3 h ago");
+    expect(agoText(50 * 3600_000)).toBe("2 days ago");
+    expect(agoText(-5_000)).toBe("less than a minute ago");
+  });
+
+  it("takes the rotation interval from the address: whole seconds from 5 to an hour, 0 for off", () => {
+    expect(parseRotate("30")).toBe(30);
+    expect(parseRotate("0")).toBe(0);
+    for (const bad of [null, "", "2", "3601", "1e3", "-10", "ten"]) expect(parseRotate(bad)).toBe(20);
+  });
+});

@@ -1,0 +1,107 @@
+import { memo } from "react";
+import { isLowBattery } from "../../../contract/conditions.ts";
+import type { LiveReading } from "../../../contract/entities.ts";
+import type { McuCardView } from "../../../contract/live.ts";
+import { wallTileState } from "../../../streams/wall.ts";
+import { formatReadingTime } from "../../components/dates.ts";
+import { AlertIcon, BatteryIcon } from "../../components/icons.tsx";
+import { useConnection, useMcuCard } from "../../data/hooks.ts";
+import { breachText, formatValue, orderedBreaches, STATE_WORDS, WALL_METRICS } from "./wall-text.ts";
+
+/** What the state line says, in full (the line itself may cut it; its title and screen readers get all). */
+function stateLine(view: McuCardView, waiting: boolean): { text: string; full: string } {
+  const { online, readings, breaches } = view;
+  const state = wallTileState(online, readings, breaches.length > 0);
+  if (state === "out-of-profile") {
+    const texts = orderedBreaches(breaches).map((b) => breachText(b, readings!));
+    // The first in words, how many more (their cells are marked too): it fits the line.
+    return { text: texts.length > 1 ? `${texts[0]} (+${texts.length - 1})` : texts[0]!, full: texts.join("; ") };
+  }
+  if (state === "offline") {
+    const text = waiting ? "Waiting for live data…" : readings?.lastUpdated ? `Offline — last data ${formatReadingTime(readings.lastUpdated)}` : "Offline — no data yet";
+    return { text, full: text };
+  }
+  if (state === "low-battery") {
+    const text = `Low battery: ${Math.round(readings!.batteryLevel!)} %`;
+    return { text, full: text };
+  }
+  return { text: "Normal", full: "Normal" };
+}
+
+/**
+ * One MCU on the wall: its name, online or offline, its state in words (and colour), a low
+ * battery, and the dashboard card's four readings at a size read from across a room. It reads
+ * one object, the MCU's card view, which the core joins and judges (the same data path as the
+ * dashboard's cards), so a reading re-renders this tile alone, and within it the values it changed.
+ */
+export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
+  const view = useMcuCard(mcuId);
+  const connection = useConnection().state;
+  // Its record is on its way (the page's ids came first): hold its place.
+  if (!view) return <div className="wall-tile" aria-hidden="true" />;
+  const { online, readings, breaches } = view;
+  const state = wallTileState(online, readings, breaches.length > 0);
+  // Before the live connection has told anything, an MCU without a reading is not known to be offline.
+  const waiting = !online && !readings && (connection === "idle" || connection === "connecting");
+  const line = stateLine(view, waiting);
+  const stateId = `wall-state-${mcuId}`;
+  const lowBattery = isLowBattery(readings);
+
+  return (
+    <article role="group" aria-label={view.name} aria-describedby={stateId} data-state={state} className="wall-tile">
+      <header className="wall-tile-head">
+        <h3 className="wall-tile-name" title={view.name}>
+          {view.name}
+        </h3>
+        {lowBattery && (
+          <span className="wall-tile-badge wall-battery">
+            <BatteryIcon />
+            <span className="sr-only">Battery</span>
+            {Math.round(readings!.batteryLevel!)} %
+          </span>
+        )}
+        <span className="wall-tile-badge">
+          <span className="wall-dot" aria-hidden="true" />
+          {online ? "Online" : "Offline"}
+        </span>
+      </header>
+      <p id={stateId} className="wall-tile-state" title={line.full}>
+        {state === "out-of-profile" && <AlertIcon className="shrink-0" />}
+        {state === "out-of-profile" && <span className="sr-only">{STATE_WORDS[state]}: </span>}
+        <span>{line.text}</span>
+        {line.full !== line.text && <span className="sr-only">: {line.full}</span>}
+      </p>
+      <WallValues readings={readings} breaches={view.breaches} />
+    </article>
+  );
+});
+
+/** The four values; the last known ones while offline (dimmed: the state line says how old). */
+function WallValues({ readings, breaches }: { readings: LiveReading | null; breaches: McuCardView["breaches"] }) {
+  return (
+    <dl className="wall-values">
+      {WALL_METRICS.map((m) => {
+        const value = readings ? m.read(readings) : undefined;
+        const breach = value === undefined ? undefined : breaches.find((b) => b.metric === m.metric);
+        return <WallCell key={m.metric} label={m.label} value={value === undefined ? null : formatValue(value, m.digits)} unit={m.unit} limit={breach?.limit ?? null} />;
+      })}
+    </dl>
+  );
+}
+
+/** One value, memoized on primitives: a reading re-renders only the values it changed. `limit`: the crossed profile limit in words. */
+const WallCell = memo(function WallCell({ label, value, unit, limit }: { label: string; value: string | null; unit: string; limit: string | null }) {
+  return (
+    <div className="wall-cell" data-out-of-profile={limit !== null ? "" : undefined}>
+      <dt>
+        {limit !== null && <AlertIcon className="shrink-0" />}
+        {label}
+      </dt>
+      <dd className="wall-value">
+        {value ?? "—"}
+        {value !== null && <span className="wall-unit"> {unit}</span>}
+      </dd>
+      {limit !== null && <dd className="sr-only">Outside the profile: {limit}</dd>}
+    </div>
+  );
+});

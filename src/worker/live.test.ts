@@ -1,0 +1,140 @@
+import { VirtualAction, VirtualTimeScheduler } from "rxjs";
+import type { io } from "socket.io-client";
+import { describe, expect, it } from "vitest";
+import type { Mcu, ProfileConfig } from "../contract/entities.ts";
+import type { ConnectionState, SnapshotBatch, WallPage, WallRequest } from "../contract/live.ts";
+import { SOCKET_EVENTS } from "../contract/realtime.ts";
+import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
+import { createLive } from "./live.ts";
+
+type Handler = (...args: unknown[]) => void;
+
+const PROFILE: ProfileConfig = {
+  irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
+  ventilation: { co2_threshold: 800 },
+  ac: { based_on: "room_temp", target_temp: 18 },
+  humidifier: { humidity_on_below: 85, humidity_off_above: 93 },
+};
+
+/** 2 farms of 100 MCUs (the fixture's), all linked to the profile; the test plays the server's socket. */
+function createDeps(clock?: () => number) {
+  const scheduler = new VirtualTimeScheduler(VirtualAction, Infinity);
+  const mcus: Mcu[] = Array.from({ length: 200 }, (_, i) => ({
+    ...mcuRecord(i),
+    profile_links: [{ id: i + 1, mcu_id: i + 1, profile_id: 1, profile: { profile_id: 1, name: "Oyster fruiting", config: PROFILE } }] as Mcu["profile_links"],
+  }));
+  const handlers = new Map<string, Handler[]>();
+  const socket = {
+    connected: true,
+    io: { on: (event: string, fn: Handler) => handlers.set(`io:${event}`, [fn]) },
+    on(event: string, fn: Handler) {
+      handlers.set(event, [...(handlers.get(event) ?? []), fn]);
+      return socket;
+    },
+    emit: () => socket,
+    connect: () => socket,
+    close: () => socket,
+    serve: (event: string, ...args: unknown[]) => {
+      for (const fn of handlers.get(event) ?? []) fn(...args);
+    },
+  };
+  const batches: SnapshotBatch[] = [];
+  const connections: { state: ConnectionState; heardAt: number | null | undefined }[] = [];
+  const live = createLive({
+    scheduler,
+    now: clock ?? (() => scheduler.now()),
+    connect: (() => socket) as unknown as typeof io,
+    entities: { farms: [farmRecord(0), farmRecord(1)], mcus },
+    deliver(batch) {
+      batches.push(batch);
+      queueMicrotask(() => live.ack());
+      return true;
+    },
+    notification: () => undefined,
+    connection: (state, _message, heardAt) => connections.push({ state, heardAt }),
+  });
+  live.open("", 7);
+  const run = async (until: number) => {
+    scheduler.maxFrames = until;
+    scheduler.flush();
+    await Promise.resolve(); // the acks
+  };
+  const reading = (i: number, humidity: number) => socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(i), payload: { DHT: { temperature: 18, humidity, count: 1 }, batteryLevel: 80 } });
+  const walls = () => batches.flatMap((b): WallPage[] => (b.wall ? [b.wall] : []));
+  return { live, socket, scheduler, run, reading, walls, connections };
+}
+
+/** A 1000 × 1000 px screen with room for 3 rows of 4 tiles under one heading. */
+const screen = (page: number): WallRequest => ({ width: 1000, height: 1000, tileWidth: 250, tileHeight: 300, gap: 0, headingHeight: 100, sectionGap: 0, page });
+
+describe("the wall's page, computed in the core", () => {
+  it("sends only the page asked for, its farm's tiles trouble first, and again only when it changes", async () => {
+    const { live, socket, run, reading, walls } = createDeps();
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    for (let i = 0; i < 200; i++) reading(i, 88);
+    live.setWall(screen(0));
+    await run(100);
+    const first = walls().at(-1)!;
+    expect(first).toMatchObject({ page: 0, pages: 17, scale: 1, columns: 4, counts: { mcus: 200, outOfProfile: 0, offline: 0, lowBattery: 0 } });
+    expect(first.sections.map((s) => [s.name, s.from, s.mcuIds])).toEqual([["Farm 1", 0, Array.from({ length: 12 }, (_, k) => k + 1)]]);
+
+    // A reading that changes no state: no page crosses.
+    const sent = walls().length;
+    reading(150, 87);
+    await run(600);
+    expect(walls().length).toBe(sent);
+
+    // MCU 51 (farm 1) goes out of profile: it leads its farm's first page, with the farm's counts
+    // (the order moves at most every 2 s).
+    reading(50, 70);
+    await run(1200);
+    expect(walls().length).toBe(sent);
+    await run(2200);
+    const trouble = walls().at(-1)!;
+    expect(trouble.sections[0]!.mcuIds.slice(0, 3)).toEqual([51, 1, 2]);
+    expect(trouble.sections[0]!.counts).toEqual({ mcus: 100, outOfProfile: 1, offline: 0, lowBattery: 0 });
+
+    // The next page of farm 2 is asked for: its tiles and no others cross.
+    live.setWall(screen(10));
+    await run(2300);
+    // (Page 8 ends farm 1 with a row and starts farm 2 with another: farm 2 is larger than a page.)
+    expect(walls().at(-1)!.sections.map((s) => [s.name, s.from, s.mcuIds.length])).toEqual([["Farm 2", 16, 12]]);
+  });
+
+  it("sends the page again when it is asked for again (a wall that mounts anew), and none once no wall is on screen", async () => {
+    const { live, socket, run, reading, walls } = createDeps();
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    reading(0, 88);
+    live.setWall(screen(0));
+    await run(100);
+    const sent = walls().length;
+    live.setWall(screen(0));
+    await run(200);
+    expect(walls().length).toBe(sent + 1);
+    live.setWall(null);
+    reading(3, 60);
+    await run(800);
+    expect(walls().length).toBe(sent + 1);
+  });
+});
+
+describe("when the server was last heard from", () => {
+  it("tells it with the connection state, so a screen can say how old its data is while the link is down", async () => {
+    let now = 1_000;
+    const { socket, reading, connections } = createDeps(() => now);
+    expect(connections).toEqual([{ state: "connecting", heardAt: null }]);
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    now = 5_000;
+    reading(1, 88);
+    now = 30_000;
+    // Only the keep-alive ping since: the link was up until then.
+    socket.serve("io:ping");
+    now = 80_000;
+    socket.serve("disconnect", "transport close");
+    expect(connections.at(-1)).toEqual({ state: "reconnecting", heardAt: 30_000 });
+    // Each attempt that fails says the same.
+    now = 90_000;
+    socket.serve("connect_error", new Error("websocket error"));
+    expect(connections.at(-1)).toEqual({ state: "reconnecting", heardAt: 30_000 });
+  });
+});
