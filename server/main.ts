@@ -95,7 +95,8 @@ if (config.demo) {
   if (config.demoIncidentMinutes > 0) {
     // A shorter incident when they come often, so that one is over before the next begins.
     const everyMs = config.demoIncidentMinutes * 60_000;
-    incidents = startIncidents(fleet.mcus, { everyMs, lastsMs: Math.min(10 * 60_000, everyMs / 3), log: (m) => log.info(m) });
+    const names = new Map((await db.query<{ mac: string; name: string }>("select mac, name from mcus where mac = any($1::text[])", [demo.devices.map((d) => d.mac)])).map((r) => [r.mac, r.name]));
+    incidents = startIncidents(fleet.mcus, { everyMs, lastsMs: Math.min(10 * 60_000, everyMs / 3), log: (m) => log.info(m), nameOf: (mac) => names.get(mac) });
   }
 }
 

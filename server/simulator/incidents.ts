@@ -9,6 +9,8 @@ export interface IncidentOptions {
   /** When the first one starts, after `startIncidents`. */
   firstAfterMs?: number;
   log?: (msg: string) => void;
+  /** How the log names a room: its MCU's name (by MAC), or the MAC. */
+  nameOf?: (mac: string) => string | undefined;
 }
 
 export interface Incidents {
@@ -27,6 +29,7 @@ export interface Incidents {
  */
 export function startIncidents(mcus: readonly SimulatedMcu[], o: IncidentOptions): Incidents {
   const lastsMs = o.lastsMs ?? 10 * 60_000;
+  const name = (mac: string) => o.nameOf?.(mac) ?? `${mac}'s room`;
   let next = 0;
   let open: SimulatedMcu | null = null;
   let closeTimer: NodeJS.Timeout | undefined;
@@ -34,7 +37,7 @@ export function startIncidents(mcus: readonly SimulatedMcu[], o: IncidentOptions
   const close = () => {
     if (!open) return;
     open.room.airLeak = 1;
-    o.log?.(`demo: the door of ${open.mac}'s room is shut again`);
+    o.log?.(`Demo: the door of ${name(open.mac)} is shut again`);
     open = null;
   };
 
@@ -44,7 +47,7 @@ export function startIncidents(mcus: readonly SimulatedMcu[], o: IncidentOptions
     const mcu = linked[next++ % linked.length]!;
     open = mcu;
     mcu.room.airLeak = DOOR_OPEN_LEAK;
-    o.log?.(`demo: the door of ${mcu.mac}'s room is left open for ${Math.round(lastsMs / 60_000)} min`);
+    o.log?.(`Demo: the door of ${name(mcu.mac)} is left open for ${Math.round(lastsMs / 60_000)} min (its alarms open after the grace period)`);
     closeTimer = setTimeout(close, lastsMs);
     closeTimer.unref();
   };
