@@ -1,6 +1,6 @@
 import { isLowBattery, thresholdBreaches } from "../contract/conditions.ts";
 import type { Farm, LiveReading, Mcu, ProfileConfig } from "../contract/entities.ts";
-import { WALL_TILE_STATES, type McuLive, type WallCounts, type WallPage, type WallRequest, type WallSection, type WallTileState } from "../contract/live.ts";
+import { WALL_TILE_STATES, type McuCardView, type McuLive, type WallCounts, type WallPage, type WallRequest, type WallSection, type WallTileState } from "../contract/live.ts";
 import { linkedConfig } from "./live-status.ts";
 
 /**
@@ -18,6 +18,25 @@ export function wallTileState(online: boolean, readings: LiveReading | null, out
   if (!online) return "offline";
   if (outOfProfile) return "out-of-profile";
   return isLowBattery(readings) ? "low-battery" : "normal";
+}
+
+/**
+ * A wall tile's values are drawn at most this often; what it says (its state, the values out of
+ * profile, online, a low battery, its name) at once. A number that changes five times a second
+ * cannot be read from across a room, and redrawing it costs the wall's screen five times as much.
+ */
+export const WALL_TILE_VALUES_MS = 1000;
+
+/** Whether two card views of an MCU show the same on a wall tile but for its values. */
+export function sameWallTile(a: McuCardView, b: McuCardView): boolean {
+  return (
+    a.name === b.name &&
+    a.online === b.online &&
+    isLowBattery(a.readings) === isLowBattery(b.readings) &&
+    (a.readings === null) === (b.readings === null) &&
+    a.breaches.length === b.breaches.length &&
+    a.breaches.every((x, i) => x.metric === b.breaches[i]!.metric && x.limit === b.breaches[i]!.limit)
+  );
 }
 
 /**

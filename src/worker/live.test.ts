@@ -61,7 +61,7 @@ function createDeps(clock?: () => number) {
   };
   const reading = (i: number, humidity: number) => socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(i), payload: { DHT: { temperature: 18, humidity, count: 1 }, batteryLevel: 80 } });
   const walls = () => batches.flatMap((b): WallPage[] => (b.wall ? [b.wall] : []));
-  return { live, socket, scheduler, run, reading, walls, connections };
+  return { live, socket, scheduler, run, reading, walls, batches, connections };
 }
 
 /** A 1000 × 1000 px screen with room for 3 rows of 4 tiles under one heading. */
@@ -115,6 +115,38 @@ describe("the wall's page, computed in the core", () => {
     reading(3, 60);
     await run(800);
     expect(walls().length).toBe(sent + 1);
+  });
+});
+
+describe("a wall tile's card view", () => {
+  it("brings new values at most once a second, and a change of state at once", async () => {
+    const { live, socket, run, reading, walls, batches } = createDeps();
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    for (let i = 0; i < 200; i++) reading(i, 88);
+    live.setWall(screen(0));
+    await run(100);
+    expect(walls().at(-1)!.sections[0]!.mcuIds).toContain(2);
+    live.setCardInterest([2]);
+    await run(200);
+    const views = () => batches.flatMap((b) => (b.cards ?? []).map((v) => v.readings?.DHT?.humidity));
+    expect(views()).toEqual([88]);
+    // New values within the second: they wait for its end, then the latest comes.
+    reading(1, 88.5);
+    await run(400);
+    reading(1, 88.7);
+    await run(700);
+    expect(views()).toEqual([88]);
+    await run(1300);
+    expect(views()).toEqual([88, 88.7]);
+    // Out of profile: at once, whatever the second.
+    reading(1, 70);
+    await run(1350);
+    expect(views()).toEqual([88, 88.7, 70]);
+    // Off the wall (a dashboard card), every change comes in the next frame.
+    live.setWall(null);
+    reading(1, 71);
+    await run(1400);
+    expect(views()).toEqual([88, 88.7, 70, 71]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Subject, type SchedulerLike } from "rxjs";
+import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from "rxjs";
 import type { Mcu, Notification } from "../contract/entities.ts";
 import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
@@ -7,7 +7,7 @@ import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
 import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
 import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
-import { createWallGroups, wallPage } from "../streams/wall.ts";
+import { createWallGroups, sameWallTile, WALL_TILE_VALUES_MS, wallPage } from "../streams/wall.ts";
 import { openLiveSocket, type LiveSocket, type LiveSocketOptions } from "./live-socket.ts";
 
 export interface LiveDeps {
@@ -67,6 +67,20 @@ export function createLive(deps: LiveDeps) {
   let wallRequest: WallRequest | null = null;
   let wallSent: string | null = null;
   const wallGroups = createWallGroups();
+  /** The MCUs on the wall page last sent, and when each tile's view was last sent (its values are paced). */
+  let wallIds: ReadonlySet<number> = new Set();
+  const wallTileSentAt = new Map<number, number>();
+  let wallTileTimer: Subscription | null = null;
+  /** A wall tile whose new values wait for their turn gets them then, without another event. */
+  const wakeAt = (due: number) => {
+    wallTileTimer ??= (deps.scheduler ?? asyncScheduler).schedule(
+      () => {
+        wallTileTimer = null;
+        pipeline.refresh();
+      },
+      Math.max(0, due - now()),
+    );
+  };
 
   /** When the server was last heard from: what is on screen is as fresh as that while the link is down. */
   let heardAt: number | null = null;
@@ -84,14 +98,27 @@ export function createLive(deps: LiveDeps) {
     summarize: (state) => computeFleet(deps.entities.farms, deps.entities.mcus, (mac) => state.devices.get(mac), queries, deps.alarmed?.() ?? null),
     cards: (state) => {
       const changed: McuCardView[] = [];
+      const t = now();
+      let due = Infinity;
       for (const id of cardIds) {
         const mcu = mcuOf(id);
         if (!mcu) continue;
         const view = views(mcu, state.devices.get(normalizeMac(mcu.mac)));
-        if (sentCards.get(id) === view) continue;
+        const last = sentCards.get(id);
+        if (last === view) continue;
+        if (wallIds.has(id)) {
+          // A wall tile: new values wait for their turn; a change of what it says goes at once.
+          const turn = (wallTileSentAt.get(id) ?? -Infinity) + WALL_TILE_VALUES_MS;
+          if (last && t < turn && sameWallTile(last, view)) {
+            due = Math.min(due, turn);
+            continue;
+          }
+          wallTileSentAt.set(id, t);
+        }
         sentCards.set(id, view);
         changed.push(view);
       }
+      if (due < Infinity) wakeAt(due);
       return changed;
     },
     wall: (state) => {
@@ -101,6 +128,8 @@ export function createLive(deps: LiveDeps) {
       const json = JSON.stringify(page);
       if (json === wallSent) return null;
       wallSent = json;
+      wallIds = new Set(page.sections.flatMap((s) => s.mcuIds));
+      for (const id of wallTileSentAt.keys()) if (!wallIds.has(id)) wallTileSentAt.delete(id);
       return page;
     },
   });
@@ -191,6 +220,10 @@ export function createLive(deps: LiveDeps) {
       wallRequest = request;
       wallSent = null;
       if (request) pipeline.invalidate();
+      else {
+        wallIds = new Set();
+        wallTileSentAt.clear();
+      }
     },
 
     /** The MCU or farm list (or the active alarms) changed: the fleet results are computed again for the next frame. */

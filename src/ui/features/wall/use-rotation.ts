@@ -18,7 +18,6 @@ export function parseRotate(raw: string | null): number {
 export interface Rotation {
   /** The page asked for (from 0). */
   page: number;
-  goTo(page: number): void;
   next(): void;
   previous(): void;
   /** Paused by the Pause button, until Resume. */
@@ -73,9 +72,8 @@ export function useRotation(pages: number, intervalSec: number): Rotation {
     return () => clearTimeout(timer);
   }, [shown, pages, intervalSec, paused]);
 
-  const goTo = useCallback((p: number) => setPage(Math.max(0, p)), []);
   const next = useCallback(() => setPage((p) => (pages > 0 ? (Math.min(p, pages - 1) + 1) % pages : 0)), [pages]);
   const previous = useCallback(() => setPage((p) => (pages > 0 ? (Math.min(p, pages - 1) - 1 + pages) % pages : 0)), [pages]);
 
-  return { page: shown, goTo, next, previous, pinned, setPinned, inUse, paused };
+  return { page: shown, next, previous, pinned, setPinned, inUse, paused };
 }

@@ -1,7 +1,7 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { WallSection } from "../../../contract/live.ts";
-import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { LoadError } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useConnection, useMcuIds, useWallPage } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
@@ -42,6 +42,15 @@ const FarmSection = memo(function FarmSection({ section, columns, scale }: { sec
     </section>
   );
 });
+
+/** A loading or empty state, in the wall's type and colours (the app's are made for a light page). */
+function WallNotice({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="wall-notice">
+      {children}
+    </p>
+  );
+}
 
 /** Tracks the connection: the lists are loaded again when it comes back after being lost. */
 function useReloadOnReconnect(reload: () => void) {
@@ -154,18 +163,19 @@ export default function WallPage() {
         {loadError && <LoadError text={loadError.message} onRetry={loadError.retry} />}
         {mcuIds.length === 0 ? (
           mcusLoad.status === "loading" ? (
-            <Loading text="Loading MCUs…" />
+            <WallNotice>Loading MCUs…</WallNotice>
           ) : (
             mcusLoad.status === "ready" && (
-              <EmptyState title="No MCUs yet">
-                <Link to="/mcu" className="text-brand-700 underline">
+              <WallNotice>
+                No MCUs yet.{" "}
+                <Link to="/mcu" className="underline">
                   Add your first MCU
                 </Link>
-              </EmptyState>
+              </WallNotice>
             )
           )
         ) : !wall || !layout ? (
-          <Loading text="Laying out the wall…" />
+          <WallNotice>Laying out the wall…</WallNotice>
         ) : (
           wall.sections.map((s) => <FarmSection key={`${s.farmId}:${s.from}`} section={s} columns={wall.columns} scale={wall.scale} />)
         )}

@@ -1,6 +1,6 @@
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
-import type { WallCounts, WallTileState } from "../../../contract/live.ts";
+import type { WallCounts } from "../../../contract/live.ts";
 
 /**
  * What the wall's tiles and headings say, as pure functions of what they show (the screen reads
@@ -52,14 +52,6 @@ export function orderedBreaches(breaches: readonly Breach[]): readonly Breach[] 
   const shown = new Set(WALL_METRICS.map((m) => m.metric));
   return [...breaches].sort((a, b) => Number(shown.has(a.metric)) - Number(shown.has(b.metric)));
 }
-
-/** The words a state goes by (screen readers hear them before the details; the heading counts use them too). */
-export const STATE_WORDS: Record<WallTileState, string> = {
-  "out-of-profile": "Out of profile",
-  offline: "Offline",
-  "low-battery": "Low battery",
-  normal: "Normal",
-};
 
 /** A farm's or the fleet's counts in words: "24 MCUs · 2 out of profile · 1 offline"; what is zero is not said. */
 export function countsText(c: WallCounts): string {

@@ -6,7 +6,7 @@ import { wallTileState } from "../../../streams/wall.ts";
 import { formatReadingTime } from "../../components/dates.ts";
 import { AlertIcon, BatteryIcon } from "../../components/icons.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
-import { breachText, formatValue, orderedBreaches, STATE_WORDS, WALL_METRICS } from "./wall-text.ts";
+import { breachText, formatValue, orderedBreaches, WALL_METRICS } from "./wall-text.ts";
 
 /** What the state line says, in full (the line itself may cut it; its title and screen readers get all). */
 function stateLine(view: McuCardView, waiting: boolean): { text: string; full: string } {
@@ -66,10 +66,15 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
         </span>
       </header>
       <p id={stateId} className="wall-tile-state" title={line.full}>
-        {state === "out-of-profile" && <AlertIcon className="shrink-0" />}
-        {state === "out-of-profile" && <span className="sr-only">{STATE_WORDS[state]}: </span>}
-        <span>{line.text}</span>
-        {line.full !== line.text && <span className="sr-only">: {line.full}</span>}
+        {state === "out-of-profile" && (
+          <>
+            <AlertIcon className="shrink-0" />
+            <span className="sr-only">Out of profile: </span>
+          </>
+        )}
+        {/* A line cut short is read out whole. */}
+        <span aria-hidden={line.full !== line.text || undefined}>{line.text}</span>
+        {line.full !== line.text && <span className="sr-only">{line.full}</span>}
       </p>
       <WallValues readings={readings} breaches={view.breaches} />
     </article>
