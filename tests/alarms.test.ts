@@ -105,7 +105,8 @@ describe("Alarms", () => {
     // The filters: by kind and by farm it is there; by another kind it is not.
     await page.getByLabel("Kind").selectOption({ label: "Offline" });
     await page.waitForURL(/kind=mcu_offline/);
-    expect(await entry(activeList(page), TITLE).count()).toBe(0);
+    // The address changes first; the list follows a moment later.
+    await expect.poll(() => entry(activeList(page), TITLE).count(), { timeout: 10_000 }).toBe(0);
     await page.getByLabel("Kind").selectOption({ label: "CO2 high" });
     await page.getByLabel("Farm").selectOption({ label: FARM });
     await entry(activeList(page), TITLE).waitFor();
