@@ -3,6 +3,9 @@ import mqtt, { type MqttClient } from "mqtt";
 /** What a device sent: its topic and payload, and whether the broker replayed it as retained. */
 export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
 
+/** A device's telemetry, its MAC already read from the topic (and the same string each time, for the same connection). */
+export type TelemetryHandler = (mac: string, payload: Buffer) => void;
+
 /**
  * How the gateway hears devices and talks to them. With the embedded broker this is in the
  * broker's own process (no MQTT client, no loopback); with an external broker it is an MQTT
@@ -11,6 +14,11 @@ export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: bo
 export interface DeviceTransport {
   /** Device telemetry, statuses and command acknowledgements (the gateway sets one handler). */
   onMessage(handler: DeviceMessageHandler): void;
+  /**
+   * Telemetry handed over apart, when the transport knows the device it came from (the embedded
+   * broker); a transport without it hands telemetry to the message handler.
+   */
+  onTelemetry?(handler: TelemetryHandler): void;
   /** Publishes to a device's topic (commands, configs, keys). */
   publish(topic: string, payload: string, options: { qos: 0 | 1; retain?: boolean }): Promise<void>;
   /**

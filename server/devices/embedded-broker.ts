@@ -1,8 +1,8 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes";
 import { normalizeMac } from "../../src/contract/mac.ts";
-import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic } from "../../src/contract/mqtt.ts";
-import type { DeviceMessageHandler, DeviceTransport } from "./device-transport.ts";
+import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, TOPICS } from "../../src/contract/mqtt.ts";
+import type { DeviceMessageHandler, DeviceTransport, TelemetryHandler } from "./device-transport.ts";
 import { mqttConnectionGuard, type MqttConnectionLimits } from "./mqtt-frame-guard.ts";
 
 export interface EmbeddedBrokerOptions {
@@ -31,6 +31,8 @@ export interface EmbeddedBroker {
   url: string;
   /** Devices connected right now (a gateway client not counted). */
   connectedDevices(): number;
+  /** Telemetry messages taken around the broker's parser, from the devices' sockets, since the start. */
+  fastLaneMessages(): number;
   /**
    * The gateway's way in, in this process: device telemetry and acknowledgements are handed over
    * as the broker reads them, without routing them to any subscriber (none may hear them but the
@@ -60,6 +62,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     connectTimeout: 5_000,
   });
   let gatewayClients = 0;
+  let fastLaneMessages = 0;
   const guard = mqttConnectionGuard({ ...DEFAULT_MQTT_LIMITS, ...options.limits }, options.log);
 
   broker.authenticate = (client, username, password, done) => {
@@ -117,17 +120,47 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     return t && t.mac === c.id ? packet : null;
   };
 
+  // Once a device is connected, its telemetry goes around the broker's parser, straight from its
+  // socket to the gateway (the broker would only hand it over: no one else may hear it). Same
+  // checks: its own topic only (the ACL above), the payload limit, QoS 0; anything else, and
+  // anything after bytes the broker has yet to read, still passes through the broker. MQTT 5
+  // publishes carry properties, so only 3.1/3.1.1 connections have the lane.
+  broker.on("connackSent", (_connack, client) => {
+    const c = client as Authed & { version?: number; _keepaliveTimer?: { refresh?: () => void } | null };
+    if (c.isGateway || (c.version !== 3 && c.version !== 4) || !c.conn) return;
+    const mac = c.id;
+    guard.lane(c.conn as Socket, {
+      topic: Buffer.from(TOPICS.telemetry(mac)),
+      maxPayload: MAX_DEVICE_PAYLOAD_BYTES,
+      take: (payload) => {
+        fastLaneMessages++;
+        handTelemetry(mac, payload);
+      },
+      // The broker's keepalive timer restarts on every packet it reads; these it does not read.
+      heard: () => c._keepaliveTimer?.refresh?.(),
+    });
+  });
+
   broker.on("clientError", (client, err) => options.log?.(`mqtt client ${client.id}: ${err.message}`));
   broker.on("clientDisconnect", (client) => {
     if ((client as Authed).isGateway) gatewayClients--;
   });
 
   let handler: DeviceMessageHandler = () => {};
+  let telemetryHandler: TelemetryHandler | undefined;
   const hand = (topic: string, payload: Buffer | string, retained: boolean) => {
     try {
       handler(topic, Buffer.isBuffer(payload) ? payload : Buffer.from(payload), retained);
     } catch (err) {
       options.log?.(`gateway: ${topic}: ${(err as Error).message}`);
+    }
+  };
+  const handTelemetry = (mac: string, payload: Buffer | string) => {
+    if (!telemetryHandler) return hand(TOPICS.telemetry(mac), payload, false);
+    try {
+      telemetryHandler(mac, Buffer.isBuffer(payload) ? payload : Buffer.from(payload));
+    } catch (err) {
+      options.log?.(`gateway: telemetry of ${mac}: ${(err as Error).message}`);
     }
   };
   // Every publish passes here: a device's, a last-will, and the server's own.
@@ -138,8 +171,13 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       done = client;
       client = null;
     }
-    const rest = parseDeviceTopic(packet.topic)?.rest;
-    if (rest === "telemetry" || rest === "command/ack") {
+    const t = parseDeviceTopic(packet.topic);
+    const rest = t?.rest;
+    if (rest === "telemetry") {
+      handTelemetry(t!.mac, packet.payload);
+      return done?.();
+    }
+    if (rest === "command/ack") {
       hand(packet.topic, packet.payload, false);
       return done?.();
     }
@@ -166,9 +204,13 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port,
     url: `mqtt://${host}:${port}`,
     connectedDevices: () => Math.max(0, broker.connectedClients - gatewayClients),
+    fastLaneMessages: () => fastLaneMessages,
     transport: () => ({
       onMessage(h) {
         handler = h;
+      },
+      onTelemetry(h) {
+        telemetryHandler = h;
       },
       publish: (topic, payload, { qos, retain = false }) =>
         new Promise<void>((resolve, reject) =>
@@ -180,6 +222,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       },
       async close() {
         handler = () => {};
+        telemetryHandler = undefined;
       },
     }),
     async close() {

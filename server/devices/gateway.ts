@@ -74,6 +74,18 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
 
   const transport = o.transport;
 
+  // Readings arrive several to a millisecond: the same time is written out once.
+  let isoMs = NaN;
+  let iso = "";
+  function isoOf(at: Date): string {
+    const ms = at.getTime();
+    if (ms !== isoMs) {
+      isoMs = ms;
+      iso = at.toISOString();
+    }
+    return iso;
+  }
+
   function parseJson(payload: Buffer): unknown {
     try {
       return JSON.parse(payload.toString("utf8"));
@@ -103,7 +115,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const at = o.now();
     // The checked message is this reading's own object (checked in place): it becomes the reading.
     const reading = data as LiveReading;
-    reading.lastUpdated = at.toISOString();
+    reading.lastUpdated = isoOf(at);
     o.writer.put(entry.mcuId, reading, at);
     o.onReading(entry, reading, at);
     // A device that reports is reachable, whatever status was last heard (or missed) for it.
@@ -155,16 +167,21 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     else w.resolve({ ok: false, message: ack.error || "The device refused the command" }, "refused");
   }
 
+  const fail = (about: string) => (err: Error) => {
+    stats.dropped.invalid++;
+    o.log?.(`gateway: ${about}: ${err.message}`);
+  };
+  transport.onTelemetry?.((mac, payload) => {
+    if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
+    onTelemetry(mac, payload)?.catch(fail(TOPICS.telemetry(mac)));
+  });
   transport.onMessage((topic, payload) => {
     const t = parseDeviceTopic(topic);
     if (!t) return;
     if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
     const handle =
       t.rest === "telemetry" ? onTelemetry(t.mac, payload) : t.rest === "status" ? onStatus(t.mac, payload) : t.rest === "command/ack" ? Promise.resolve(onAck(payload)) : undefined;
-    handle?.catch((err: Error) => {
-      stats.dropped.invalid++;
-      o.log?.(`gateway: ${topic}: ${err.message}`);
-    });
+    handle?.catch(fail(topic));
   });
 
   return {

@@ -22,6 +22,8 @@ export function mqttFrameScanner(limitOf: () => number) {
   let multiplier = 1;
   let lengthBytes = 0;
   return {
+    /** True when the next byte starts a packet (no packet is cut across the chunks so far). */
+    atBoundary: () => skip === 0 && !inLength,
     /** False once a packet is over the limit or its length is malformed: close the connection. */
     scan(chunk: Buffer): boolean {
       let i = 0;
@@ -62,8 +64,55 @@ export function mqttFrameScanner(limitOf: () => number) {
  * the connection has authenticated), and an address may hold only so many connections that have
  * not authenticated yet. `authenticated(socket)` lifts a socket to the after-auth limit.
  */
+/**
+ * A connection's way around the broker for its plainest publishes: QoS 0, not retained, to
+ * exactly `topic` (an MQTT 3.1.1 PUBLISH: no properties), payload at most `maxPayload` bytes.
+ */
+export interface FastLane {
+  topic: Buffer;
+  maxPayload: number;
+  /** Takes one payload (a view of the socket's chunk: copy it to keep it). */
+  take(payload: Buffer): void;
+  /** The connection was heard from (its keepalive starts again). */
+  heard(): void;
+}
+
+/** PUBLISH, QoS 0, no DUP, no RETAIN. */
+const PLAIN_PUBLISH = 0x30;
+
+/**
+ * The length of the complete plain publishes to `lane.topic` at the start of `chunk` (which
+ * starts at a packet boundary), handing each payload to the lane; 0 when the first packet is
+ * anything else, or is cut off by the chunk's end.
+ */
+export function takeLeadingPublishes(chunk: Buffer, lane: FastLane): number {
+  const topic = lane.topic;
+  let at = 0;
+  while (at < chunk.length && chunk[at] === PLAIN_PUBLISH) {
+    let i = at + 1;
+    let length = 0;
+    let multiplier = 1;
+    let byte = 0x80;
+    for (let n = 0; byte & 0x80; n++) {
+      if (n === 4 || i >= chunk.length) return at;
+      byte = chunk[i++]!;
+      length += (byte & 0x7f) * multiplier;
+      multiplier *= 128;
+    }
+    const end = i + length;
+    if (end > chunk.length || length < 2 + topic.length) return at;
+    if (chunk.readUInt16BE(i) !== topic.length || topic.compare(chunk, i + 2, i + 2 + topic.length) !== 0) return at;
+    const payload = chunk.subarray(i + 2 + topic.length, end);
+    if (payload.length > lane.maxPayload) return at;
+    lane.take(payload);
+    at = end;
+  }
+  return at;
+}
+
 export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: string) => void) {
   const authed = new WeakSet<Socket>();
+  const lanes = new WeakMap<Socket, FastLane>();
   const pendingByAddress = new Map<string, number>();
   const pendingSockets = new WeakSet<Socket>();
 
@@ -93,10 +142,22 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
       // parser buffers it (the broker reads the socket in paused mode, so no 'data' listener).
       const push = socket.push.bind(socket);
       socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
-        if (Buffer.isBuffer(chunk) && !scanner.scan(chunk)) {
+        if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
+        // Whether the broker has all earlier bytes (the lane must not overtake them).
+        const clear = scanner.atBoundary() && socket.readableLength === 0;
+        if (!scanner.scan(chunk)) {
           log?.(`mqtt: closed a connection from ${address} that sent a packet over the limit`);
           socket.destroy();
           return false;
+        }
+        const lane = clear ? lanes.get(socket) : undefined;
+        if (lane) {
+          const taken = takeLeadingPublishes(chunk, lane);
+          if (taken > 0) {
+            lane.heard();
+            if (taken === chunk.length) return true;
+            chunk = chunk.subarray(taken);
+          }
         }
         return push(chunk, encoding);
       };
@@ -105,6 +166,10 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
     authenticated(socket: Socket): void {
       authed.add(socket);
       settle(socket);
+    },
+    /** From now on, the socket's plain publishes to the lane's topic go to the lane, not the broker. */
+    lane(socket: Socket, lane: FastLane): void {
+      lanes.set(socket, lane);
     },
   };
 }

@@ -3,7 +3,7 @@ import { connect, type Socket } from "node:net";
 import { io } from "socket.io-client";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
-import { mqttFixedHeader } from "../devices/mqtt-packet.fixture.ts";
+import { mqttConnect, mqttFixedHeader, mqttPublish } from "../devices/mqtt-packet.fixture.ts";
 import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../devices/mosquitto-process.ts";
 import { createTestSystem, nextData, nextEvent, nextStatus, record, sampleConfig, sleep, type TestSystem } from "./test-system.ts";
 
@@ -382,6 +382,46 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       expect(mcus.find((m: { mac: string }) => m.mac === dev.mac).status).toBe("offline");
       const stored = (await owner.http.get(`/notifications/${owner.clientId}`)).json();
       expect(stored[0]).toMatchObject({ type: "mcu_offline", read_status: false });
+    });
+
+    it.skipIf(external)("takes a device's plain telemetry around the broker's parser, keeps the device connected past its keepalive, and leaves the rest to the broker", async () => {
+      const broker = t.system.broker!;
+      const owner = await t.signUp();
+      const dev = await owner.device();
+      const { socket } = await owner.socket();
+      const humidities: number[] = [];
+      socket.on("realtimeData", (p: RealtimeDataPayload) => p.deviceId === dev.mac && humidities.push(p.payload.DHT!.humidity));
+      socket.on("realtimeBatch", (b: RealtimeBatchPayload) => b.data.forEach((p) => p.deviceId === dev.mac && humidities.push(p.payload.DHT!.humidity)));
+      // The broker closes a connection silent for 1.5 keepalives; this device publishes and sends no pings.
+      const device = connect(broker.port, "127.0.0.1");
+      let closed = false;
+      device.on("close", () => (closed = true));
+      const connack = new Promise<Buffer>((resolve) => device.once("data", resolve));
+      device.write(mqttConnect({ clientId: dev.mac, username: dev.mac, password: dev.key, keepalive: 1 }));
+      expect([...(await connack)]).toEqual([0x20, 2, 0, 0]);
+      const before = broker.fastLaneMessages();
+      for (let i = 0; i < 16; i++) {
+        device.write(mqttPublish(TOPICS.telemetry(dev.mac), JSON.stringify(reading(60 + i))));
+        await sleep(200);
+      }
+      await until(() => humidities.length === 16);
+      expect(humidities).toEqual(Array.from({ length: 16 }, (_, i) => 60 + i));
+      expect(closed).toBe(false);
+      expect(broker.fastLaneMessages() - before).toBe(16);
+
+      // Retained or QoS 1 telemetry passes through the broker, as does a publish cut across two writes.
+      const viaBroker = broker.fastLaneMessages();
+      device.write(mqttPublish(TOPICS.telemetry(dev.mac), JSON.stringify(reading(90)), { qos: 1 }));
+      device.write(mqttPublish(TOPICS.telemetry(dev.mac), JSON.stringify(reading(91)), { flags: 1 }));
+      const cut = mqttPublish(TOPICS.telemetry(dev.mac), JSON.stringify(reading(92)));
+      device.write(cut.subarray(0, 20));
+      await sleep(100);
+      device.write(cut.subarray(20));
+      await until(() => humidities.length === 19);
+      expect(humidities.slice(16)).toEqual([90, 91, 92]);
+      expect(broker.fastLaneMessages()).toBe(viaBroker);
+      expect(closed).toBe(false);
+      device.destroy();
     });
 
     it("drops malformed telemetry and keeps serving", async () => {
