@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
-import type { Sql } from "../db/database.ts";
+import { openPglite, type Sql } from "../db/database.ts";
+import { migrate } from "../db/migrate.ts";
 import { createReadingsWriter } from "./readings-writer.ts";
 
 const reading = { lastUpdated: "2026-11-25T00:00:00.000Z" } as LiveReading;
@@ -46,5 +47,51 @@ describe("latest-readings writer", () => {
     w.put(1, reading, new Date());
     await w.close();
     expect(writes.at(-1)).toBe(1);
+  });
+});
+
+describe("latest readings in the database", () => {
+  it("rewrite each MCU's row in place: 40 writes of 300 MCUs leave the table its size (PGlite has no autovacuum)", async () => {
+    const db = await openPglite();
+    try {
+      await migrate(db);
+      const [{ client_id }] = await db.query<{ client_id: number }>("insert into clients (username, email, password_hash) values ('grower', 'g@example.com', 'x') returning client_id");
+      const [{ farm_id }] = await db.query<{ farm_id: number }>("insert into farms (client_id, name, location) values ($1, 'Farm', 'Here') returning farm_id", [client_id]);
+      await db.query(
+        `with macs as (select 'AA:BB:CC:DD:' || lpad(to_hex(g / 256), 2, '0') || ':' || lpad(to_hex(g % 256), 2, '0') as mac, g from generate_series(1, 300) g),
+              inv as (insert into device_inventory (mac, kind) select upper(mac), 'mcu' from macs)
+         insert into mcus (client_id, farm_id, name, mac) select $1, $2, 'MCU ' || g, upper(mac) from macs`,
+        [client_id, farm_id],
+      );
+      const ids = (await db.query<{ mcu_id: number }>("select mcu_id from mcus")).map((r) => r.mcu_id);
+      const w = createReadingsWriter(db);
+      const size = async () => Number((await db.query<{ size: string }>("select pg_relation_size('mcus') as size"))[0]!.size);
+      const full: LiveReading = {
+        DHT: { temperature: 21.4, humidity: 86.2, count: 1 },
+        SOIL_TEMP: { soil_temperature: 18.1, count: 1 },
+        CO2: { co2: 912, count: 1 },
+        MOISTURE: { soil_moisture: 54.3, count: 1 },
+        Irrigation: { status: false, auto: true, session: false },
+        AC: { status: true, auto: true },
+        Ventilation: { status: false, auto: true },
+        Humidifier: { status: true, auto: true },
+        batteryLevel: 88,
+        lastUpdated: "2026-11-25T00:00:00.000Z",
+      };
+      const writeAll = async (n: number) => {
+        for (const id of ids) w.put(id, { ...full, DHT: { ...full.DHT!, count: n } }, new Date());
+        await w.flush();
+      };
+      for (let n = 0; n < 3; n++) await writeAll(n);
+      const settled = await size();
+      for (let n = 3; n < 40; n++) await writeAll(n);
+      // Without room on the pages each write added a copy of every row: ~15x the size by now.
+      expect(await size()).toBeLessThanOrEqual(settled * 1.5);
+      const [row] = await db.query<{ readings: LiveReading }>("select readings from mcus where mcu_id = $1", [ids[7]]);
+      expect(row!.readings.DHT!.count).toBe(39);
+      await w.close();
+    } finally {
+      await db.close();
+    }
   });
 });
