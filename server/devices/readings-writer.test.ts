@@ -55,8 +55,8 @@ describe("latest readings in the database", () => {
     const db = await openPglite();
     try {
       await migrate(db);
-      const [{ client_id }] = await db.query<{ client_id: number }>("insert into clients (username, email, password_hash) values ('grower', 'g@example.com', 'x') returning client_id");
-      const [{ farm_id }] = await db.query<{ farm_id: number }>("insert into farms (client_id, name, location) values ($1, 'Farm', 'Here') returning farm_id", [client_id]);
+      const [{ client_id }] = (await db.query<{ client_id: number }>("insert into clients (username, email, password_hash) values ('grower', 'g@example.com', 'x') returning client_id")) as [{ client_id: number }];
+      const [{ farm_id }] = (await db.query<{ farm_id: number }>("insert into farms (client_id, name, location) values ($1, 'Farm', 'Here') returning farm_id", [client_id])) as [{ farm_id: number }];
       await db.query(
         `with macs as (select 'AA:BB:CC:DD:' || lpad(to_hex(g / 256), 2, '0') || ':' || lpad(to_hex(g % 256), 2, '0') as mac, g from generate_series(1, 300) g),
               inv as (insert into device_inventory (mac, kind) select upper(mac), 'mcu' from macs)
