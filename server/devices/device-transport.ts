@@ -3,8 +3,11 @@ import mqtt, { type MqttClient } from "mqtt";
 /** What a device sent: its topic and payload, and whether the broker replayed it as retained. */
 export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
 
-/** A device's telemetry, its MAC already read from the topic (and the same string each time, for the same connection). */
-export type TelemetryHandler = (mac: string, payload: Buffer) => void;
+/**
+ * A device's telemetry, its MAC already known (the same string each time, for one connection):
+ * the payload is `bytes[start, end)` (a socket's chunk, read in place: copy what must be kept).
+ */
+export type TelemetryHandler = (mac: string, bytes: Buffer, start: number, end: number) => void;
 
 /**
  * How the gateway hears devices and talks to them. With the embedded broker this is in the

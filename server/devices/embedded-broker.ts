@@ -132,9 +132,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     guard.lane(c.conn as Socket, {
       topic: Buffer.from(TOPICS.telemetry(mac)),
       maxPayload: MAX_DEVICE_PAYLOAD_BYTES,
-      take: (payload) => {
+      take: (chunk, start, end) => {
         fastLaneMessages++;
-        handTelemetry(mac, payload);
+        handTelemetry(mac, chunk, start, end);
       },
       // The broker's keepalive timer restarts on every packet it reads; these it does not read.
       heard: () => c._keepaliveTimer?.refresh?.(),
@@ -155,10 +155,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       options.log?.(`gateway: ${topic}: ${(err as Error).message}`);
     }
   };
-  const handTelemetry = (mac: string, payload: Buffer | string) => {
-    if (!telemetryHandler) return hand(TOPICS.telemetry(mac), payload, false);
+  const handTelemetry = (mac: string, bytes: Buffer, start = 0, end = bytes.length) => {
+    if (!telemetryHandler) return hand(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
     try {
-      telemetryHandler(mac, Buffer.isBuffer(payload) ? payload : Buffer.from(payload));
+      telemetryHandler(mac, bytes, start, end);
     } catch (err) {
       options.log?.(`gateway: telemetry of ${mac}: ${(err as Error).message}`);
     }
@@ -174,7 +174,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     const t = parseDeviceTopic(packet.topic);
     const rest = t?.rest;
     if (rest === "telemetry") {
-      handTelemetry(t!.mac, packet.payload);
+      handTelemetry(t!.mac, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
       return done?.();
     }
     if (rest === "command/ack") {

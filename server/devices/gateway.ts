@@ -86,9 +86,9 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     return iso;
   }
 
-  function parseJson(payload: Buffer): unknown {
+  function parseJson(text: string): unknown {
     try {
-      return JSON.parse(payload.toString("utf8"));
+      return JSON.parse(text);
     } catch {
       return undefined;
     }
@@ -98,8 +98,8 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
    * The hot path (every reading of every device): synchronous while the MCU is in the directory's
    * cache, which it is but for one lookup in 30 s; no promise, no copy of the reading.
    */
-  function onTelemetry(mac: string, payload: Buffer): Promise<void> | undefined {
-    const json = parseJson(payload);
+  function onTelemetry(mac: string, text: string): Promise<void> | undefined {
+    const json = parseJson(text);
     // An array is an object to the schema; a reading never is one.
     if (Array.isArray(json)) return void stats.dropped.invalid++;
     const data = telemetryMessage(json);
@@ -157,7 +157,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   }
 
   function onAck(payload: Buffer) {
-    const ack = commandAckMessage(parseJson(payload));
+    const ack = commandAckMessage(parseJson(payload.toString("utf8")));
     if (ack instanceof type.errors) return void stats.dropped.invalid++;
     const w = waiting.get(ack.id);
     if (!w) return;
@@ -171,16 +171,16 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     stats.dropped.invalid++;
     o.log?.(`gateway: ${about}: ${err.message}`);
   };
-  transport.onTelemetry?.((mac, payload) => {
-    if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
-    onTelemetry(mac, payload)?.catch(fail(TOPICS.telemetry(mac)));
+  transport.onTelemetry?.((mac, bytes, start, end) => {
+    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
+    onTelemetry(mac, bytes.toString("utf8", start, end))?.catch(fail(TOPICS.telemetry(mac)));
   });
   transport.onMessage((topic, payload) => {
     const t = parseDeviceTopic(topic);
     if (!t) return;
     if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
     const handle =
-      t.rest === "telemetry" ? onTelemetry(t.mac, payload) : t.rest === "status" ? onStatus(t.mac, payload) : t.rest === "command/ack" ? Promise.resolve(onAck(payload)) : undefined;
+      t.rest === "telemetry" ? onTelemetry(t.mac, payload.toString("utf8")) : t.rest === "status" ? onStatus(t.mac, payload) : t.rest === "command/ack" ? Promise.resolve(onAck(payload)) : undefined;
     handle?.catch(fail(topic));
   });
 

@@ -37,7 +37,7 @@ describe("the telemetry lane's reading of publishes", () => {
   const TOPIC = "devices/AA:BB:CC:DD:EE:01/telemetry";
   const laneFor = (maxPayload = 1000) => {
     const taken: string[] = [];
-    const lane: FastLane = { topic: Buffer.from(TOPIC), maxPayload, take: (p) => taken.push(p.toString()), heard: () => undefined };
+    const lane: FastLane = { topic: Buffer.from(TOPIC), maxPayload, take: (chunk, start, end) => taken.push(chunk.toString("utf8", start, end)), heard: () => undefined };
     return { lane, taken };
   };
 

@@ -71,8 +71,8 @@ export function mqttFrameScanner(limitOf: () => number) {
 export interface FastLane {
   topic: Buffer;
   maxPayload: number;
-  /** Takes one payload (a view of the socket's chunk: copy it to keep it). */
-  take(payload: Buffer): void;
+  /** Takes one payload: `chunk[start, end)` (the socket's chunk: copy what must be kept). */
+  take(chunk: Buffer, start: number, end: number): void;
   /** The connection was heard from (its keepalive starts again). */
   heard(): void;
 }
@@ -102,9 +102,9 @@ export function takeLeadingPublishes(chunk: Buffer, lane: FastLane): number {
     const end = i + length;
     if (end > chunk.length || length < 2 + topic.length) return at;
     if (chunk.readUInt16BE(i) !== topic.length || topic.compare(chunk, i + 2, i + 2 + topic.length) !== 0) return at;
-    const payload = chunk.subarray(i + 2 + topic.length, end);
-    if (payload.length > lane.maxPayload) return at;
-    lane.take(payload);
+    const start = i + 2 + topic.length;
+    if (end - start > lane.maxPayload) return at;
+    lane.take(chunk, start, end);
     at = end;
   }
   return at;

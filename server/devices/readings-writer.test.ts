@@ -50,6 +50,30 @@ describe("latest-readings writer", () => {
   });
 });
 
+describe("latest-readings writer: what it keeps", () => {
+  it("keeps a waiting reading until it is a second old (a newer one replaces it then), and the time last heard exactly", async () => {
+    const rows: { readings: string[]; at: string[] }[] = [];
+    const sql = { query: async (_text: string, params: unknown[]) => (rows.push({ readings: params[1] as string[], at: params[2] as string[] }), []) } as unknown as Sql;
+    const w = createReadingsWriter(sql, { flushMs: 60_000 });
+    const t0 = Date.parse("2026-11-25T10:00:00.000Z");
+    const r = (humidity: number) => ({ DHT: { temperature: 20, humidity, count: 1 } }) as LiveReading;
+    w.put(1, r(80), new Date(t0));
+    w.put(1, r(81), new Date(t0 + 200));
+    w.put(1, r(82), new Date(t0 + 999));
+    await w.flush();
+    w.put(1, r(83), new Date(t0 + 2000));
+    w.put(1, r(84), new Date(t0 + 2400));
+    w.put(1, r(85), new Date(t0 + 3000));
+    w.put(1, r(86), new Date(t0 + 3100));
+    await w.flush();
+    expect(rows.map((row) => [JSON.parse(row.readings[0]!).DHT.humidity, row.at[0]])).toEqual([
+      [80, "2026-11-25T10:00:00.999Z"],
+      [85, "2026-11-25T10:00:03.100Z"],
+    ]);
+    await w.close();
+  });
+});
+
 describe("latest readings in the database", () => {
   it("rewrite each MCU's row in place: 40 writes of 300 MCUs leave the table its size (PGlite has no autovacuum)", async () => {
     const db = await openPglite();
