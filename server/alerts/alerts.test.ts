@@ -266,6 +266,26 @@ describe("alarms", () => {
     expect((await listed()).map((a) => a.state)).toEqual(["open", "resolved"]);
   });
 
+  it("reads the alarm state of MCUs falling due together in one query, each MCU its own", async () => {
+    const { alerts, entry: second, sent, clock, advance, heard } = await setup("Room B");
+    const first = await mcu("Room A");
+    const third = await mcu("Room C");
+    alerts.onReading(second, { batteryLevel: 20 });
+    await alerts.idle();
+    expect(sent.map((n) => n.title)).toEqual(["Room B: battery low"]);
+
+    // A restarted engine hears all three in one turn: one read of their state, and Room B's open alarm is known.
+    advance(10_000);
+    const reads: unknown[][] = [];
+    const counting = { ...server.db, query: (text: string, params?: unknown[]) => (text.includes("bool_or") && reads.push(params ?? []), server.db.query(text, params)) } as typeof server.db;
+    const restarted = createAlerts({ db: counting, now: () => new Date(clock.now), notify: (_c, n) => heard.notes.push(n), graceMs: GRACE, holdMs: HOLD, repeatMs: REPEAT });
+    for (const entry of [first, second, third]) restarted.onReading(entry, { batteryLevel: 21 });
+    await restarted.idle();
+    expect(reads).toHaveLength(1);
+    expect(reads[0]![1]).toEqual([first.mcuId, second.mcuId, third.mcuId]);
+    expect(sent.map((n) => n.title)).toEqual(["Room B: battery low", "Room A: battery low", "Room C: battery low"]);
+  });
+
   it("keeps a breach's alarm open across a restart until the reading stayed within the profile for the hold time", async () => {
     const { alerts, entry, sent, advance, restart, listed } = await setup();
     const high = { CO2: { co2: 5000, count: 1 } };

@@ -4,6 +4,7 @@ import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach,
 import { alertsRepo } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
+import type { AlarmHistory } from "../db/alerts-repo.ts";
 import { mayPush, type PushNotifier } from "./push-sender.ts";
 
 export interface AlertOptions {
@@ -96,13 +97,34 @@ export function createAlerts(o: AlertOptions) {
     return s;
   }
 
+  /**
+   * An MCU's alarm history, read together with every other MCU's falling due in the same turn of
+   * the event loop (a fleet connected together falls due together: 2 000 MCUs were 2 000 queries
+   * a minute, now a few dozen).
+   */
+  let batch: { mcus: Map<number, number>; done: Promise<Map<number, AlarmHistory[]>> } | null = null;
+  function historyOf(entry: McuEntry, t: number): Promise<AlarmHistory[]> {
+    if (!batch) {
+      const mcus = new Map<number, number>();
+      const done = new Promise<Map<number, AlarmHistory[]>>((resolve, reject) =>
+        setImmediate(() => {
+          batch = null;
+          repo.historiesOf([...mcus].map(([mcuId, clientId]) => ({ mcuId, clientId })), new Date(t - repeatMs)).then(resolve, reject);
+        }),
+      );
+      batch = { mcus, done };
+    }
+    batch.mcus.set(entry.mcuId, entry.clientId);
+    return batch.done.then((byMcu) => byMcu.get(entry.mcuId) ?? []);
+  }
+
   /** Runs `work` after the MCU's earlier events, with its alarm state read from the database when stale. */
   function enqueue(entry: McuEntry, work: (s: McuAlarmState, t: number) => Promise<void>): void {
     const s = stateOf(entry.mcuId);
     const t = o.now().getTime();
     const step = s.queue.then(async () => {
       if (t - s.loadedAt >= cacheMs) {
-        const history = await repo.historyOf(entry.clientId, entry.mcuId, new Date(t - repeatMs));
+        const history = await historyOf(entry, t);
         s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => h.kind));
         s.lastAnnounced = new Map(history.flatMap((h) => (h.lastAnnouncedAt === null ? [] : [[h.kind, h.lastAnnouncedAt] as const])));
         for (const kind of s.clearSince.keys()) if (!s.unresolved.has(kind)) s.clearSince.delete(kind);

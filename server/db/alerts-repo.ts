@@ -79,6 +79,23 @@ export function alertsRepo(db: Database) {
     return row && alarmOf(row);
   }
 
+  /** `historyOf` for several MCUs in one query: by MCU id (an MCU with no such alarms is absent). */
+  async function historiesOf(mcus: { clientId: number; mcuId: number }[], announcedSince: Date): Promise<Map<number, AlarmHistory[]>> {
+    const rows = await db.query<{ mcu_id: number; kind: AlarmKind; unresolved: boolean; last_announced_at: Date | null }>(
+      `select a.mcu_id, a.type as kind, bool_or(a.state <> 'resolved') as unresolved, max(a.raised_at) filter (where a.announced and a.raised_at > $3) as last_announced_at
+       from alerts a join (select unnest($1::int[]) as client_id, unnest($2::int[]) as mcu_id) k on k.client_id = a.client_id and k.mcu_id = a.mcu_id
+       where a.state <> 'resolved' or a.raised_at > $3 group by a.mcu_id, a.type`,
+      [mcus.map((m) => m.clientId), mcus.map((m) => m.mcuId), announcedSince],
+    );
+    const byMcu = new Map<number, AlarmHistory[]>();
+    for (const r of rows) {
+      const list = byMcu.get(r.mcu_id) ?? [];
+      if (list.length === 0) byMcu.set(r.mcu_id, list);
+      list.push({ kind: r.kind, unresolved: r.unresolved, lastAnnouncedAt: r.last_announced_at ? new Date(r.last_announced_at).getTime() : null });
+    }
+    return byMcu;
+  }
+
   return {
     get,
 
@@ -87,13 +104,10 @@ export function alertsRepo(db: Database) {
      * before then do not matter, so the read stays small however long the MCU's record grows.
      */
     async historyOf(clientId: number, mcuId: number, announcedSince: Date): Promise<AlarmHistory[]> {
-      const rows = await db.query<{ kind: AlarmKind; unresolved: boolean; last_announced_at: Date | null }>(
-        `select type as kind, bool_or(state <> 'resolved') as unresolved, max(raised_at) filter (where announced and raised_at > $3) as last_announced_at
-         from alerts where client_id = $1 and mcu_id = $2 and (state <> 'resolved' or raised_at > $3) group by type`,
-        [clientId, mcuId, announcedSince],
-      );
-      return rows.map((r) => ({ kind: r.kind, unresolved: r.unresolved, lastAnnouncedAt: r.last_announced_at ? new Date(r.last_announced_at).getTime() : null }));
+      return (await historiesOf([{ clientId, mcuId }], announcedSince)).get(mcuId) ?? [];
     },
+
+    historiesOf,
 
     /**
      * Opens an alarm; with `notify`, also stores that notification for the bell. Answers null
