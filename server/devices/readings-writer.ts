@@ -5,10 +5,11 @@ import type { Sql } from "../db/database.ts";
  * Stores the latest reading of each MCU. Readings arrive up to several times a second per MCU;
  * only the newest matters, so they are kept per MCU and written together. A few MCUs are written
  * every `flushMs`; a large fleet less often (one more `flushMs` per `perFlushMs` MCUs waiting, at
- * most `maxFlushMs`), since with PGlite every write runs on the event loop the sockets share: at
- * 2 000 MCUs reporting 5 times a second a write a second held the loop's p99 at 138 ms, one every
- * 4-5 s at 52 ms. At most that much of the readings is lost if the process dies (sockets already
- * had them; the REST list is at most that old).
+ * most `maxFlushMs`): the write of 2 000 rows costs the database 90-200 ms, a twentieth of its
+ * thread at one every 4 s (the largest part of its work at 10 000 readings/s), half that at
+ * one every 8 s. (Before PGlite had its own thread, a write a second held the event loop's p99 at
+ * 138 ms.) At most that much of the readings is lost if the process dies (sockets already had
+ * them; the REST list and a socket's first snapshot are at most that old, then live).
  */
 const CHUNK = 100;
 
@@ -21,7 +22,7 @@ const CHUNK = 100;
  */
 const REPLACE_AFTER_MS = 1000;
 
-export function createReadingsWriter(sql: Sql, { flushMs = 1000, maxFlushMs = 5000, perFlushMs = 500, onError = (_err: unknown) => {} } = {}) {
+export function createReadingsWriter(sql: Sql, { flushMs = 1000, maxFlushMs = 10_000, perFlushMs = 250, onError = (_err: unknown) => {} } = {}) {
   const pending = new Map<number, { reading: LiveReading; readingAtMs: number; atMs: number }>();
   let flushing: Promise<void> = Promise.resolve();
 
