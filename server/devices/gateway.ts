@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type } from "arktype";
 import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/entities.ts";
-import { commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, telemetryMessage, TOPICS, type CommandMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
+import { checkTelemetry, commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, TOPICS, type CommandMessage, type TelemetryMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
 import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
 import type { CommandRecorder, FinalOutcome } from "../history/command-log.ts";
@@ -102,14 +102,14 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const json = parseJson(text);
     // An array is an object to the schema; a reading never is one.
     if (Array.isArray(json)) return void stats.dropped.invalid++;
-    const data = telemetryMessage(json);
+    const data = checkTelemetry(json);
     if (data instanceof type.errors) return void stats.dropped.invalid++;
     const entry = o.directory.cached(mac);
     if (entry === undefined) return o.directory.lookup(mac).then((e) => ingest(e, data));
     return ingest(entry, data);
   }
 
-  function ingest(entry: McuEntry | null, data: typeof telemetryMessage.infer): Promise<void> | undefined {
+  function ingest(entry: McuEntry | null, data: TelemetryMessage): Promise<void> | undefined {
     if (!entry) return void stats.dropped.unknownDevice++;
     stats.telemetry++;
     const at = o.now();

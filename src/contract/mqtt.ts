@@ -1,4 +1,4 @@
-import { scope, type } from "arktype";
+import { scope, type, type ArkErrors } from "arktype";
 import { COMMAND_TARGETS } from "./realtime.ts";
 
 /** The device contract of ARCHITECTURE.md: topics under `devices/{MAC}/`, MAC upper case with colons. */
@@ -47,6 +47,22 @@ export const telemetryMessage = inPlace.type({
   "+": "delete",
 });
 export type TelemetryMessage = typeof telemetryMessage.infer;
+
+const TELEMETRY_KEYS = new Set<string | symbol>(telemetryMessage.props.map((p) => p.key));
+
+/**
+ * `telemetryMessage` on a value parsed just for the check, as the gateway does for every reading:
+ * a reading that is valid and has no undeclared key (nearly all of them) is only checked, without
+ * the traversal that would strip such keys (which allocated a third of a kilobyte per reading).
+ */
+export function checkTelemetry(json: unknown): TelemetryMessage | ArkErrors {
+  if (telemetryMessage.allows(json)) {
+    let declared = true;
+    for (const key in json) if (!TELEMETRY_KEYS.has(key)) declared = false;
+    if (declared) return json;
+  }
+  return telemetryMessage(json);
+}
 
 /** `devices/{MAC}/{rest}` → MAC and rest, or undefined for any other topic. */
 export function parseDeviceTopic(topic: string): { mac: string; rest: string } | undefined {
