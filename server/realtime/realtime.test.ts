@@ -399,6 +399,10 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       const connack = new Promise<Buffer>((resolve) => device.once("data", resolve));
       device.write(mqttConnect({ clientId: dev.mac, username: dev.mac, password: dev.key, keepalive: 1 }));
       expect([...(await connack)]).toEqual([0x20, 2, 0, 0]);
+      // The lane opens a moment after the CONNACK is written; a ping's round trip waits that out.
+      const pingresp = new Promise<Buffer>((resolve) => device.once("data", resolve));
+      device.write(Buffer.from([0xc0, 0x00]));
+      expect([...(await pingresp)]).toEqual([0xd0, 0x00]);
       const before = broker.fastLaneMessages();
       for (let i = 0; i < 16; i++) {
         device.write(mqttPublish(TOPICS.telemetry(dev.mac), JSON.stringify(reading(60 + i))));
