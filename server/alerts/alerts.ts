@@ -1,10 +1,9 @@
 import { DEFAULT_NOTIFICATION_PREFERENCES, type Alarm, type AlarmKind, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import type { LiveReading, Notification } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
-import { alertsRepo } from "../db/alerts-repo.ts";
+import { alertsRepo, type AlarmHistory } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import type { AlarmHistory } from "../db/alerts-repo.ts";
 import { mayPush, type PushNotifier } from "./push-sender.ts";
 
 export interface AlertOptions {

@@ -60,11 +60,6 @@ export function mqttFrameScanner(limitOf: () => number) {
 }
 
 /**
- * Guards the sockets of an MQTT listener: packets are size-checked as they arrive (tighter before
- * the connection has authenticated), and an address may hold only so many connections that have
- * not authenticated yet. `authenticated(socket)` lifts a socket to the after-auth limit.
- */
-/**
  * A connection's way around the broker for its plainest publishes: QoS 0, not retained, to
  * exactly `topic` (an MQTT 3.1.1 PUBLISH: no properties), payload at most `maxPayload` bytes.
  */
@@ -110,6 +105,12 @@ export function takeLeadingPublishes(chunk: Buffer, lane: FastLane): number {
   return at;
 }
 
+/**
+ * Guards the sockets of an MQTT listener: packets are size-checked as they arrive (tighter before
+ * the connection has authenticated), and an address may hold only so many connections that have
+ * not authenticated yet. `authenticated(socket)` lifts a socket to the after-auth limit;
+ * `lane(socket, lane)` gives a connected device's socket its telemetry lane.
+ */
 export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: string) => void) {
   const authed = new WeakSet<Socket>();
   const lanes = new WeakMap<Socket, FastLane>();
