@@ -1,4 +1,7 @@
-import mqtt, { type MqttClient } from "mqtt";
+import { connect as netConnect } from "node:net";
+import mqtt, { MqttClient, type IClientOptions } from "mqtt";
+import { TOPICS } from "../../src/contract/mqtt.ts";
+import { telemetryDemux } from "./telemetry-demux.ts";
 
 /** What a device sent: its topic and payload, and whether the broker replayed it as retained. */
 export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: boolean) => void;
@@ -42,18 +45,58 @@ export interface MqttTransportOptions {
   log?: (msg: string) => void;
 }
 
+/**
+ * An MQTT client whose TCP socket hands the devices' plain telemetry to `telemetry` before the
+ * client's parser sees it (`telemetryDemux`); everything else reaches the client as before.
+ */
+async function connectWithTelemetryLane(url: URL, options: IClientOptions, telemetry: TelemetryHandler): Promise<MqttClient> {
+  const client = new MqttClient(() => {
+    const socket = netConnect({ host: url.hostname, port: Number(url.port || 1883) });
+    const push = socket.push.bind(socket);
+    let flowing = true;
+    const demux = telemetryDemux(telemetry, (bytes) => (flowing = push(bytes)));
+    socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
+      if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
+      flowing = true;
+      demux(chunk);
+      return flowing;
+    };
+    return socket;
+  }, options);
+  await new Promise<void>((resolve, reject) => {
+    const fail = (err: Error) => {
+      client.off("connect", ok);
+      client.end(true);
+      reject(err);
+    };
+    const ok = () => {
+      client.off("error", fail);
+      resolve();
+    };
+    client.once("connect", ok);
+    client.once("error", fail);
+  });
+  return client;
+}
+
 /** The gateway as an MQTT client of an external broker (Mosquitto), with a shared subscription. */
 export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTransport> {
-  const client: MqttClient = await mqtt.connectAsync(o.url, {
+  let handler: DeviceMessageHandler = () => {};
+  let telemetryHandler: TelemetryHandler | undefined;
+  const options: IClientOptions = {
     clientId: o.clientId,
     username: o.username,
     password: o.password,
     clean: true,
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
-  });
+  };
+  const url = new URL(o.url);
+  // Over plain TCP the telemetry takes the lane; a handler set later is used from then on.
+  const lane: TelemetryHandler = (mac, bytes, start, end) =>
+    telemetryHandler ? telemetryHandler(mac, bytes, start, end) : handler(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
+  const client: MqttClient = url.protocol === "mqtt:" || url.protocol === "tcp:" ? await connectWithTelemetryLane(url, options, lane) : await mqtt.connectAsync(o.url, options);
   client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
-  let handler: DeviceMessageHandler = () => {};
   client.on("message", (topic, payload, packet) => handler(topic, payload, packet.retain));
 
   const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
@@ -67,6 +110,9 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
   return {
     onMessage(h) {
       handler = h;
+    },
+    onTelemetry(h) {
+      telemetryHandler = h;
     },
     async publish(topic, payload, options) {
       await client.publishAsync(topic, payload, options);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { mqttFixedHeader, mqttPublish } from "./mqtt-packet.fixture.ts";
+import { telemetryDemux } from "./telemetry-demux.ts";
+
+const MAC = "AA:BB:CC:DD:EE:01";
+const telemetry = (mac: string, body: string) => mqttPublish(`devices/${mac}/telemetry`, body);
+
+/** Feeds `stream` cut every `cut` bytes; what went to the lane and the bytes handed on. */
+function run(stream: Buffer, cut: number) {
+  const taken: string[] = [];
+  const passed: Buffer[] = [];
+  const feed = telemetryDemux(
+    (mac, bytes, start, end) => taken.push(`${mac} ${bytes.toString("utf8", start, end)}`),
+    (bytes) => passed.push(Buffer.from(bytes)),
+  );
+  for (let i = 0; i < stream.length; i += cut) feed(stream.subarray(i, i + cut));
+  return { taken, passed: Buffer.concat(passed) };
+}
+
+describe("the MQTT client's telemetry demultiplexer", () => {
+  const others = [
+    Buffer.from([0x20, 0x02, 0x00, 0x00]), // CONNACK
+    Buffer.concat([mqttFixedHeader(0x90, 3), Buffer.from([0x00, 0x01, 0x00])]), // SUBACK
+    mqttPublish(`devices/${MAC}/status`, "online", { qos: 1 }),
+    mqttPublish(`devices/${MAC}/telemetry`, '{"retained":true}', { flags: 1 }),
+    mqttPublish(`devices/${MAC}/command/ack`, '{"id":"1","ok":true}', { qos: 1 }),
+    mqttPublish("devices/aa:bb:cc:dd:ee:01/telemetry", "lower-case MAC"),
+    mqttPublish("devices/AA:BB:CC:DD:EE:0/telemetryx", "same length, not a MAC"),
+    mqttPublish(`devices/${MAC}/telemetry`, "y".repeat(16 * 1024 + 1)),
+    Buffer.from([0xd0, 0x00]), // PINGRESP
+  ];
+  const lane = [telemetry(MAC, '{"a":1}'), telemetry("AA:BB:CC:DD:EE:02", '{"b":2}'), telemetry(MAC, "z".repeat(300))];
+  // Interleaved: lane, other, lane, other …
+  const stream = Buffer.concat(others.flatMap((o, i) => [lane[i % lane.length]!, o]));
+
+  it("takes the plain telemetry publishes and hands every other packet on whole and in order, however the stream is cut", () => {
+    const expectedTaken = others.map((_, i) => [`${MAC} {"a":1}`, `AA:BB:CC:DD:EE:02 {"b":2}`, `${MAC} ${"z".repeat(300)}`][i % 3]);
+    for (const cut of [1, 2, 3, 5, 17, 64, 1000, 4096, stream.length]) {
+      const { taken, passed } = run(stream, cut);
+      expect(taken, `cut ${cut}`).toEqual(expectedTaken);
+      expect(passed.equals(Buffer.concat(others)), `cut ${cut}`).toBe(true);
+    }
+  });
+
+  it("hands everything on as it is after a malformed length", () => {
+    const bad = Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00]);
+    for (const cut of [1, 2, 3, 7, 1000]) {
+      const { taken, passed } = run(Buffer.concat([telemetry(MAC, "1"), bad, telemetry(MAC, "2")]), cut);
+      expect(taken, `cut ${cut}`).toEqual([`${MAC} 1`]);
+      expect(passed.equals(Buffer.concat([bad, telemetry(MAC, "2")])), `cut ${cut}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { MAX_DEVICE_PAYLOAD_BYTES } from "../../src/contract/mqtt.ts";
+import type { TelemetryHandler } from "./device-transport.ts";
+
+/** PUBLISH, QoS 0, no DUP, no RETAIN. */
+const PLAIN_PUBLISH = 0x30;
+const PREFIX = Buffer.from("devices/");
+const SUFFIX = Buffer.from("/telemetry");
+/** `devices/` + `AA:BB:CC:DD:EE:FF` + `/telemetry`. */
+const TOPIC_LENGTH = PREFIX.length + 17 + SUFFIX.length;
+const HEX = /^[0-9A-F]{2}(?::[0-9A-F]{2}){5}$/;
+
+/**
+ * Splits the byte stream an MQTT client reads from its broker (MQTT 3.1.1): plain telemetry
+ * publishes (QoS 0, not retained, `devices/{MAC}/telemetry`, payload within the device limit) go
+ * to `telemetry`; every other packet is handed on whole, in order, with `pass` (to the MQTT
+ * client's own parser). A packet cut across chunks is held until it is whole. Returns the function
+ * that takes each chunk read.
+ *
+ * The gateway's subscription to every device's telemetry brings one node thousands of these a
+ * second; the MQTT client would parse each into objects (and log it to a disabled debug logger)
+ * only to hand over its topic and payload.
+ */
+export function telemetryDemux(telemetry: TelemetryHandler, pass: (bytes: Buffer) => void): (chunk: Buffer) => void {
+  /** The start of a packet the chunks so far hold only part of. */
+  let partial: Buffer | null = null;
+  /** A malformed length was read: from there on, everything goes to the client's parser as it is. */
+  let broken = false;
+
+  /** A plain telemetry publish in `buf[at, end)` with its body at `body`: its MAC, or undefined. */
+  function telemetryMac(buf: Buffer, at: number, body: number, end: number): string | undefined {
+    if (buf[at] !== PLAIN_PUBLISH || end - body < 2 + TOPIC_LENGTH) return undefined;
+    if (buf.readUInt16BE(body) !== TOPIC_LENGTH) return undefined;
+    const topic = body + 2;
+    if (PREFIX.compare(buf, topic, topic + PREFIX.length) !== 0) return undefined;
+    if (SUFFIX.compare(buf, topic + TOPIC_LENGTH - SUFFIX.length, topic + TOPIC_LENGTH) !== 0) return undefined;
+    if (end - (topic + TOPIC_LENGTH) > MAX_DEVICE_PAYLOAD_BYTES) return undefined;
+    const mac = buf.toString("latin1", topic + PREFIX.length, topic + PREFIX.length + 17);
+    return HEX.test(mac) ? mac : undefined;
+  }
+
+  /** Where the packet starting at `at` ends and its body starts: undefined while its header is cut off; null when its length is malformed. */
+  function extent(buf: Buffer, at: number): { body: number; end: number } | undefined | null {
+    let i = at + 1;
+    let length = 0;
+    let multiplier = 1;
+    let byte = 0x80;
+    for (let n = 0; byte & 0x80; n++) {
+      if (n === 4) return null;
+      if (i >= buf.length) return undefined;
+      byte = buf[i++]!;
+      length += (byte & 0x7f) * multiplier;
+      multiplier *= 128;
+    }
+    return { body: i, end: i + length };
+  }
+
+  /** Everything from here on goes to the client's parser as it is: it reports the malformed packet. */
+  function breakOff(...rest: Buffer[]): void {
+    broken = true;
+    for (const bytes of rest) if (bytes.length > 0) pass(bytes);
+  }
+
+  return (chunk) => {
+    if (broken) return pass(chunk);
+    if (partial) {
+      // The held packet, completed with only the bytes of this chunk it still needs.
+      let head = partial;
+      let x = extent(head, 0);
+      if (x === undefined) {
+        head = Buffer.concat([partial, chunk.subarray(0, 5)]);
+        x = extent(head, 0);
+      }
+      if (x === null) return breakOff(partial, chunk);
+      if (x === undefined || x.end > partial.length + chunk.length) {
+        partial = Buffer.concat([partial, chunk]);
+        return;
+      }
+      const needed = x.end - partial.length;
+      const whole = Buffer.concat([partial, chunk.subarray(0, needed)]);
+      partial = null;
+      const mac = telemetryMac(whole, 0, x.body, x.end);
+      if (mac !== undefined) telemetry(mac, whole, x.body + 2 + TOPIC_LENGTH, x.end);
+      else pass(whole);
+      chunk = chunk.subarray(needed);
+    }
+    let at = 0;
+    /** Where the run of packets to pass on, not yet passed, starts. */
+    let passFrom = 0;
+    while (at < chunk.length) {
+      const x = extent(chunk, at);
+      if (x === null) return breakOff(chunk.subarray(passFrom));
+      if (x === undefined || x.end > chunk.length) break;
+      const mac = telemetryMac(chunk, at, x.body, x.end);
+      if (mac !== undefined) {
+        if (passFrom < at) pass(chunk.subarray(passFrom, at));
+        passFrom = x.end;
+        telemetry(mac, chunk, x.body + 2 + TOPIC_LENGTH, x.end);
+      }
+      at = x.end;
+    }
+    if (passFrom < at) pass(chunk.subarray(passFrom, at));
+    if (at < chunk.length) partial = Buffer.from(chunk.subarray(at));
+  };
+}
