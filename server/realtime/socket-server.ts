@@ -1,6 +1,5 @@
 import type { Server as HttpServer } from "node:http";
 import { type } from "arktype";
-import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Redis } from "ioredis";
 import { Server, type DefaultEventsMap, type Socket } from "socket.io";
 import { ALARM_EVENT, type Alarm } from "../../src/contract/alarms-values.ts";
@@ -20,24 +19,8 @@ import type { Gateway } from "../devices/gateway.ts";
 import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
 import { createCoalescer } from "./coalescer.ts";
+import { sharedAdapter } from "./shared-adapter.ts";
 
-
-/**
- * Socket.IO's Redis Streams adapter, as every node of a deployment shares it. Our events carry no
- * binary (no walk looking for any), and a node reads its own broadcasts back from the stream and
- * would decode each one only to drop it: at 10 000 readings/s that was a fifth of a node's work
- * in the adapter. They are dropped before decoding.
- */
-function sharedAdapter(redis: Parameters<typeof createAdapter>[0], streamName: string) {
-  const make = createAdapter(redis, { streamName, onlyPlaintext: true });
-  // Socket.IO constructs it with `new`: a function (not an arrow) that returns the adapter.
-  return function (nsp: Parameters<typeof make>[0]) {
-    const adapter = make(nsp) as ReturnType<typeof make> & { uid: string; onRawMessage(raw: { uid: string }, offset: string): unknown };
-    const onRawMessage = adapter.onRawMessage.bind(adapter);
-    adapter.onRawMessage = (raw, offset) => (raw.uid === adapter.uid ? undefined : onRawMessage(raw, offset));
-    return adapter;
-  };
-}
 
 export interface RealtimeOptions {
   httpServer: HttpServer;
@@ -106,7 +89,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       const ok = origin === undefined || allowed.has(origin) || origin === own || (o.allowedOrigins.some((a) => a.startsWith("https://")) && origin === `https://${req.headers.host}`);
       callback(ok ? null : "Origin not allowed", ok);
     },
-    ...(o.redis ? { adapter: sharedAdapter(o.redis, o.redisStream ?? "mushroom-farm:socket.io") } : {}),
+    ...(o.redis ? { adapter: sharedAdapter(o.redis, { streamName: o.redisStream ?? "mushroom-farm:socket.io", announced: (room) => room.startsWith("client:") }) } : {}),
   });
 
   io.use((socket, next) => {
@@ -271,6 +254,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       // Closing the transports (not disconnecting the sockets) lets clients reconnect to the next
       // server; io.close() would also close the HTTP server, which Fastify owns.
       io.engine.close();
+      if (o.redis) await io.of("/").adapter.close();
     },
   };
 }

@@ -1,0 +1,167 @@
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import type { Redis } from "ioredis";
+
+/**
+ * Socket.IO's Redis Streams adapter as every node of a deployment shares it, made cheap for the
+ * one thing that is most of the traffic: frames of live readings.
+ *
+ * - A broadcast is encoded once, into the Socket.IO packet the browsers get. That same text goes
+ *   through the stream, and a node that has sockets in its rooms writes it to them as it is (no
+ *   parse and re-encode on every node, no walk looking for binary: our events carry none).
+ * - A node writes a broadcast to its own sockets only when it has one in its rooms (Socket.IO
+ *   encodes every broadcast for the node's sockets first and only then looks for any).
+ * - A *volatile* broadcast (a frame of readings only: a socket may skip it, the next one carries
+ *   newer readings) goes to the other nodes only while one of them has a socket in one of its
+ *   rooms. Nodes tell each other which rooms they have sockets in (those `announced`, e.g. a
+ *   client's room): at once when that changes, and every `presenceMs`. What a node heard from
+ *   another expires after three periods without news (a node that died). A node that has not
+ *   yet heard a full period sends every broadcast. Every other broadcast (statuses,
+ *   notifications, alarms) goes to every node, as before.
+ * - A node reads its own messages back from the stream; they are dropped before decoding.
+ *
+ * Every other message of the adapter (joining rooms, disconnecting a session's sockets, acks)
+ * is Socket.IO's own. All nodes of a deployment must run this adapter: a node without it would
+ * ignore the frames (an unknown message type), so a rolling upgrade to it skips live readings
+ * between old and new nodes until every node runs it.
+ */
+export interface SharedAdapterOptions {
+  streamName: string;
+  /** Rooms whose sockets a node tells the other nodes about (a volatile broadcast to any other room always goes to every node). */
+  announced: (room: string) => boolean;
+  presenceMs?: number;
+}
+
+/** Our message types, beyond Socket.IO's (0-11): a pre-encoded broadcast, and the announced rooms a node has sockets in. */
+export const FRAME = 100;
+export const PRESENCE = 101;
+
+type Room = string;
+interface BroadcastOptions {
+  rooms: Set<Room>;
+  except?: Set<Room>;
+  flags?: { volatile?: boolean; compress?: boolean; local?: boolean };
+}
+interface Packet {
+  type: number;
+  nsp: string;
+  data?: unknown[];
+  id?: number;
+}
+interface RawMessage {
+  uid: string;
+  nsp: string;
+  type: string;
+  [field: string]: string;
+}
+/** What this module uses of the adapter: Socket.IO's ClusterAdapter and in-memory Adapter (socket.io-adapter 2.5). */
+interface StreamsAdapter {
+  uid: string;
+  nsp: { name: string };
+  rooms: Map<Room, Set<string>>;
+  sids: Map<string, Set<Room>>;
+  encoder: { encode(packet: Packet): unknown[] };
+  broadcast(packet: Packet, opts: BroadcastOptions): Promise<void> | void;
+  apply(opts: BroadcastOptions, callback: (socket: { client: { writeToEngine(packets: unknown[], opts: object): void } }) => void): void;
+  encode(message: { type: number; uid: string; nsp: string; data?: unknown }): Record<string, string>;
+  onRawMessage(raw: RawMessage, offset: string): unknown;
+  publishAndReturnOffset(message: { type: number; data?: unknown }): Promise<string>;
+  on(event: "create-room" | "delete-room", listener: (room: Room) => void): void;
+  close(): Promise<void> | void;
+}
+
+export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
+  const make = createAdapter(redis, { streamName: o.streamName, onlyPlaintext: true });
+  const presenceMs = o.presenceMs ?? 2000;
+  // Socket.IO constructs it with `new`: a function (not an arrow) that returns the adapter.
+  return function (nsp: Parameters<typeof make>[0]) {
+    const made = make(nsp);
+    const adapter = made as unknown as StreamsAdapter;
+    const broadcast = adapter.broadcast.bind(adapter);
+    const encode = adapter.encode.bind(adapter);
+    const onRawMessage = adapter.onRawMessage.bind(adapter);
+    const close = adapter.close.bind(adapter);
+    const log = (what: string) => (err: Error) => console.error(`realtime adapter: ${what}: ${err.message}`);
+
+    /** The announced rooms other nodes have sockets in: node uid → rooms, and when last heard. */
+    const remote = new Map<string, { rooms: Set<Room>; at: number }>();
+    const startedAt = Date.now();
+    const remoteWants = (rooms: Set<Room>) => {
+      const now = Date.now();
+      if (now - startedAt < 1.5 * presenceMs) return true; // not yet heard every node
+      const fresh = now - 3 * presenceMs;
+      for (const room of rooms) {
+        if (!o.announced(room)) return true;
+        for (const node of remote.values()) if (node.at >= fresh && node.rooms.has(room)) return true;
+      }
+      return rooms.size === 0;
+    };
+    const hasLocal = (opts: BroadcastOptions) => {
+      if (opts.rooms.size === 0 || (opts.except?.size ?? 0) > 0) return adapter.sids.size > 0;
+      for (const room of opts.rooms) if ((adapter.rooms.get(room)?.size ?? 0) > 0) return true;
+      return false;
+    };
+    const writeLocal = (text: string, opts: BroadcastOptions) => {
+      const packetOpts = { preEncoded: true, volatile: opts.flags?.volatile, compress: opts.flags?.compress };
+      adapter.apply(opts, (socket) => socket.client.writeToEngine([text], packetOpts));
+    };
+
+    adapter.broadcast = (packet, opts) => {
+      packet.nsp = adapter.nsp.name;
+      const encoded = adapter.encoder.encode(packet);
+      if (encoded.length !== 1 || typeof encoded[0] !== "string") return broadcast(packet, opts); // binary: Socket.IO's way
+      const text = encoded[0];
+      if (!opts.flags?.local && (!opts.flags?.volatile || remoteWants(opts.rooms))) {
+        adapter.publishAndReturnOffset({ type: FRAME, data: { text, opts } }).catch(log("publishing a broadcast"));
+      }
+      if (hasLocal(opts)) writeLocal(text, opts);
+    };
+
+    adapter.encode = (message) => {
+      const base = { uid: message.uid, nsp: message.nsp, type: String(message.type) };
+      if (message.type === FRAME) {
+        const { text, opts } = message.data as { text: string; opts: BroadcastOptions };
+        return { ...base, rooms: JSON.stringify([...opts.rooms]), except: JSON.stringify([...(opts.except ?? [])]), flags: JSON.stringify(opts.flags ?? {}), text };
+      }
+      if (message.type === PRESENCE) return { ...base, rooms: JSON.stringify(message.data) };
+      return encode(message);
+    };
+
+    adapter.onRawMessage = (raw, offset) => {
+      if (raw.uid === adapter.uid) return; // our own, read back
+      switch (Number(raw.type)) {
+        case FRAME: {
+          const opts: BroadcastOptions = { rooms: new Set(JSON.parse(raw.rooms!)), except: new Set(JSON.parse(raw.except!)), flags: JSON.parse(raw.flags!) };
+          if (hasLocal(opts)) writeLocal(raw.text!, opts);
+          return;
+        }
+        case PRESENCE:
+          remote.set(raw.uid, { rooms: new Set(JSON.parse(raw.rooms!)), at: Date.now() });
+          return;
+        default:
+          return onRawMessage(raw, offset);
+      }
+    };
+
+    // This node's announced rooms: to the others at once when they change, and every presenceMs.
+    let pending = false;
+    function announce() {
+      pending = false;
+      const rooms = [...adapter.rooms.keys()].filter(o.announced);
+      adapter.publishAndReturnOffset({ type: PRESENCE, data: rooms }).catch(log("announcing rooms"));
+    }
+    function announceSoon() {
+      if (pending) return;
+      pending = true;
+      setImmediate(announce);
+    }
+    const onRoom = (room: Room) => o.announced(room) && announceSoon();
+    adapter.on("create-room", onRoom);
+    adapter.on("delete-room", onRoom);
+    const timer = setInterval(announce, presenceMs).unref();
+    adapter.close = () => {
+      clearInterval(timer);
+      return close();
+    };
+    return made;
+  };
+}
