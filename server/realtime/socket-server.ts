@@ -19,6 +19,7 @@ import type { Gateway } from "../devices/gateway.ts";
 import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
 import { createCoalescer } from "./coalescer.ts";
+import { jsonEventsParser } from "./json-events-parser.ts";
 import { sharedAdapter } from "./shared-adapter.ts";
 
 
@@ -82,6 +83,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     transports: ["websocket"],
     serveClient: false,
     maxHttpBufferSize: 16 * 1024,
+    parser: jsonEventsParser([SOCKET_EVENTS.realtimeData, SOCKET_EVENTS.realtimeBatch, SOCKET_EVENTS.deviceStatusUpdate]),
     // Socket.IO's cors option does not refuse a foreign Origin on a websocket: do it here.
     allowRequest(req, callback) {
       const origin = req.headers.origin;
