@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { Redis } from "ioredis";
 import { io } from "socket.io-client";
 import { createPasswordHasher } from "../server/auth/password.ts";
 import { clientsRepo } from "../server/db/clients-repo.ts";
@@ -173,6 +174,9 @@ async function cluster(): Promise<Setup | string> {
       await mosquitto.stop();
       await adminClient.query(`drop database if exists ${dbName} with (force)`);
       await adminClient.end();
+      const redis = new Redis(redisUrl);
+      await redis.del(stream);
+      redis.disconnect();
     },
   };
 }

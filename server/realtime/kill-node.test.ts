@@ -1,6 +1,7 @@
 import mqtt from "mqtt";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
@@ -67,6 +68,9 @@ describe.skipIf(!ready)("a server node killed with SIGKILL", { timeout: 120_000 
     await mosquitto?.stop();
     await admin?.query(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
     await admin?.end();
+    const redis = new Redis(process.env.REDIS_URL!);
+    await redis.del(`${dbName}:socket.io`);
+    redis.disconnect();
   });
 
   it("node A takes all telemetry within 10 s of node B's death; no reading reaches a socket twice; commands still work", async () => {

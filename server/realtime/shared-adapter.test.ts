@@ -48,6 +48,7 @@ describe.skipIf(!ready)("the nodes' shared Socket.IO adapter", () => {
       await n.of("/").adapter.close();
     }
     for (const h of https) h.close();
+    await sleep(50); // a last announcement of the rooms the sockets left
     await admin.del(stream);
     for (const r of [...redises, admin]) r.disconnect();
   });

@@ -70,7 +70,9 @@ interface StreamsAdapter {
 }
 
 export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
-  const make = createAdapter(redis, { streamName: o.streamName, onlyPlaintext: true });
+  // maxLen: the stream keeps the last 2 000 messages (Socket.IO's default of 10 000 frames of a
+  // large fleet's readings held ~250 MB in Redis); a node more than that behind skips ahead.
+  const make = createAdapter(redis, { streamName: o.streamName, onlyPlaintext: true, maxLen: 2000 });
   const presenceMs = o.presenceMs ?? 2000;
   // Socket.IO constructs it with `new`: a function (not an arrow) that returns the adapter.
   return function (nsp: Parameters<typeof make>[0]) {
