@@ -13,6 +13,46 @@ export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: bo
 export type TelemetryHandler = (mac: string, bytes: Buffer, start: number, end: number) => void;
 
 /**
+ * The gateway's handlers as a transport holds them (set after it starts, replaced any time): what
+ * a transport hands over goes to the handler of the moment; telemetry goes to the telemetry
+ * handler when one is set, else as a message. A handler that throws is logged and the transport
+ * goes on with the next message.
+ */
+export function deviceHandlers(log?: (msg: string) => void) {
+  let handler: DeviceMessageHandler = () => {};
+  let telemetryHandler: TelemetryHandler | undefined;
+  const message = (topic: string, payload: Buffer, retained: boolean) => {
+    try {
+      handler(topic, payload, retained);
+    } catch (err) {
+      log?.(`gateway: ${topic}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    message,
+    telemetry(mac: string, bytes: Buffer, start = 0, end = bytes.length) {
+      if (!telemetryHandler) return message(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
+      try {
+        telemetryHandler(mac, bytes, start, end);
+      } catch (err) {
+        log?.(`gateway: telemetry of ${mac}: ${(err as Error).message}`);
+      }
+    },
+    onMessage(h: DeviceMessageHandler) {
+      handler = h;
+    },
+    onTelemetry(h: TelemetryHandler) {
+      telemetryHandler = h;
+    },
+    /** Nothing more reaches the gateway (the transport closed). */
+    clear() {
+      handler = () => {};
+      telemetryHandler = undefined;
+    },
+  };
+}
+
+/**
  * How the gateway hears devices and talks to them. With the embedded broker this is in the
  * broker's own process (no MQTT client, no loopback); with an external broker it is an MQTT
  * client with a shared subscription across server nodes.
@@ -81,8 +121,7 @@ async function connectWithTelemetryLane(url: URL, options: IClientOptions, telem
 
 /** The gateway as an MQTT client of an external broker (Mosquitto), with a shared subscription. */
 export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTransport> {
-  let handler: DeviceMessageHandler = () => {};
-  let telemetryHandler: TelemetryHandler | undefined;
+  const handlers = deviceHandlers(o.log);
   const options: IClientOptions = {
     clientId: o.clientId,
     username: o.username,
@@ -92,12 +131,10 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     connectTimeout: 10_000,
   };
   const url = new URL(o.url);
-  // Over plain TCP the telemetry takes the lane; a handler set later is used from then on.
-  const lane: TelemetryHandler = (mac, bytes, start, end) =>
-    telemetryHandler ? telemetryHandler(mac, bytes, start, end) : handler(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
-  const client: MqttClient = url.protocol === "mqtt:" || url.protocol === "tcp:" ? await connectWithTelemetryLane(url, options, lane) : await mqtt.connectAsync(o.url, options);
+  // Over plain TCP the telemetry takes the lane.
+  const client: MqttClient = url.protocol === "mqtt:" || url.protocol === "tcp:" ? await connectWithTelemetryLane(url, options, handlers.telemetry) : await mqtt.connectAsync(o.url, options);
   client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
-  client.on("message", (topic, payload, packet) => handler(topic, payload, packet.retain));
+  client.on("message", (topic, payload, packet) => handlers.message(topic, payload, packet.retain));
 
   const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
   await client.subscribeAsync({
@@ -108,12 +145,8 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
   });
 
   return {
-    onMessage(h) {
-      handler = h;
-    },
-    onTelemetry(h) {
-      telemetryHandler = h;
-    },
+    onMessage: handlers.onMessage,
+    onTelemetry: handlers.onTelemetry,
     async publish(topic, payload, options) {
       await client.publishAsync(topic, payload, options);
     },
@@ -140,6 +173,7 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
       }
     },
     async close() {
+      handlers.clear();
       await client.endAsync();
     },
   };

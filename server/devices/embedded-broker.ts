@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes";
 import { normalizeMac } from "../../src/contract/mac.ts";
 import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, TOPICS } from "../../src/contract/mqtt.ts";
-import type { DeviceMessageHandler, DeviceTransport, TelemetryHandler } from "./device-transport.ts";
+import { deviceHandlers, type DeviceTransport } from "./device-transport.ts";
 import { mqttConnectionGuard, type MqttConnectionLimits } from "./mqtt-frame-guard.ts";
 
 export interface EmbeddedBrokerOptions {
@@ -146,23 +146,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     if ((client as Authed).isGateway) gatewayClients--;
   });
 
-  let handler: DeviceMessageHandler = () => {};
-  let telemetryHandler: TelemetryHandler | undefined;
-  const hand = (topic: string, payload: Buffer | string, retained: boolean) => {
-    try {
-      handler(topic, Buffer.isBuffer(payload) ? payload : Buffer.from(payload), retained);
-    } catch (err) {
-      options.log?.(`gateway: ${topic}: ${(err as Error).message}`);
-    }
-  };
-  const handTelemetry = (mac: string, bytes: Buffer, start = 0, end = bytes.length) => {
-    if (!telemetryHandler) return hand(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
-    try {
-      telemetryHandler(mac, bytes, start, end);
-    } catch (err) {
-      options.log?.(`gateway: telemetry of ${mac}: ${(err as Error).message}`);
-    }
-  };
+  const handlers = deviceHandlers(options.log);
+  const hand = (topic: string, payload: Buffer | string, retained: boolean) => handlers.message(topic, Buffer.isBuffer(payload) ? payload : Buffer.from(payload), retained);
+  const handTelemetry = handlers.telemetry;
   // Every publish passes here: a device's, a last-will, and the server's own.
   type Route = (packet: PublishPacket, client: Client | null, done?: (err?: Error) => void) => void;
   const route = broker.publish.bind(broker) as unknown as Route;
@@ -206,12 +192,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     connectedDevices: () => Math.max(0, broker.connectedClients - gatewayClients),
     fastLaneMessages: () => fastLaneMessages,
     transport: () => ({
-      onMessage(h) {
-        handler = h;
-      },
-      onTelemetry(h) {
-        telemetryHandler = h;
-      },
+      onMessage: handlers.onMessage,
+      onTelemetry: handlers.onTelemetry,
       publish: (topic, payload, { qos, retain = false }) =>
         new Promise<void>((resolve, reject) =>
           route({ cmd: "publish", topic, payload: Buffer.from(payload), qos, retain, dup: false } as PublishPacket, null, (err?: Error) => (err ? reject(err) : resolve())),
@@ -221,8 +203,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         for await (const packet of persistence.createRetainedStream(topic)) hand(packet.topic, packet.payload, true);
       },
       async close() {
-        handler = () => {};
-        telemetryHandler = undefined;
+        handlers.clear();
       },
     }),
     async close() {

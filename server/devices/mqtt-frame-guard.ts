@@ -73,7 +73,27 @@ export interface FastLane {
 }
 
 /** PUBLISH, QoS 0, no DUP, no RETAIN. */
-const PLAIN_PUBLISH = 0x30;
+export const PLAIN_PUBLISH = 0x30;
+
+/**
+ * Where the MQTT packet starting at `buf[at]` ends and its body (after the remaining length)
+ * starts: undefined while its header is cut off by the end of `buf`, null when its remaining
+ * length is malformed (more than 4 bytes). `end` may lie beyond `buf`.
+ */
+export function packetExtent(buf: Buffer, at: number): { body: number; end: number } | undefined | null {
+  let i = at + 1;
+  let length = 0;
+  let multiplier = 1;
+  let byte = 0x80;
+  for (let n = 0; byte & 0x80; n++) {
+    if (n === 4) return null;
+    if (i >= buf.length) return undefined;
+    byte = buf[i++]!;
+    length += (byte & 0x7f) * multiplier;
+    multiplier *= 128;
+  }
+  return { body: i, end: i + length };
+}
 
 /**
  * The length of the complete plain publishes to `lane.topic` at the start of `chunk` (which
@@ -84,18 +104,10 @@ export function takeLeadingPublishes(chunk: Buffer, lane: FastLane): number {
   const topic = lane.topic;
   let at = 0;
   while (at < chunk.length && chunk[at] === PLAIN_PUBLISH) {
-    let i = at + 1;
-    let length = 0;
-    let multiplier = 1;
-    let byte = 0x80;
-    for (let n = 0; byte & 0x80; n++) {
-      if (n === 4 || i >= chunk.length) return at;
-      byte = chunk[i++]!;
-      length += (byte & 0x7f) * multiplier;
-      multiplier *= 128;
-    }
-    const end = i + length;
-    if (end > chunk.length || length < 2 + topic.length) return at;
+    const x = packetExtent(chunk, at);
+    if (!x) return at;
+    const { body: i, end } = x;
+    if (end > chunk.length || end - i < 2 + topic.length) return at;
     if (chunk.readUInt16BE(i) !== topic.length || topic.compare(chunk, i + 2, i + 2 + topic.length) !== 0) return at;
     const start = i + 2 + topic.length;
     if (end - start > lane.maxPayload) return at;

@@ -1,8 +1,6 @@
 import { MAX_DEVICE_PAYLOAD_BYTES } from "../../src/contract/mqtt.ts";
 import type { TelemetryHandler } from "./device-transport.ts";
-
-/** PUBLISH, QoS 0, no DUP, no RETAIN. */
-const PLAIN_PUBLISH = 0x30;
+import { packetExtent as extent, PLAIN_PUBLISH } from "./mqtt-frame-guard.ts";
 const PREFIX = Buffer.from("devices/");
 const SUFFIX = Buffer.from("/telemetry");
 /** `devices/` + `AA:BB:CC:DD:EE:FF` + `/telemetry`. */
@@ -36,22 +34,6 @@ export function telemetryDemux(telemetry: TelemetryHandler, pass: (bytes: Buffer
     if (end - (topic + TOPIC_LENGTH) > MAX_DEVICE_PAYLOAD_BYTES) return undefined;
     const mac = buf.toString("latin1", topic + PREFIX.length, topic + PREFIX.length + 17);
     return HEX.test(mac) ? mac : undefined;
-  }
-
-  /** Where the packet starting at `at` ends and its body starts: undefined while its header is cut off; null when its length is malformed. */
-  function extent(buf: Buffer, at: number): { body: number; end: number } | undefined | null {
-    let i = at + 1;
-    let length = 0;
-    let multiplier = 1;
-    let byte = 0x80;
-    for (let n = 0; byte & 0x80; n++) {
-      if (n === 4) return null;
-      if (i >= buf.length) return undefined;
-      byte = buf[i++]!;
-      length += (byte & 0x7f) * multiplier;
-      multiplier *= 128;
-    }
-    return { body: i, end: i + length };
   }
 
   /** Everything from here on goes to the client's parser as it is: it reports the malformed packet. */

@@ -143,7 +143,8 @@ describe.skipIf(!ready)("a server node killed with SIGKILL", { timeout: 120_000 
     expect([...counts].filter(([, c]) => c > 1)).toEqual([]);
     const lost = sentAt.filter((s) => !counts.has(s.id));
     // What was lost was on its way to node B as it died (QoS 0 telemetry, which Mosquitto does not
-    // hand to another member of the group): nothing sent a second before the kill or 10 s after it.
+    // hand to another member of the group, not even at QoS 1: eclipse-mosquitto/mosquitto#2662):
+    // nothing sent a second before the kill or 10 s after it.
     expect(lost.every((l) => l.at >= killedAt - 1000)).toBe(true);
     const lastLost = Math.max(killedAt, ...lost.map((l) => l.at));
     console.log(`kill test: ${sentAt.length} readings sent, ${lost.length} lost (sent ${lost.map((l) => l.at - killedAt).join(", ") || "-"} ms after the kill)`);
