@@ -223,6 +223,8 @@ export interface Row {
   deliveredPerSec: number;
   /** Readings the socket received / readings the simulators sent, over the whole run. */
   deliveredPct: number;
+  /** Readings the gateway(s) took / readings the simulators sent, over the whole run (what is missing here never reached a node). */
+  ingestedPct: number;
   /** Per node (A, B): the process (every thread), */
   cpuUsPerMsg: number[];
   /** its main thread (the event loop: sockets, broker, gateway) alone, */
@@ -259,6 +261,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
   socket.emit("authenticateUser", clientId);
   await authenticated;
 
+  const ingestedBefore = (await Promise.all(setup.nodes.map(metricsOf))).reduce((n, m) => n + m.gateway.telemetry, 0);
   const count = Math.ceil(rate / PER_SIMULATOR);
   const sims: Simulator[] = [];
   for (let i = 0; i < count; i++) {
@@ -304,6 +307,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
     await sleep(500);
   }
   socket.close();
+  const ingestedAll = (await Promise.all(setup.nodes.map(metricsOf))).reduce((n, m) => n + m.gateway.telemetry, 0) - ingestedBefore;
   await sleep(2000);
 
   latencies.sort((x, y) => x - y);
@@ -318,6 +322,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
     ingestedPerSec: Math.round(ingested / secs),
     deliveredPerSec: Math.round((r1 - r0) / secs),
     deliveredPct: +((100 * readings) / sent).toFixed(3),
+    ingestedPct: +((100 * ingestedAll) / sent).toFixed(3),
     cpuUsPerMsg: per((b, x) => (x.cpuUs - b.cpuUs) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
     mainThreadUsPerMsg: per((b, x, i) => (main1[i]! - main0[i]!) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
     loopP50Ms: per((_, x) => x.loop.p50Ms),
@@ -351,7 +356,7 @@ try {
       for (const rate of rates) {
         const row = await level(setup, rate, { cookie });
         rows.push(row);
-        console.log(`${row.setup} ${row.targetPerSec}/s: sent ${row.sentPerSec}/s, delivered ${row.deliveredPct}%, CPU ${row.cpuUsPerMsg.join(" / ")} µs/msg, loop p99 ${row.loopP99Ms.join(" / ")} ms, API p99 ${row.apiP99Ms} ms, machine ${row.machineBusyPct}%`);
+        console.log(`${row.setup} ${row.targetPerSec}/s: sent ${row.sentPerSec}/s, ingested ${row.ingestedPct}%, delivered ${row.deliveredPct}%, CPU ${row.cpuUsPerMsg.join(" / ")} µs/msg, loop p99 ${row.loopP99Ms.join(" / ")} ms, API p99 ${row.apiP99Ms} ms, machine ${row.machineBusyPct}%`);
       }
     } finally {
       await setup.close();
@@ -370,6 +375,7 @@ console.table(
     "sent/s": r.sentPerSec,
     "ingested/s": r.ingestedPerSec,
     "delivered/s": r.deliveredPerSec,
+    "ingested %": r.ingestedPct,
     "delivered %": r.deliveredPct,
     "CPU µs/msg": fmt(r.cpuUsPerMsg),
     "main thread": fmt(r.mainThreadUsPerMsg),
