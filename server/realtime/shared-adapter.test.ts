@@ -39,7 +39,19 @@ describe.skipIf(!ready)("the nodes' shared Socket.IO adapter", () => {
       nodes.push(node);
       await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
     }
-    await sleep(2 * PRESENCE_MS); // past the start, when a node sends everything
+    // Each node reads the stream (its reader starts once its own Redis connection is up) ...
+    for (const [from, to] of [[0, 1], [1, 0]] as const) {
+      const probe = await open(to, `probe:${to}`);
+      let heard = false;
+      probe.on("probe", () => (heard = true));
+      for (let i = 0; i < 250 && !heard; i++) {
+        nodes[from]!.to(`probe:${to}`).emit("probe");
+        await sleep(20);
+      }
+      probe.close();
+      if (!heard) throw new Error(`node ${to} does not hear node ${from}`);
+    }
+    await sleep(2 * PRESENCE_MS); // ... and is past its start, when a node sends everything.
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
@@ -71,7 +83,7 @@ describe.skipIf(!ready)("the nodes' shared Socket.IO adapter", () => {
     const heard: unknown[] = [];
     socket.on("realtimeBatch", (b) => heard.push(b));
     // Node B hears of the socket within a moment; from then on its frames reach it, as sent.
-    for (let i = 0; i < 50 && heard.length === 0; i++) {
+    for (let i = 0; i < 150 && heard.length === 0; i++) {
       nodes[1]!.to("client:1").volatile.emit("realtimeBatch", { data: [{ deviceId: "AA", payload: { temperature: 21, note: "é ✓" } }] });
       await sleep(20);
     }
@@ -101,5 +113,14 @@ describe.skipIf(!ready)("the nodes' shared Socket.IO adapter", () => {
 
     nodes[1]!.to("client:3").emit("notification", { title: "nobody here" });
     await expect.poll(() => framesTo("client:3")).toBe(1);
+  });
+
+  it("drops a malformed message and goes on reading the stream", async () => {
+    const socket = await open(0, "client:4");
+    const heard: unknown[] = [];
+    socket.on("deviceStatusUpdate", (s) => heard.push(s));
+    await admin.xadd(stream, "*", "uid", "another-node", "nsp", "/", "type", String(FRAME), "rooms", "not json", "except", "[]", "flags", "{}", "text", "2[]");
+    nodes[1]!.to("client:4").emit("deviceStatusUpdate", { deviceId: "CC", status: "online" });
+    await expect.poll(() => heard).toEqual([{ deviceId: "CC", status: "online" }]);
   });
 });

@@ -20,7 +20,8 @@ import type { Redis } from "ioredis";
  * - A node reads its own messages back from the stream; they are dropped before decoding.
  *
  * Every other message of the adapter (joining rooms, disconnecting a session's sockets, acks)
- * is Socket.IO's own. All nodes of a deployment must run this adapter: a node without it would
+ * is Socket.IO's own. (Sockets' `onAnyOutgoing` listeners do not hear these broadcasts: the
+ * server has none.) All nodes of a deployment must run this adapter: a node without it would
  * ignore the frames (an unknown message type), so a rolling upgrade to it skips live readings
  * between old and new nodes until every node runs it.
  */
@@ -128,19 +129,25 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
       return encode(message);
     };
 
+    // (A message that throws here would be read again and again: the stream's reader moves past
+    // an entry only once it was handled.)
     adapter.onRawMessage = (raw, offset) => {
       if (raw.uid === adapter.uid) return; // our own, read back
-      switch (Number(raw.type)) {
-        case FRAME: {
-          const opts: BroadcastOptions = { rooms: new Set(JSON.parse(raw.rooms!)), except: new Set(JSON.parse(raw.except!)), flags: JSON.parse(raw.flags!) };
-          if (hasLocal(opts)) writeLocal(raw.text!, opts);
-          return;
+      try {
+        switch (Number(raw.type)) {
+          case FRAME: {
+            const opts: BroadcastOptions = { rooms: new Set(JSON.parse(raw.rooms!)), except: new Set(JSON.parse(raw.except!)), flags: JSON.parse(raw.flags!) };
+            if (hasLocal(opts)) writeLocal(raw.text!, opts);
+            return;
+          }
+          case PRESENCE:
+            remote.set(raw.uid, { rooms: new Set(JSON.parse(raw.rooms!)), at: Date.now() });
+            return;
+          default:
+            return onRawMessage(raw, offset);
         }
-        case PRESENCE:
-          remote.set(raw.uid, { rooms: new Set(JSON.parse(raw.rooms!)), at: Date.now() });
-          return;
-        default:
-          return onRawMessage(raw, offset);
+      } catch (err) {
+        log(`a message of type ${raw.type} from ${raw.uid}`)(err as Error);
       }
     };
 
