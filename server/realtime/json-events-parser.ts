@@ -1,4 +1,8 @@
-import * as parser from "socket.io-parser";
+import { createRequire } from "node:module";
+import type * as Parser from "socket.io-parser";
+
+// The copy Socket.IO itself loads (CommonJS), not the ESM build beside it.
+const parser = createRequire(import.meta.url)("socket.io-parser") as typeof Parser;
 
 /**
  * Socket.IO's parser, except that a packet of one of `events` is encoded without first walking
@@ -9,9 +13,9 @@ import * as parser from "socket.io-parser";
 export function jsonEventsParser(events: readonly string[]) {
   const json = new Set(events);
   class Encoder extends parser.Encoder {
-    override encode(packet: parser.Packet): unknown[] {
+    override encode(packet: Parser.Packet): unknown[] {
       if (packet.type === parser.PacketType.EVENT && json.has((packet.data as unknown[] | undefined)?.[0] as string)) {
-        return [(this as unknown as { encodeAsString(p: parser.Packet): string }).encodeAsString(packet)];
+        return [(this as unknown as { encodeAsString(p: Parser.Packet): string }).encodeAsString(packet)];
       }
       return super.encode(packet);
     }
