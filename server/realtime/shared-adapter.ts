@@ -155,6 +155,9 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
     let pending = false;
     function announce() {
       pending = false;
+      // Forget nodes gone quiet (each start of a node is a new one).
+      const fresh = Date.now() - 3 * presenceMs;
+      for (const [uid, node] of remote) if (node.at < fresh) remote.delete(uid);
       const rooms = [...adapter.rooms.keys()].filter(o.announced);
       adapter.publishAndReturnOffset({ type: PRESENCE, data: rooms }).catch(log("announcing rooms"));
     }
