@@ -12,6 +12,8 @@ import { createPreferencesCache } from "./db/preferences-repo.ts";
 import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
 import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
 import { mqttTransport, type DeviceTransport } from "./devices/device-transport.ts";
+import { deliveryOf } from "./devices/delivery.ts";
+import { DEFAULT_STREAM, deliveredBy } from "./realtime/shared-adapter.ts";
 import { startGateway, type Gateway } from "./devices/gateway.ts";
 import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter } from "./devices/readings-writer.ts";
@@ -116,7 +118,17 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     // The gateway lives in the broker's process: what devices publish reaches it without an MQTT client.
     transport = broker.transport();
   } else {
-    transport = await mqttTransport({ ...o.mqtt, clientId: `server-${randomBytes(6).toString("hex")}`, log });
+    const redis = o.socketRedis;
+    const stream = o.socketRedisStream ?? DEFAULT_STREAM;
+    transport = await mqttTransport({
+      ...o.mqtt,
+      clientId: `server-${randomBytes(6).toString("hex")}`,
+      // Telemetry sent again after a node died is skipped when its frame is already in the shared stream.
+      delivered: redis ? (session) => deliveredBy(redis, stream, session) : undefined,
+      // One node takes a dead node's session over.
+      claim: redis ? async (session) => (await redis.set(`${stream}:takeover:${session}`, "1", "PX", 60_000, "NX")) === "OK" : undefined,
+      log,
+    });
   }
 
   const commandTimeoutMs = o.commandTimeoutMs ?? 5000;
@@ -149,7 +161,9 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     commandLog: history.commands,
     log,
     onReading(entry, reading, at) {
-      realtime?.reading(entry.clientId, entry.mac, reading);
+      // The realtime server sends the reading on (and settles its delivery); before it started there is no one to send it to.
+      if (realtime) realtime.reading(entry.clientId, entry.mac, reading);
+      else deliveryOf(reading)?.settle();
       alerts.onReading(entry, reading);
       history.onReading(entry.mcuId, reading, at.getTime());
     },
@@ -217,7 +231,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     gateway,
     publishConfigOf,
     redis: o.socketRedis,
-    redisStream: o.socketRedisStream,
+    redisStream: o.socketRedisStream ?? DEFAULT_STREAM,
     coalesceMs: o.coalesceMs,
     log,
   });

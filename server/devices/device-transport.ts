@@ -1,6 +1,7 @@
-import { connect as netConnect } from "node:net";
-import mqtt, { MqttClient, type IClientOptions } from "mqtt";
+import { connect as netConnect, type Socket } from "node:net";
+import mqtt, { MqttClient, type IClientOptions, type IConnackPacket } from "mqtt";
 import { TOPICS } from "../../src/contract/mqtt.ts";
+import type { Delivery } from "./delivery.ts";
 import { telemetryDemux } from "./telemetry-demux.ts";
 
 /** What a device sent: its topic and payload, and whether the broker replayed it as retained. */
@@ -9,8 +10,10 @@ export type DeviceMessageHandler = (topic: string, payload: Buffer, retained: bo
 /**
  * A device's telemetry, its MAC already known (the same string each time, for one connection):
  * the payload is `bytes[start, end)` (a socket's chunk, read in place: copy what must be kept).
+ * A QoS 1 publish through an external broker comes with its delivery: the handler settles it
+ * (at once, or hands it on with the reading: see delivery.ts).
  */
-export type TelemetryHandler = (mac: string, bytes: Buffer, start: number, end: number) => void;
+export type TelemetryHandler = (mac: string, bytes: Buffer, start: number, end: number, delivery?: Delivery) => void;
 
 /**
  * The gateway's handlers as a transport holds them (set after it starts, replaced any time): what
@@ -30,11 +33,15 @@ export function deviceHandlers(log?: (msg: string) => void) {
   };
   return {
     message,
-    telemetry(mac: string, bytes: Buffer, start = 0, end = bytes.length) {
-      if (!telemetryHandler) return message(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
+    telemetry(mac: string, bytes: Buffer, start = 0, end = bytes.length, delivery?: Delivery) {
+      if (!telemetryHandler) {
+        message(TOPICS.telemetry(mac), bytes.subarray(start, end), false);
+        return delivery?.settle();
+      }
       try {
-        telemetryHandler(mac, bytes, start, end);
+        telemetryHandler(mac, bytes, start, end, delivery);
       } catch (err) {
+        delivery?.settle();
         log?.(`gateway: telemetry of ${mac}: ${(err as Error).message}`);
       }
     },
@@ -72,7 +79,15 @@ export interface DeviceTransport {
    * nothing when the broker holds none; resolves once done, or after `timeoutMs`.
    */
   replayRetained(topic: string, timeoutMs: number): Promise<void>;
+  /** An external broker's sessions: QoS 1 telemetry not yet settled, sessions of dead nodes taken over, publishes sent again and skipped. */
+  sessions?(): SessionStats;
   close(): Promise<void>;
+}
+
+export interface SessionStats {
+  unacknowledged: number;
+  takenOver: number;
+  resentSkipped: number;
 }
 
 export interface MqttTransportOptions {
@@ -82,19 +97,126 @@ export interface MqttTransportOptions {
   clientId: string;
   /** With an external broker, several server nodes share telemetry and status through this group. */
   shareGroup?: string;
+  /**
+   * The packet ids of `session` whose readings already went to the other nodes (the shared
+   * stream's recent frames): a publish the broker sends again (DUP) with one of these ids is
+   * acknowledged and skipped. Without it, a publish sent again is handled again.
+   */
+  delivered?: (session: string) => Promise<Set<number>>;
+  /**
+   * Every node hears a dead node's last will; the one for which this resolves true takes its
+   * session over (a lock shared by the nodes). Without it, each node that hears it tries.
+   */
+  claim?: (session: string) => Promise<boolean>;
   log?: (msg: string) => void;
 }
 
 /**
- * An MQTT client whose TCP socket hands the devices' plain telemetry to `telemetry` before the
- * client's parser sees it (`telemetryDemux`); everything else reaches the client as before.
+ * How long the broker keeps a node's session (its QoS 1 telemetry not yet acknowledged, and what
+ * is queued for it) after the node's connection is gone: the node itself when it reconnects, or
+ * another node that takes the session over (see `mqttTransport`), picks them up.
  */
-async function connectWithTelemetryLane(url: URL, options: IClientOptions, telemetry: TelemetryHandler): Promise<MqttClient> {
+export const SESSION_EXPIRY_S = 60;
+/** The topic of a node's last will (its client id): another node takes over its session. */
+export const gatewayGoneTopic = (clientId: string) => `gateways/${clientId}/gone`;
+
+/** One connection's telemetry lane: the acknowledgements it still has to write, and what it holds. */
+interface Lane {
+  socket: Socket;
+  session: string;
+  /** Packet ids settled and not yet acknowledged (written together, once per turn of the loop). */
+  acks: number[];
+  /** Deliveries handed over and not yet settled. */
+  outstanding: number;
+  lastHeard: number;
+  /** What a publish sent again is checked against (undefined while it is read: telemetry waits). */
+  skip: Set<number> | undefined;
+  waiting: { mac: string; bytes: Buffer; packetId: number; dup: boolean }[];
+  /** Publishes sent again and skipped: their readings had already gone out. */
+  skipped: number;
+}
+
+class LaneDelivery implements Delivery {
+  private settled = false;
+  constructor(
+    private readonly lane: Lane,
+    readonly packetId: number,
+  ) {}
+  get session() {
+    return this.lane.session;
+  }
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const lane = this.lane;
+    lane.outstanding--;
+    // An acknowledgement belongs to the connection the publish came on: after a reconnect the
+    // broker sends it again (and it is skipped if its reading went out).
+    if (lane.socket.destroyed) return;
+    if (lane.acks.push(this.packetId) === 1) setImmediate(writeAcks, lane);
+  }
+}
+
+/** PUBACKs (MQTT 3.1.1 and 5: remaining length 2, success), one write for all settled this turn. */
+function writeAcks(lane: Lane): void {
+  const ids = lane.acks;
+  lane.acks = [];
+  if (lane.socket.destroyed || ids.length === 0) return;
+  const bytes = Buffer.allocUnsafe(4 * ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    bytes[4 * i] = 0x40;
+    bytes[4 * i + 1] = 2;
+    bytes.writeUInt16BE(ids[i]!, 4 * i + 2);
+  }
+  lane.socket.write(bytes);
+}
+
+/**
+ * An MQTT client (MQTT 5) whose TCP socket hands the devices' telemetry to `telemetry` before the
+ * client's parser sees it (`telemetryDemux`); everything else reaches the client as before. QoS 1
+ * telemetry is acknowledged here once its delivery is settled. Resolves with the client and its
+ * first CONNACK; `lanes` gets each connection's lane (a reconnect is a new one).
+ */
+async function connectWithTelemetryLane(
+  url: URL,
+  options: IClientOptions & { clientId: string },
+  telemetry: TelemetryHandler,
+  delivered: MqttTransportOptions["delivered"],
+  lanes: (lane: Lane) => void,
+): Promise<{ client: MqttClient; connack: IConnackPacket }> {
   const client = new MqttClient(() => {
     const socket = netConnect({ host: url.hostname, port: Number(url.port || 1883) });
+    const lane: Lane = { socket, session: options.clientId, acks: [], outstanding: 0, lastHeard: Date.now(), skip: undefined, waiting: [], skipped: 0 };
+    lanes(lane);
+    const take = (mac: string, bytes: Buffer, start: number, end: number, packetId: number, dup: boolean) => {
+      lane.lastHeard = Date.now();
+      if (!lane.skip) return void lane.waiting.push({ mac, bytes: Buffer.from(bytes.subarray(start, end)), packetId, dup });
+      if (packetId === 0) return telemetry(mac, bytes, start, end);
+      lane.outstanding++;
+      const delivery = new LaneDelivery(lane, packetId);
+      if (dup && lane.skip.has(packetId)) {
+        lane.skipped++;
+        return delivery.settle();
+      }
+      telemetry(mac, bytes, start, end, delivery);
+    };
+    // A resumed session may start with publishes sent again: the frames already sent are read
+    // first (telemetry waits, in order), then it flows.
+    const ready = (skip: Set<number>) => {
+      lane.skip = skip;
+      const waiting = lane.waiting;
+      lane.waiting = [];
+      for (const w of waiting) take(w.mac, w.bytes, 0, w.bytes.length, w.packetId, w.dup);
+    };
+    if (delivered) {
+      delivered(options.clientId).then(ready, (err: Error) => {
+        console.error(`gateway: reading what the session ${options.clientId} already sent: ${err.message}`);
+        ready(new Set());
+      });
+    } else ready(new Set());
     const push = socket.push.bind(socket);
     let flowing = true;
-    const demux = telemetryDemux(telemetry, (bytes) => (flowing = push(bytes)));
+    const demux = telemetryDemux(take, (bytes) => (flowing = push(bytes)), { v5: options.protocolVersion === 5 });
     socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
       if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
       flowing = true;
@@ -103,46 +225,115 @@ async function connectWithTelemetryLane(url: URL, options: IClientOptions, telem
     };
     return socket;
   }, options);
-  await new Promise<void>((resolve, reject) => {
+  const connack = await new Promise<IConnackPacket>((resolve, reject) => {
     const fail = (err: Error) => {
       client.off("connect", ok);
       client.end(true);
       reject(err);
     };
-    const ok = () => {
+    const ok = (packet: IConnackPacket) => {
       client.off("error", fail);
-      resolve();
+      resolve(packet);
     };
     client.once("connect", ok);
     client.once("error", fail);
   });
-  return client;
+  return { client, connack };
 }
 
-/** The gateway as an MQTT client of an external broker (Mosquitto), with a shared subscription. */
+/**
+ * The gateway as an MQTT client of an external broker (Mosquitto), with a shared subscription.
+ *
+ * Its session outlives a connection (MQTT 5, `SESSION_EXPIRY_S`): QoS 1 telemetry is acknowledged
+ * only once its reading is safe (delivery.ts), and until then the broker keeps it. When a node
+ * dies, the broker publishes its last will; one other node of the group takes its session over
+ * (connects with its client id), handles what the dead node had not acknowledged and what was
+ * queued for it, leaves its subscriptions and ends it.
+ */
 export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTransport> {
   const handlers = deviceHandlers(o.log);
-  const options: IClientOptions = {
-    clientId: o.clientId,
+  const url = new URL(o.url);
+  const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
+  const subscriptions = {
+    [shared("devices/+/telemetry")]: { qos: 1 as const },
+    [shared("devices/+/status")]: { qos: 1 as const },
+    // Every node hears every ack: only the node that sent the command is waiting for it.
+    "devices/+/command/ack": { qos: 1 as const },
+    // Every node hears that another died (its will; not shared: the dead node's own session would get its share).
+    [gatewayGoneTopic("+")]: { qos: 1 as const },
+  };
+  const options = (clientId: string, expiry: number): IClientOptions & { clientId: string } => ({
+    clientId,
     username: o.username,
     password: o.password,
-    clean: true,
+    protocolVersion: 5,
+    clean: false,
+    properties: { sessionExpiryInterval: expiry, receiveMaximum: 65535 },
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
-  };
-  const url = new URL(o.url);
-  // Over plain TCP the telemetry takes the lane.
-  const client: MqttClient = url.protocol === "mqtt:" || url.protocol === "tcp:" ? await connectWithTelemetryLane(url, options, handlers.telemetry) : await mqtt.connectAsync(o.url, options);
-  client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
-  client.on("message", (topic, payload, packet) => handlers.message(topic, payload, packet.retain));
-
-  const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
-  await client.subscribeAsync({
-    [shared("devices/+/telemetry")]: { qos: 0 },
-    [shared("devices/+/status")]: { qos: 1 },
-    // Every node hears every ack: only the node that sent the command is waiting for it.
-    "devices/+/command/ack": { qos: 1 },
   });
+  const lanes = new Set<Lane>();
+  let takenOver = 0;
+  /** Publishes skipped by lanes no longer kept. */
+  let resentSkipped = 0;
+  const track = (lane: Lane) => {
+    lanes.add(lane);
+    lane.socket.once("close", () =>
+      setTimeout(() => {
+        lanes.delete(lane);
+        resentSkipped += lane.skipped;
+      }, 60_000).unref(),
+    );
+  };
+  /** Over plain TCP telemetry takes the lane (and QoS 1 telemetry is acknowledged when safe). */
+  const lane = url.protocol === "mqtt:" || url.protocol === "tcp:";
+  async function connect(opts: IClientOptions & { clientId: string }) {
+    if (lane) return connectWithTelemetryLane(url, opts, handlers.telemetry, o.delivered, track);
+    const client = await mqtt.connectAsync(o.url, opts);
+    return { client, connack: { cmd: "connack", sessionPresent: false, returnCode: 0 } as IConnackPacket };
+  }
+
+  const { client } = await connect({ ...options(o.clientId, SESSION_EXPIRY_S), will: { topic: gatewayGoneTopic(o.clientId), payload: Buffer.from(o.clientId), qos: 1, retain: false } });
+  client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
+  const goneTopic = /^gateways\/([^/]+)\/gone$/;
+  client.on("message", (topic, payload, packet) => {
+    const gone = goneTopic.exec(topic);
+    if (gone) return void takeOver(gone[1]!);
+    handlers.message(topic, payload, packet.retain);
+  });
+  await client.subscribeAsync(subscriptions);
+
+  const takeovers = new Map<string, Promise<void>>();
+  let closing = false;
+  /**
+   * Another node died: its session (what it had not acknowledged, what was queued for it) is
+   * handled here. Connected with its client id, this node leaves its subscriptions (nothing new
+   * is routed to it), handles what arrives until all is settled and the broker has been quiet a
+   * moment, then ends the session (expiry 0).
+   */
+  function takeOver(session: string): void {
+    if (session === o.clientId || takeovers.has(session) || closing || !lane) return;
+    const done = (async () => {
+      if (o.claim && !(await o.claim(session))) return;
+      const startedAt = Date.now();
+      const { client: c, connack } = await connect({ ...options(session, 0), reconnectPeriod: 0 });
+      c.on("error", (err) => o.log?.(`gateway mqtt (session ${session}): ${err.message}`));
+      c.on("message", (topic, payload, packet) => goneTopic.test(topic) || handlers.message(topic, payload, packet.retain));
+      const mine = [...lanes].filter((l) => l.session === session);
+      if (connack.sessionPresent) {
+        takenOver++;
+        await c.unsubscribeAsync(Object.keys(subscriptions));
+        const settled = () => mine.every((l) => l.outstanding === 0 && l.skip && l.waiting.length === 0 && Date.now() - l.lastHeard > 300);
+        while (!settled() && Date.now() - startedAt < 30_000 && !closing) await new Promise((r) => setTimeout(r, 50));
+      }
+      await c.endAsync();
+      const skipped = mine.reduce((n, l) => n + l.skipped, 0);
+      o.log?.(`gateway: took over the session of ${session}, a node that stopped${connack.sessionPresent ? ` (${skipped} publishes sent again were already delivered)` : ": it had ended"}`);
+    })()
+      .catch((err: Error) => o.log?.(`gateway: taking over the session of ${session}: ${err.message}`))
+      .finally(() => setTimeout(() => takeovers.delete(session), 60_000).unref());
+    takeovers.set(session, done);
+  }
 
   return {
     onMessage: handlers.onMessage,
@@ -172,9 +363,18 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
         client.off("message", onMessage!);
       }
     },
+    sessions: () => ({
+      unacknowledged: [...lanes].reduce((n, l) => n + l.outstanding, 0),
+      takenOver,
+      resentSkipped: resentSkipped + [...lanes].reduce((n, l) => n + l.skipped, 0),
+    }),
     async close() {
+      closing = true;
+      await Promise.all(takeovers.values());
+      // Settled deliveries are acknowledged first; then the session ends with the connection.
+      await new Promise((r) => setImmediate(r));
       handlers.clear();
-      await client.endAsync();
+      await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
     },
   };
 }

@@ -6,7 +6,8 @@ import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
 import type { CommandRecorder, FinalOutcome } from "../history/command-log.ts";
 import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
-import type { DeviceTransport } from "./device-transport.ts";
+import type { DeviceTransport, SessionStats } from "./device-transport.ts";
+import { attachDelivery, type Delivery } from "./delivery.ts";
 import type { ReadingsWriter } from "./readings-writer.ts";
 
 export interface GatewayOptions {
@@ -20,7 +21,10 @@ export interface GatewayOptions {
   commandTimeoutMs?: number;
   /** How long a re-read waits for the broker's retained status before giving up (there may be none). */
   rereadTimeoutMs?: number;
-  /** A reading arrived (`at`: when, the time it is stamped with). */
+  /**
+   * A reading arrived (`at`: when, the time it is stamped with). A reading of QoS 1 telemetry
+   * carries its delivery (delivery.ts): whoever sends it on settles it once it is out.
+   */
   onReading(entry: McuEntry, reading: LiveReading, at: Date): void;
   /** The MCU's status changed (`previous` is what it was), by a status message or by a reading. */
   onStatus(entry: McuEntry, status: "online" | "offline", previous: McuStatus): void;
@@ -41,6 +45,8 @@ export interface GatewayStats {
   statuses: number;
   acks: number;
   dropped: { invalid: number; tooLarge: number; unknownDevice: number };
+  /** With an external broker: its sessions (QoS 1 telemetry, nodes taken over). */
+  sessions?: SessionStats;
 }
 
 export interface Gateway {
@@ -98,25 +104,34 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
    * The hot path (every reading of every device): synchronous while the MCU is in the directory's
    * cache, which it is but for one lookup in 30 s; no promise, no copy of the reading.
    */
-  function onTelemetry(mac: string, text: string): Promise<void> | undefined {
+  function onTelemetry(mac: string, text: string, delivery?: Delivery): Promise<void> | undefined {
     const json = parseJson(text);
     // An array is an object to the schema; a reading never is one.
-    if (Array.isArray(json)) return void stats.dropped.invalid++;
+    if (Array.isArray(json)) return void (stats.dropped.invalid++, delivery?.settle());
     const data = checkTelemetry(json);
-    if (data instanceof type.errors) return void stats.dropped.invalid++;
+    if (data instanceof type.errors) return void (stats.dropped.invalid++, delivery?.settle());
     const entry = o.directory.cached(mac);
-    if (entry === undefined) return o.directory.lookup(mac).then((e) => ingest(e, data));
-    return ingest(entry, data);
+    if (entry === undefined) {
+      return o.directory.lookup(mac).then(
+        (e) => ingest(e, data, delivery),
+        (err: unknown) => {
+          delivery?.settle();
+          throw err;
+        },
+      );
+    }
+    return ingest(entry, data, delivery);
   }
 
-  function ingest(entry: McuEntry | null, data: TelemetryMessage): Promise<void> | undefined {
-    if (!entry) return void stats.dropped.unknownDevice++;
+  function ingest(entry: McuEntry | null, data: TelemetryMessage, delivery?: Delivery): Promise<void> | undefined {
+    if (!entry) return void (stats.dropped.unknownDevice++, delivery?.settle());
     stats.telemetry++;
     const at = o.now();
     // The checked message is this reading's own object (checked in place): it becomes the reading.
     const reading = data as LiveReading;
     reading.lastUpdated = isoOf(at);
     o.writer.put(entry.mcuId, reading, at);
+    attachDelivery(reading, delivery);
     o.onReading(entry, reading, at);
     // A device that reports is reachable, whatever status was last heard (or missed) for it.
     if (entry.status !== "online") return setStatus(entry, "online");
@@ -171,9 +186,9 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     stats.dropped.invalid++;
     o.log?.(`gateway: ${about}: ${err.message}`);
   };
-  transport.onTelemetry?.((mac, bytes, start, end) => {
-    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
-    onTelemetry(mac, bytes.toString("utf8", start, end))?.catch(fail(TOPICS.telemetry(mac)));
+  transport.onTelemetry?.((mac, bytes, start, end, delivery) => {
+    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return void (stats.dropped.tooLarge++, delivery?.settle());
+    onTelemetry(mac, bytes.toString("utf8", start, end), delivery)?.catch(fail(TOPICS.telemetry(mac)));
   });
   transport.onMessage((topic, payload) => {
     const t = parseDeviceTopic(topic);
@@ -247,7 +262,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       return next;
     },
 
-    stats: () => structuredClone(stats),
+    stats: () => ({ ...structuredClone(stats), ...(transport.sessions ? { sessions: transport.sessions() } : {}) }),
 
     async close() {
       for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" }, "failed");

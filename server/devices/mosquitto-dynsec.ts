@@ -42,6 +42,10 @@ const GATEWAY_ROLE = {
     acl("publishClientReceive", "devices/#"),
     acl("subscribePattern", "devices/#"),
     acl("subscribePattern", "$share/+/devices/#"),
+    // A node's last will (gateways/{client id}/gone), heard by one other node, which takes its session over.
+    acl("publishClientSend", "gateways/#"),
+    acl("publishClientReceive", "gateways/#"),
+    acl("subscribePattern", "gateways/#"),
   ],
 };
 

@@ -42,6 +42,33 @@ describe("the MQTT client's telemetry demultiplexer", () => {
     }
   });
 
+  it("takes QoS 1 telemetry with its packet id and DUP flag, and MQTT 5 publishes past their properties", () => {
+    const got: string[] = [];
+    const feed = (v5: boolean) =>
+      telemetryDemux(
+        (mac, bytes, start, end, packetId, dup) => got.push(`${mac} ${bytes.toString("utf8", start, end)} ${packetId} ${dup}`),
+        (bytes) => got.push(`passed ${bytes.length}`),
+        { v5 },
+      );
+    const v4 = feed(false);
+    v4(mqttPublish(`devices/${MAC}/telemetry`, '{"q":1}', { qos: 1 }));
+    v4(mqttPublish(`devices/${MAC}/telemetry`, '{"q":1}', { qos: 1, flags: 8 }));
+    // QoS 2 is not for the lane.
+    v4(mqttPublish(`devices/${MAC}/telemetry`, '{"q":2}', { qos: 2 }));
+    expect(got).toEqual([`${MAC} {"q":1} 7 false`, `${MAC} {"q":1} 7 true`, `passed ${mqttPublish(`devices/${MAC}/telemetry`, '{"q":2}', { qos: 2 }).length}`]);
+
+    got.length = 0;
+    const v5 = feed(true);
+    const topic = Buffer.from(`devices/${MAC}/telemetry`);
+    const publish5 = (type: number, id: number[], props: number[], payload: string) => {
+      const body = Buffer.concat([Buffer.from([0, topic.length]), topic, Buffer.from(id), Buffer.from(props), Buffer.from(payload)]);
+      return Buffer.concat([mqttFixedHeader(type, body.length), body]);
+    };
+    // QoS 0 without properties; QoS 1 (DUP) with a message expiry property (0x02, 4 bytes).
+    v5(Buffer.concat([publish5(0x30, [], [0], '{"v":5}'), publish5(0x3a, [0x12, 0x34], [5, 0x02, 0, 0, 0, 60], '{"v":6}')]));
+    expect(got).toEqual([`${MAC} {"v":5} 0 false`, `${MAC} {"v":6} ${0x1234} true`]);
+  });
+
   it("hands everything on as it is after a malformed length", () => {
     const bad = Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00]);
     for (const cut of [1, 2, 3, 7, 1000]) {

@@ -1,6 +1,5 @@
 import { MAX_DEVICE_PAYLOAD_BYTES } from "../../src/contract/mqtt.ts";
-import type { TelemetryHandler } from "./device-transport.ts";
-import { packetExtent as extent, PLAIN_PUBLISH } from "./mqtt-frame-guard.ts";
+import { packetExtent as extent } from "./mqtt-frame-guard.ts";
 const PREFIX = Buffer.from("devices/");
 const SUFFIX = Buffer.from("/telemetry");
 /** `devices/` + `AA:BB:CC:DD:EE:FF` + `/telemetry`. */
@@ -8,30 +7,58 @@ const TOPIC_LENGTH = PREFIX.length + 17 + SUFFIX.length;
 const HEX = /^[0-9A-F]{2}(?::[0-9A-F]{2}){5}$/;
 
 /**
- * Splits the byte stream an MQTT client reads from its broker (MQTT 3.1.1): plain telemetry
- * publishes (QoS 0, not retained, `devices/{MAC}/telemetry`, payload within the device limit) go
- * to `telemetry`; every other packet is handed on whole, in order, with `pass` (to the MQTT
- * client's own parser). A packet cut across chunks is held until it is whole. Returns the function
- * that takes each chunk read.
+ * A device's telemetry as the demultiplexer hands it over: the payload is `bytes[start, end)`;
+ * `packetId` is 0 for a QoS 0 publish, else the QoS 1 publish's id (the client must acknowledge
+ * it), with `dup` set when the broker sends it again.
+ */
+export type DemuxedTelemetry = (mac: string, bytes: Buffer, start: number, end: number, packetId: number, dup: boolean) => void;
+
+/**
+ * Splits the byte stream an MQTT client reads from its broker (MQTT 3.1.1, or 5 with `v5`):
+ * telemetry publishes (QoS 0 or 1, not retained, `devices/{MAC}/telemetry`, payload within the
+ * device limit) go to `telemetry`; every other packet is handed on whole, in order, with `pass`
+ * (to the MQTT client's own parser). A packet cut across chunks is held until it is whole.
+ * Returns the function that takes each chunk read.
  *
  * The gateway's subscription to every device's telemetry brings one node thousands of these a
  * second; the MQTT client would parse each into objects (and log it to a disabled debug logger)
  * only to hand over its topic and payload.
  */
-export function telemetryDemux(telemetry: TelemetryHandler, pass: (bytes: Buffer) => void): (chunk: Buffer) => void {
+export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer) => void, { v5 = false } = {}): (chunk: Buffer) => void {
   /** The start of a packet the chunks so far hold only part of. */
   let partial: Buffer | null = null;
   /** A malformed length was read: from there on, everything goes to the client's parser as it is. */
   let broken = false;
 
-  /** A plain telemetry publish in `buf[at, end)` with its body at `body`: its MAC, or undefined. */
+  /** What `telemetryMac` read besides the MAC (no object per message). */
+  let start = 0;
+  let packetId = 0;
+  let dup = false;
+
+  /**
+   * The MAC of the telemetry publish in `buf[at, end)` (its body at `body`), its payload's start,
+   * packet id and DUP flag left in `start`, `packetId` and `dup`; undefined for another packet.
+   * Type byte: PUBLISH (3), QoS 0 or 1, DUP only with QoS 1, never RETAIN.
+   */
   function telemetryMac(buf: Buffer, at: number, body: number, end: number): string | undefined {
-    if (buf[at] !== PLAIN_PUBLISH || end - body < 2 + TOPIC_LENGTH) return undefined;
-    if (buf.readUInt16BE(body) !== TOPIC_LENGTH) return undefined;
+    const type = buf[at]!;
+    const qos1 = type === 0x32 || type === 0x3a;
+    if (type !== 0x30 && !qos1) return undefined;
+    if (end - body < 2 + TOPIC_LENGTH + (qos1 ? 2 : 0) || buf.readUInt16BE(body) !== TOPIC_LENGTH) return undefined;
     const topic = body + 2;
     if (PREFIX.compare(buf, topic, topic + PREFIX.length) !== 0) return undefined;
     if (SUFFIX.compare(buf, topic + TOPIC_LENGTH - SUFFIX.length, topic + TOPIC_LENGTH) !== 0) return undefined;
-    if (end - (topic + TOPIC_LENGTH) > MAX_DEVICE_PAYLOAD_BYTES) return undefined;
+    start = topic + TOPIC_LENGTH;
+    packetId = qos1 ? buf.readUInt16BE(start) : 0;
+    dup = type === 0x3a;
+    if (qos1) start += 2;
+    if (v5) {
+      // The properties: their length (a variable byte integer, read as a packet's remaining length is), skipped.
+      const props = extent(buf, start - 1);
+      if (!props || props.end > end) return undefined;
+      start = props.end;
+    }
+    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return undefined;
     const mac = buf.toString("latin1", topic + PREFIX.length, topic + PREFIX.length + 17);
     return HEX.test(mac) ? mac : undefined;
   }
@@ -61,7 +88,7 @@ export function telemetryDemux(telemetry: TelemetryHandler, pass: (bytes: Buffer
       const whole = Buffer.concat([partial, chunk.subarray(0, needed)]);
       partial = null;
       const mac = telemetryMac(whole, 0, x.body, x.end);
-      if (mac !== undefined) telemetry(mac, whole, x.body + 2 + TOPIC_LENGTH, x.end);
+      if (mac !== undefined) telemetry(mac, whole, start, x.end, packetId, dup);
       else pass(whole);
       chunk = chunk.subarray(needed);
     }
@@ -76,7 +103,7 @@ export function telemetryDemux(telemetry: TelemetryHandler, pass: (bytes: Buffer
       if (mac !== undefined) {
         if (passFrom < at) pass(chunk.subarray(passFrom, at));
         passFrom = x.end;
-        telemetry(mac, chunk, x.body + 2 + TOPIC_LENGTH, x.end);
+        telemetry(mac, chunk, start, x.end, packetId, dup);
       }
       at = x.end;
     }

@@ -1,5 +1,6 @@
 import type { LiveReading } from "../../src/contract/entities.ts";
 import type { DeviceStatusPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
+import { deliveryOf } from "../devices/delivery.ts";
 
 export interface Flush {
   data: RealtimeDataPayload[];
@@ -42,7 +43,11 @@ export function createCoalescer(send: (clientId: number, flush: Flush) => void, 
       bufferOf(clientId).status.set(mac, status);
     },
     close(): void {
-      for (const b of buffers.values()) clearTimeout(b.timer);
+      for (const b of buffers.values()) {
+        clearTimeout(b.timer);
+        // Nothing more goes out: the broker may forget these (a node shutting down).
+        for (const d of b.data) deliveryOf(d.payload)?.settle();
+      }
       buffers.clear();
     },
   };

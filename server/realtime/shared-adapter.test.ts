@@ -4,7 +4,8 @@ import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAME, sharedAdapter } from "./shared-adapter.ts";
+import { attachDeliveries, type Delivery } from "../devices/delivery.ts";
+import { deliveredBy, FRAME, sharedAdapter, takePublished } from "./shared-adapter.ts";
 
 const ready = Boolean(process.env.REDIS_URL);
 if (process.env.CI && !ready) throw new Error("CI must provide Redis (REDIS_URL) for the shared adapter's test");
@@ -122,5 +123,29 @@ describe.skipIf(!ready)("the nodes' shared Socket.IO adapter", () => {
     await admin.xadd(stream, "*", "uid", "another-node", "nsp", "/", "type", String(FRAME), "rooms", "not json", "except", "[]", "flags", "{}", "text", "2[]");
     nodes[1]!.to("client:4").emit("deviceStatusUpdate", { deviceId: "CC", status: "online" });
     await expect.poll(() => heard).toEqual([{ deviceId: "CC", status: "online" }]);
+  });
+
+  it("names the packet ids of a frame's QoS 1 readings in the stream, and the write can be awaited", async () => {
+    const socket = await open(0, "client:5");
+    const heard: unknown[] = [];
+    socket.on("realtimeBatch", (b) => heard.push(b));
+    const delivery = (session: string, packetId: number): Delivery => ({ session, packetId, settle: () => {} });
+    // Node B sends (once it heard of the socket) a frame of readings from two MQTT sessions.
+    for (let i = 0; i < 150 && heard.length === 0; i++) {
+      const payload = { data: [{ deviceId: "DD", payload: { co2: i } }] };
+      attachDeliveries(payload, [delivery("server-b", 10 + i), delivery("server-b", 20000 + i), delivery("server-x", 7)]);
+      nodes[1]!.to("client:5").volatile.emit("realtimeBatch", payload);
+      const published = takePublished(nodes[1]!.of("/").adapter);
+      if (published) await published;
+      await sleep(20);
+    }
+    // The browser gets the payload without them.
+    expect(heard[0]).toEqual({ data: [{ deviceId: "DD", payload: { co2: expect.any(Number) } }] });
+    const ids = await deliveredBy(admin, stream, "server-b");
+    const i = (heard[0] as { data: { payload: { co2: number } }[] }).data[0]!.payload.co2;
+    expect(ids.has(10 + i) && ids.has(20000 + i)).toBe(true);
+    expect(ids.has(7)).toBe(false);
+    expect([...(await deliveredBy(admin, stream, "server-x"))]).toEqual([7]);
+    expect(takePublished(nodes[1]!.of("/").adapter)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Redis } from "ioredis";
+import { acksOf, deliveriesOf, encodeAcks } from "../devices/delivery.ts";
 
 /**
  * Socket.IO's Redis Streams adapter as every node of a deployment shares it, made cheap for the
@@ -18,6 +19,10 @@ import type { Redis } from "ioredis";
  *   yet heard a full period sends every broadcast. Every other broadcast (statuses,
  *   notifications, alarms) goes to every node, as before.
  * - A node reads its own messages back from the stream; they are dropped before decoding.
+ * - A frame of readings whose telemetry the broker wants acknowledged (QoS 1, delivery.ts) names
+ *   their packet ids in its `acks` field: after a node died, the node that takes its MQTT session
+ *   over skips what the broker sends again but is already in the stream (`deliveredBy`).
+ *   `takePublished` gives the promise of the last broadcast's write to the stream.
  *
  * Every other message of the adapter (joining rooms, disconnecting a session's sockets, acks)
  * is Socket.IO's own. (Sockets' `onAnyOutgoing` listeners do not hear these broadcasts: the
@@ -35,6 +40,29 @@ export interface SharedAdapterOptions {
 /** Our message types, beyond Socket.IO's (0-11): a pre-encoded broadcast, and the announced rooms a node has sockets in. */
 export const FRAME = 100;
 export const PRESENCE = 101;
+export const DEFAULT_STREAM = "mushroom-farm:socket.io";
+
+const PUBLISHED = Symbol("published");
+/** The write to the stream of the adapter's last broadcast (undefined when it went to no other node), once. */
+export function takePublished(adapter: object): Promise<unknown> | undefined {
+  const a = adapter as { [PUBLISHED]?: Promise<unknown> };
+  const published = a[PUBLISHED];
+  a[PUBLISHED] = undefined;
+  return published;
+}
+
+/**
+ * The packet ids of MQTT `session` named by the frames of the last `windowMs` in the stream (the
+ * broker numbers a session's publishes 1-65535 and round again: a short window keeps them unique).
+ */
+export async function deliveredBy(redis: Redis, streamName: string, session: string, windowMs = 3000): Promise<Set<number>> {
+  const ids = new Set<number>();
+  const entries = await redis.xrevrange(streamName, "+", String(Date.now() - windowMs), "COUNT", 2000);
+  for (const [, fields] of entries) {
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === "acks") acksOf(fields[i + 1]!, session, ids);
+  }
+  return ids;
+}
 
 type Room = string;
 interface BroadcastOptions {
@@ -114,7 +142,9 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
       if (encoded.length !== 1 || typeof encoded[0] !== "string") return broadcast(packet, opts); // binary: Socket.IO's way
       const text = encoded[0];
       if (!opts.flags?.local && (!opts.flags?.volatile || remoteWants(opts.rooms))) {
-        adapter.publishAndReturnOffset({ type: FRAME, data: { text, opts } }).catch(log("publishing a broadcast"));
+        const deliveries = deliveriesOf(packet.data?.[1]);
+        const acks = deliveries && deliveries.length > 0 ? encodeAcks(deliveries) : undefined;
+        (adapter as { [PUBLISHED]?: Promise<unknown> })[PUBLISHED] = adapter.publishAndReturnOffset({ type: FRAME, data: { text, opts, acks } }).catch(log("publishing a broadcast"));
       }
       if (hasLocal(opts)) writeLocal(text, opts);
     };
@@ -122,8 +152,9 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
     adapter.encode = (message) => {
       const base = { uid: message.uid, nsp: message.nsp, type: String(message.type) };
       if (message.type === FRAME) {
-        const { text, opts } = message.data as { text: string; opts: BroadcastOptions };
-        return { ...base, rooms: JSON.stringify([...opts.rooms]), except: JSON.stringify([...(opts.except ?? [])]), flags: JSON.stringify(opts.flags ?? {}), text };
+        const { text, opts, acks } = message.data as { text: string; opts: BroadcastOptions; acks?: string };
+        const fields = { ...base, rooms: JSON.stringify([...opts.rooms]), except: JSON.stringify([...(opts.except ?? [])]), flags: JSON.stringify(opts.flags ?? {}), text };
+        return acks ? { ...fields, acks } : fields;
       }
       if (message.type === PRESENCE) return { ...base, rooms: JSON.stringify(message.data) };
       return encode(message);

@@ -20,7 +20,8 @@ import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
 import { createCoalescer } from "./coalescer.ts";
 import { jsonEventsParser } from "./json-events-parser.ts";
-import { sharedAdapter } from "./shared-adapter.ts";
+import { DEFAULT_STREAM, sharedAdapter, takePublished } from "./shared-adapter.ts";
+import { attachDeliveries, deliveryOf, type Delivery } from "../devices/delivery.ts";
 
 
 export interface RealtimeOptions {
@@ -91,7 +92,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       const ok = origin === undefined || allowed.has(origin) || origin === own || (o.allowedOrigins.some((a) => a.startsWith("https://")) && origin === `https://${req.headers.host}`);
       callback(ok ? null : "Origin not allowed", ok);
     },
-    ...(o.redis ? { adapter: sharedAdapter(o.redis, { streamName: o.redisStream ?? "mushroom-farm:socket.io", announced: (room) => room.startsWith("client:") }) } : {}),
+    ...(o.redis ? { adapter: sharedAdapter(o.redis, { streamName: o.redisStream ?? DEFAULT_STREAM, announced: (room) => room.startsWith("client:") }) } : {}),
   });
 
   io.use((socket, next) => {
@@ -235,11 +236,27 @@ export function startRealtime(o: RealtimeOptions): Realtime {
    */
   const coalescer = createCoalescer((clientId, flush) => {
     const room = io.to(clientRoom(clientId));
+    // The readings' deliveries (QoS 1 telemetry, delivery.ts) go with the payload to the adapter,
+    // and are settled once it is out: written here, and in the stream when it went there.
+    let deliveries: Delivery[] | undefined;
+    for (const d of flush.data) {
+      const delivery = deliveryOf(d.payload);
+      if (delivery) (deliveries ??= []).push(delivery);
+    }
+    const send = (event: string, payload: object, volatile: boolean) => {
+      if (deliveries) attachDeliveries(payload, deliveries);
+      (volatile ? room.volatile : room).emit(event, payload);
+    };
     if (flush.status.length > 0) {
-      if (flush.data.length + flush.status.length === 1) room.emit(SOCKET_EVENTS.deviceStatusUpdate, flush.status[0]);
-      else room.emit(SOCKET_EVENTS.realtimeBatch, flush);
-    } else if (flush.data.length === 1) room.volatile.emit(SOCKET_EVENTS.realtimeData, flush.data[0]);
-    else if (flush.data.length > 1) room.volatile.emit(SOCKET_EVENTS.realtimeBatch, flush);
+      if (flush.data.length + flush.status.length === 1) send(SOCKET_EVENTS.deviceStatusUpdate, flush.status[0]!, false);
+      else send(SOCKET_EVENTS.realtimeBatch, flush, false);
+    } else if (flush.data.length === 1) send(SOCKET_EVENTS.realtimeData, flush.data[0]!, true);
+    else if (flush.data.length > 1) send(SOCKET_EVENTS.realtimeBatch, flush, true);
+    if (!deliveries) return;
+    const published = o.redis ? takePublished(io.of("/").adapter) : undefined;
+    const settle = () => deliveries!.forEach((d) => d.settle());
+    if (published) void published.then(settle);
+    else settle();
   }, o.coalesceMs);
 
   return {

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import mqtt from "mqtt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOPICS } from "../../src/contract/mqtt.ts";
+import { mqttTransport, type DeviceTransport } from "./device-transport.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "./mosquitto-process.ts";
+import { uniqueMac } from "../test-support.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(what: string, ok: () => boolean, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/**
+ * QoS 1 telemetry through Mosquitto: node B (a child process) is handed readings and dies before
+ * it settles them; node A hears B's last will, takes B's session over, gets what B held again and
+ * skips those B had already sent out (the ids `delivered` names); then B's session is gone.
+ */
+describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", { timeout: 60_000 }, () => {
+  const device = { mac: uniqueMac(), key: "device-key-1" };
+  const group = `takeover-${process.pid}`;
+  const sessionB = `server-b-${process.pid}`;
+  let mosquitto: MosquittoProcess;
+  let b: ChildProcess | undefined;
+  let a: DeviceTransport | undefined;
+  let publisher: mqtt.MqttClient | undefined;
+
+  beforeAll(async () => {
+    mosquitto = await startMosquitto({ devices: [device] });
+  });
+  afterAll(async () => {
+    b?.kill("SIGKILL");
+    await publisher?.endAsync(true).catch(() => undefined);
+    await a?.close().catch(() => undefined);
+    await mosquitto?.stop();
+  });
+
+  it("hands node A what B held, less what B had sent out, once each; nothing is routed to B's session after", async () => {
+    // Node B: every telemetry it is handed, printed; none settled.
+    const heardByB: { text: string; packetId: number }[] = [];
+    b = spawn(process.execPath, ["--import", "tsx", "server/devices/session-takeover.child.ts", mosquitto.url, mosquitto.gateway.username, mosquitto.gateway.password, group, sessionB], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let buffered = "";
+    b.stderr!.on("data", (d) => (out += d));
+    b.stdout!.on("data", (d: Buffer) => {
+      buffered += d.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        out += `${line}\n`;
+        if (line.startsWith("{")) heardByB.push(JSON.parse(line) as { text: string; packetId: number });
+      }
+    });
+    await until("node B", () => out.includes("ready") || b!.exitCode !== null, 30_000);
+    expect(out).toContain("ready");
+
+    // Node A: what B sent out before it died is the first half of what B was handed.
+    let alreadySent = new Set<number>();
+    const heardByA: string[] = [];
+    a = await mqttTransport({
+      url: mosquitto.url,
+      username: mosquitto.gateway.username,
+      password: mosquitto.gateway.password,
+      shareGroup: group,
+      clientId: `server-a-${process.pid}`,
+      delivered: async (session) => (session === sessionB ? alreadySent : new Set()),
+    });
+    a.onMessage(() => {});
+    a.onTelemetry!((_mac, bytes, start, end, delivery) => {
+      heardByA.push(bytes.toString("utf8", start, end));
+      delivery?.settle();
+    });
+
+    publisher = await mqtt.connectAsync(mosquitto.url, { clientId: device.mac, username: device.mac, password: device.key, reconnectPeriod: 0 });
+    const send = async (from: number, to: number) => {
+      for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"n":${n}}`, { qos: 1 });
+    };
+    await send(0, 40);
+    await until("both nodes to be handed all 40", () => heardByA.length + heardByB.length === 40);
+    expect(heardByB.length).toBeGreaterThan(4);
+    const sentOut = heardByB.slice(0, heardByB.length >> 1);
+    alreadySent = new Set(sentOut.map((m) => m.packetId));
+    const heldByB = heardByB.slice(heardByB.length >> 1).map((m) => m.text);
+    const ownOfA = [...heardByA];
+
+    b.kill("SIGKILL");
+    await until("node A to take B's session over", () => a!.sessions!().takenOver === 1 && heardByA.length >= ownOfA.length + heldByB.length);
+    await until("the takeover to end", () => a!.sessions!().resentSkipped === sentOut.length && a!.sessions!().unacknowledged === 0);
+    expect(heardByA.slice(ownOfA.length).sort()).toEqual([...heldByB].sort());
+
+    // B's session (and its share of the subscription) is gone: A is handed all that follows.
+    await sleep(500);
+    await send(40, 60);
+    await until("node A to be handed the next 20", () => heardByA.length === ownOfA.length + heldByB.length + 20);
+    const counts = new Map<string, number>();
+    for (const t of heardByA) counts.set(t, (counts.get(t) ?? 0) + 1);
+    expect([...counts].filter(([, c]) => c > 1)).toEqual([]);
+    expect(a.sessions!().unacknowledged).toBe(0);
+  });
+});
