@@ -279,8 +279,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     flushHistory: () => history.flush(),
     async close() {
       metrics.close();
-      await realtime?.close();
+      // The gateway first: no reading comes in that the realtime server could no longer send (with
+      // an external broker, what this node did not send out another node takes over).
       await gateway.close();
+      await realtime?.close();
       await alerts.idle();
       await writer.close();
       // After the gateway: the commands it just gave up on are recorded.

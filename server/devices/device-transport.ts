@@ -114,11 +114,13 @@ export interface MqttTransportOptions {
 /**
  * How long the broker keeps a node's session (its QoS 1 telemetry not yet acknowledged, and what
  * is queued for it) after the node's connection is gone: the node itself when it reconnects, or
- * another node that takes the session over (see `mqttTransport`), picks them up.
+ * another node that takes the session over (see `mqttTransport`), picks them up. (While it is
+ * kept, the session has its share of the group's telemetry: the broker queues QoS 1 for it and
+ * drops QoS 0. Another node ends it as soon as it hears the will.)
  */
 export const SESSION_EXPIRY_S = 60;
-/** The topic of a node's last will (its client id): another node takes over its session. */
-export const gatewayGoneTopic = (clientId: string) => `gateways/${clientId}/gone`;
+/** The topic of a node's last will (its client id): another node of its group takes over its session. */
+export const gatewayGoneTopic = (group: string, clientId: string) => `gateways/${group}/${clientId}/gone`;
 
 /** One connection's telemetry lane: the acknowledgements it still has to write, and what it holds. */
 interface Lane {
@@ -134,6 +136,8 @@ interface Lane {
   waiting: { mac: string; bytes: Buffer; packetId: number; dup: boolean }[];
   /** Publishes sent again and skipped: their readings had already gone out. */
   skipped: number;
+  /** The node is stopping: telemetry is no longer handed over (another node takes the session over). */
+  stopped: boolean;
 }
 
 class LaneDelivery implements Delivery {
@@ -186,9 +190,10 @@ async function connectWithTelemetryLane(
 ): Promise<{ client: MqttClient; connack: IConnackPacket }> {
   const client = new MqttClient(() => {
     const socket = netConnect({ host: url.hostname, port: Number(url.port || 1883) });
-    const lane: Lane = { socket, session: options.clientId, acks: [], outstanding: 0, lastHeard: Date.now(), skip: undefined, waiting: [], skipped: 0 };
+    const lane: Lane = { socket, session: options.clientId, acks: [], outstanding: 0, lastHeard: Date.now(), skip: undefined, waiting: [], skipped: 0, stopped: false };
     lanes(lane);
     const take = (mac: string, bytes: Buffer, start: number, end: number, packetId: number, dup: boolean) => {
+      if (lane.stopped) return;
       lane.lastHeard = Date.now();
       if (!lane.skip) return void lane.waiting.push({ mac, bytes: Buffer.from(bytes.subarray(start, end)), packetId, dup });
       if (packetId === 0) return telemetry(mac, bytes, start, end);
@@ -246,21 +251,23 @@ async function connectWithTelemetryLane(
  *
  * Its session outlives a connection (MQTT 5, `SESSION_EXPIRY_S`): QoS 1 telemetry is acknowledged
  * only once its reading is safe (delivery.ts), and until then the broker keeps it. When a node
- * dies, the broker publishes its last will; one other node of the group takes its session over
- * (connects with its client id), handles what the dead node had not acknowledged and what was
- * queued for it, leaves its subscriptions and ends it.
+ * dies or stops, the broker publishes its last will (retained); one other node of the group (one
+ * running, or the next to start) takes its session over (connects with its client id), handles
+ * what the dead node had not acknowledged and what was queued for it, leaves its subscriptions,
+ * ends it and clears the will.
  */
 export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTransport> {
   const handlers = deviceHandlers(o.log);
   const url = new URL(o.url);
   const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
+  const group = o.shareGroup ?? "-";
   const subscriptions = {
     [shared("devices/+/telemetry")]: { qos: 1 as const },
     [shared("devices/+/status")]: { qos: 1 as const },
     // Every node hears every ack: only the node that sent the command is waiting for it.
     "devices/+/command/ack": { qos: 1 as const },
     // Every node hears that another died (its will; not shared: the dead node's own session would get its share).
-    [gatewayGoneTopic("+")]: { qos: 1 as const },
+    [gatewayGoneTopic(group, "+")]: { qos: 1 as const },
   };
   const options = (clientId: string, expiry: number): IClientOptions & { clientId: string } => ({
     clientId,
@@ -293,12 +300,13 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     return { client, connack: { cmd: "connack", sessionPresent: false, returnCode: 0 } as IConnackPacket };
   }
 
-  const { client } = await connect({ ...options(o.clientId, SESSION_EXPIRY_S), will: { topic: gatewayGoneTopic(o.clientId), payload: Buffer.from(o.clientId), qos: 1, retain: false } });
+  const { client } = await connect({ ...options(o.clientId, SESSION_EXPIRY_S), will: { topic: gatewayGoneTopic(group, o.clientId), payload: Buffer.from(o.clientId), qos: 1, retain: true } });
   client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
-  const goneTopic = /^gateways\/([^/]+)\/gone$/;
+  const goneTopic = /^gateways\/[^/]+\/([^/]+)\/gone$/;
   client.on("message", (topic, payload, packet) => {
     const gone = goneTopic.exec(topic);
-    if (gone) return void takeOver(gone[1]!);
+    // (Retained: a node that starts takes over sessions whose nodes died while no other ran. Empty: cleared.)
+    if (gone) return void (payload.length > 0 && takeOver(gone[1]!));
     handlers.message(topic, payload, packet.retain);
   });
   await client.subscribeAsync(subscriptions);
@@ -327,6 +335,8 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
         while (!settled() && Date.now() - startedAt < 30_000 && !closing) await new Promise((r) => setTimeout(r, 50));
       }
       await c.endAsync();
+      // The session is gone: so is its will.
+      await client.publishAsync(gatewayGoneTopic(group, session), "", { qos: 1, retain: true });
       const skipped = mine.reduce((n, l) => n + l.skipped, 0);
       o.log?.(`gateway: took over the session of ${session}, a node that stopped${connack.sessionPresent ? ` (${skipped} publishes sent again were already delivered)` : ": it had ended"}`);
     })()
@@ -368,13 +378,20 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
       takenOver,
       resentSkipped: resentSkipped + [...lanes].reduce((n, l) => n + l.skipped, 0),
     }),
+    /**
+     * Telemetry stops being handed over; what was handed over and goes out within a moment is
+     * acknowledged. The rest (and what arrives meanwhile) another node takes over: the node leaves
+     * with its last will (MQTT 5 reason 0x04), its session kept.
+     */
     async close() {
       closing = true;
       await Promise.all(takeovers.values());
-      // Settled deliveries are acknowledged first; then the session ends with the connection.
-      await new Promise((r) => setImmediate(r));
+      for (const l of lanes) l.stopped = true;
+      const deadline = Date.now() + 500;
+      while ([...lanes].some((l) => l.outstanding > 0 && !l.socket.destroyed) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setImmediate(r)); // the last acknowledgements are written
       handlers.clear();
-      await client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
+      await client.endAsync(false, { reasonCode: 0x04 });
     },
   };
 }

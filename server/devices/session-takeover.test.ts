@@ -101,4 +101,41 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
     expect([...counts].filter(([, c]) => c > 1)).toEqual([]);
     expect(a.sessions!().unacknowledged).toBe(0);
   });
+
+  it("a node that stops leaves its session to the next node that starts: none of its telemetry is lost", async () => {
+    const group2 = `${group}-2`;
+    const gateway = { url: mosquitto.url, username: mosquitto.gateway.username, password: mosquitto.gateway.password, shareGroup: group2 };
+    // Node C is handed telemetry and stops before it went out (none settled).
+    const c = await mqttTransport({ ...gateway, clientId: `server-c-${process.pid}` });
+    const heardByC: string[] = [];
+    c.onMessage(() => {});
+    c.onTelemetry!((_mac, bytes, start, end) => heardByC.push(bytes.toString("utf8", start, end)));
+    const send = async (from: number, to: number) => {
+      for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"m":${n}}`, { qos: 1 });
+    };
+    // (Node A of the test before is in the other group: it is handed its own copy, settled.)
+    await send(0, 10);
+    await until("node C to be handed 10", () => heardByC.length === 10);
+    await c.close();
+    // While no node of the group runs, the broker keeps what comes for C's session.
+    await send(10, 20);
+
+    const d = await mqttTransport({ ...gateway, clientId: `server-d-${process.pid}` });
+    const heardByD: string[] = [];
+    d.onMessage(() => {});
+    d.onTelemetry!((_mac, bytes, start, end, delivery) => {
+      heardByD.push(bytes.toString("utf8", start, end));
+      delivery?.settle();
+    });
+    try {
+      await until("node D to take C's session over", () => d.sessions!().takenOver === 1 && heardByD.length === 20);
+      await sleep(500);
+      await send(20, 30);
+      await until("node D to be handed the next 10", () => heardByD.length === 30);
+      expect([...heardByD].sort()).toEqual(Array.from({ length: 30 }, (_, n) => `{"m":${n}}`).sort());
+      expect(d.sessions!().unacknowledged).toBe(0);
+    } finally {
+      await d.close();
+    }
+  });
 });
