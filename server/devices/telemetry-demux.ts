@@ -54,9 +54,13 @@ export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer
     if (qos1) start += 2;
     if (v5) {
       // The properties: their length (a variable byte integer, read as a packet's remaining length is), skipped.
-      const props = extent(buf, start - 1);
-      if (!props || props.end > end) return undefined;
-      start = props.end;
+      if (start >= end) return undefined;
+      if (buf[start] === 0) start++;
+      else {
+        const props = extent(buf, start - 1);
+        if (!props || props.end > end) return undefined;
+        start = props.end;
+      }
     }
     if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return undefined;
     const mac = buf.toString("latin1", topic + PREFIX.length, topic + PREFIX.length + 17);
