@@ -8,8 +8,10 @@
  *   cluster   two nodes behind Mosquitto (shared subscription), Redis (Socket.IO adapter) and
  *             PostgreSQL; the socket and the requests go to node A, devices are split by Mosquitto.
  *
- *   npm run bench -- [--setups embedded,cluster] [--rates 2500,5000,10000,15000,20000] [--hz 5] [--seconds 20]
+ *   npm run bench -- [--setups embedded,cluster] [--rates 2500,5000,10000,15000,20000] [--hz 5] [--seconds 20] [--qos 0|1]
  *
+ * --qos 1: the devices publish telemetry at QoS 1 (each acknowledged by the broker; through
+ * Mosquitto, by the node once its reading is out).
  * The cluster setup needs Mosquitto, REDIS_URL and DATABASE_URL (a PostgreSQL role that may
  * create databases: the bench makes its own and drops it). Per level (rate = MCUs x Hz) it waits
  * for the whole fleet to connect and `--warmup` seconds, measures `--seconds`, then stops the
@@ -49,6 +51,7 @@ const { values } = parseArgs({
     hz: { type: "string", default: "5" },
     seconds: { type: "string", default: "20" },
     warmup: { type: "string", default: "5" },
+    qos: { type: "string", default: "0" },
     out: { type: "string", default: "bench/results/gateway-load.json" },
     /** Writes each server node's CPU profiles (V8 .cpuprofile, every thread) into this folder. */
     "profile-dir": { type: "string" },
@@ -61,6 +64,7 @@ const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const rates = values.rates!.split(",").map(Number);
 const setups = values.setups!.split(",") as ("embedded" | "cluster")[];
+if (values.qos !== "0" && values.qos !== "1") throw new Error("--qos must be 0 or 1");
 if (rates.some((r) => !(r > 0)) || !(hz > 0) || setups.some((s) => s !== "embedded" && s !== "cluster")) throw new Error("bad arguments: see the usage at the top of bench/gateway-load.ts");
 const maxMcus = Math.ceil(Math.max(...rates) / hz);
 /** One simulator process per this many messages a second (the simulator is one Node process too). */
@@ -191,7 +195,7 @@ interface Simulator {
 }
 
 function startSimulator(setup: Setup, offset: number, mcus: number): Simulator {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/simulator/cli.ts", "--fleet", setup.fleetFile, "--offset", String(offset), "--mcus", String(mcus), "--hz", String(hz), "--url", setup.mqttUrl, "--stats"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/simulator/cli.ts", "--fleet", setup.fleetFile, "--offset", String(offset), "--mcus", String(mcus), "--hz", String(hz), "--url", setup.mqttUrl, "--qos", values.qos!, "--stats"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const sim = { child, sent: 0, connected: 0 } as Simulator;
@@ -369,7 +373,7 @@ try {
 const fmt = (xs: number[]) => xs.join(" / ");
 console.table(
   rows.map((r) => ({
-    setup: r.setup,
+    setup: values.qos === "1" ? `${r.setup} (QoS 1)` : r.setup,
     "target/s": r.targetPerSec,
     MCUs: r.mcus,
     "sent/s": r.sentPerSec,
@@ -394,6 +398,6 @@ for (const r of rows) {
   if (limit) console.log(`${r.setup} ${r.targetPerSec}/s: ${limit} (machine ${r.machineBusyPct}%, simulators ${r.simulatorCpuPct}% of a core)`);
 }
 await mkdir("bench/results", { recursive: true });
-await writeFile(values.out!, JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, hz, seconds, warmup, skipped, rows }, null, 2));
+await writeFile(values.out!, JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, hz, qos: Number(values.qos), seconds, warmup, skipped, rows }, null, 2));
 console.log(`wrote ${values.out}`);
 process.exit(0);

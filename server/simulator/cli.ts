@@ -1,8 +1,9 @@
 /**
  * Runs a fleet of provisioned MCUs against any broker, for load tests and benchmarks.
  *
- *   npm run simulate -- --fleet fleet.json --mcus 500 --hz 1 --url mqtt://127.0.0.1:1883 [--speed 10] [--duration 60] [--offset 0] [--stats]
+ *   npm run simulate -- --fleet fleet.json --mcus 500 --hz 1 --url mqtt://127.0.0.1:1883 [--speed 10] [--duration 60] [--offset 0] [--qos 0|1] [--stats]
  *
+ * --qos 1 publishes telemetry at QoS 1 (default 0);
  * --offset N starts at the N-th device of the file (several simulators share one fleet file);
  * --stats prints a JSON line a second ({"sent", "connected"}) and one last {"final": true, "sent"}
  * (`npm run bench` reads them).
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     speed: { type: "string", default: "1" },
     duration: { type: "string" },
     offset: { type: "string", default: "0" },
+    qos: { type: "string", default: "0" },
     stats: { type: "boolean", default: false },
   },
 });
@@ -40,6 +42,7 @@ if (!Number.isInteger(n) || n < 1 || offset + n > all.length) fail(`--mcus must 
 const hz = Number(values.hz);
 if (!(hz > 0 && hz <= 50)) fail("--hz must be above 0 and at most 50");
 const duration = values.duration === undefined ? undefined : Number(values.duration);
+if (values.qos !== "0" && values.qos !== "1") fail("--qos must be 0 or 1");
 
 const fleet = await startFleet({
   url: values.url!,
@@ -47,6 +50,7 @@ const fleet = await startFleet({
   speed: Number(values.speed),
   devices: all.slice(offset, offset + n).map((d, i) => ({ mac: d.mac, key: d.key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: offset + i + 1 })),
   log: (m) => console.error(m),
+  telemetryQos: values.qos === "1" ? 1 : 0,
 });
 const connected = () => fleet.mcus.filter((m) => m.connected).length;
 if (!values.stats) console.log(`simulating ${n} MCUs at ${hz} Hz against ${values.url}`);

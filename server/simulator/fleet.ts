@@ -13,6 +13,8 @@ export interface FleetOptions {
   log?: (msg: string) => void;
   /** A device switched to a new key (see SimulatedMcu). */
   onKey?: (mac: string, key: string) => void;
+  /** Telemetry's QoS (SimulatedMcuOptions.telemetryQos). */
+  telemetryQos?: 0 | 1;
 }
 
 export interface Fleet {
@@ -34,7 +36,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const speed = o.speed ?? 1;
   const periodMs = 1000 / o.hz;
   const tickMs = Math.min(100, periodMs);
-  const mcus = o.devices.map((device) => new SimulatedMcu({ url: o.url, device, keepalive: o.keepalive, log: o.log, onKey: o.onKey }));
+  const mcus = o.devices.map((device) => new SimulatedMcu({ url: o.url, device, keepalive: o.keepalive, log: o.log, onKey: o.onKey, telemetryQos: o.telemetryQos }));
 
   const concurrency = o.connectConcurrency ?? 50;
   for (let i = 0; i < mcus.length; i += concurrency) {

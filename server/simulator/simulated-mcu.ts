@@ -26,6 +26,8 @@ export interface SimulatedMcuOptions {
   onKey?: (mac: string, key: string) => void;
   /** Report the room's values exactly, without a sensor's noise (tests that set a value and look for it). */
   exact?: boolean;
+  /** Telemetry at QoS 1 (the broker acknowledges each; a server node that dies loses none) or 0 (the default: at most once). */
+  telemetryQos?: 0 | 1;
 }
 
 /**
@@ -98,7 +100,7 @@ export class SimulatedMcu {
   report(): void {
     if (!this.client?.connected) return;
     this.reportsSent++;
-    this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts, this.o.exact ? undefined : this.random)), { qos: 0 });
+    this.client.publish(TOPICS.telemetry(this.mac), JSON.stringify(telemetryOf(this.room, this.o.device.counts, this.o.exact ? undefined : this.random)), { qos: this.o.telemetryQos ?? 0 });
   }
 
   private onMessage(topic: string, payload: Buffer): void {
