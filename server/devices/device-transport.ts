@@ -310,6 +310,13 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     handlers.message(topic, payload, packet.retain);
   });
   await client.subscribeAsync(subscriptions);
+  // After a reconnect the will went out (the broker saw the connection go), and a node may have
+  // taken the session over and left its subscriptions: this node says it is back and subscribes
+  // again (a subscription made twice is the same one).
+  client.on("connect", () => {
+    client.publish(gatewayGoneTopic(group, o.clientId), "", { qos: 1, retain: true });
+    client.subscribe(subscriptions);
+  });
 
   const takeovers = new Map<string, Promise<void>>();
   let closing = false;
