@@ -249,6 +249,8 @@ export interface Row {
   apiErrors: number;
   /** Simulator processes' CPU, % of one core (all of them). */
   simulatorCpuPct: number;
+  /** The simulators' CPU per message sent: one simulator process (one core at most) sends at most 1e6 / this a second. */
+  simulatorUsPerMsg: number;
   /** The whole machine's CPU, % of all its cores. */
   machineBusyPct: number;
 }
@@ -347,6 +349,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
     apiServerP99Ms: m1[0]!.http?.p99Ms ?? null,
     apiErrors,
     simulatorCpuPct: +((100 * c1.reduce((n, c, i) => n + c - c0[i]!, 0)) / (secs * 1e6)).toFixed(0),
+    simulatorUsPerMsg: +(c1.reduce((n, c, i) => n + c - c0[i]!, 0) / Math.max(1, s1 - s0)).toFixed(1),
     machineBusyPct: +((100 * (k1.busy - k0.busy)) / (k1.total - k0.total)).toFixed(0),
   };
 }
@@ -401,12 +404,19 @@ console.table(
     shed: fmt(r.shedFrames),
     "shed (run)": fmt(r.shedFramesRun),
     "sim CPU %": r.simulatorCpuPct,
+    "sim µs/msg": r.simulatorUsPerMsg,
     "machine %": r.machineBusyPct,
   })),
 );
 for (const r of rows) {
   const limit = r.sentPerSec < 0.95 * r.targetPerSec ? "the simulators could not send the target rate" : r.machineBusyPct >= 90 ? "the machine's CPU is used up" : "";
   if (limit) console.log(`${r.setup} ${r.targetPerSec}/s: ${limit} (machine ${r.machineBusyPct}%, simulators ${r.simulatorCpuPct}% of a core)`);
+}
+// The simulator's own ceiling: what one process could send with a core to itself, from its CPU per message.
+const simUs = rows.map((r) => r.simulatorUsPerMsg).filter((x) => x > 0);
+if (simUs.length > 0) {
+  const worst = Math.max(...simUs);
+  console.log(`simulator: ${Math.min(...simUs)}-${worst} µs of CPU per message sent: one simulator process tops out near ${Math.round(1e6 / worst / 100) * 100} messages/s (the bench runs one per ${PER_SIMULATOR}); the machine's ${cpus().length} cores are shared by the simulators, the broker, Redis, PostgreSQL and the server nodes`);
 }
 await mkdir("bench/results", { recursive: true });
 await writeFile(values.out!, JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, hz, qos: Number(values.qos), seconds, warmup, skipped, rows }, null, 2));
