@@ -214,10 +214,15 @@ async function connectWithTelemetryLane(
       for (const w of waiting) take(w.mac, w.bytes, 0, w.bytes.length, w.packetId, w.dup);
     };
     if (delivered) {
-      delivered(options.clientId).then(ready, (err: Error) => {
-        console.error(`gateway: reading what the session ${options.clientId} already sent: ${err.message}`);
-        ready(new Set());
-      });
+      // (Telemetry waits at most 2 s: without the list, a publish sent again is handled again.)
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer within 2 s")), 2000)));
+      Promise.race([delivered(options.clientId), late])
+        .then(ready, (err: Error) => {
+          console.error(`gateway: reading what the session ${options.clientId} already sent: ${err.message}`);
+          ready(new Set());
+        })
+        .finally(() => clearTimeout(timer));
     } else ready(new Set());
     const push = socket.push.bind(socket);
     let flowing = true;
@@ -269,13 +274,18 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     // Every node hears that another died (its will; not shared: the dead node's own session would get its share).
     [gatewayGoneTopic(group, "+")]: { qos: 1 as const },
   };
+  /** Over plain TCP telemetry takes the lane (and QoS 1 telemetry is acknowledged when safe). */
+  const lane = url.protocol === "mqtt:" || url.protocol === "tcp:";
+  // Without the lane (TLS, WebSocket) the MQTT client acknowledges each publish as it hands it
+  // over: a session that outlived its node would only take its share of telemetry and drop it.
+  const persistent = lane;
   const options = (clientId: string, expiry: number): IClientOptions & { clientId: string } => ({
     clientId,
     username: o.username,
     password: o.password,
     protocolVersion: 5,
-    clean: false,
-    properties: { sessionExpiryInterval: expiry, receiveMaximum: 65535 },
+    clean: !persistent,
+    properties: { sessionExpiryInterval: persistent ? expiry : 0, receiveMaximum: 65535 },
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
   });
@@ -292,15 +302,14 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
       }, 60_000).unref(),
     );
   };
-  /** Over plain TCP telemetry takes the lane (and QoS 1 telemetry is acknowledged when safe). */
-  const lane = url.protocol === "mqtt:" || url.protocol === "tcp:";
   async function connect(opts: IClientOptions & { clientId: string }) {
     if (lane) return connectWithTelemetryLane(url, opts, handlers.telemetry, o.delivered, track);
     const client = await mqtt.connectAsync(o.url, opts);
     return { client, connack: { cmd: "connack", sessionPresent: false, returnCode: 0 } as IConnackPacket };
   }
 
-  const { client } = await connect({ ...options(o.clientId, SESSION_EXPIRY_S), will: { topic: gatewayGoneTopic(group, o.clientId), payload: Buffer.from(o.clientId), qos: 1, retain: true } });
+  const will = { topic: gatewayGoneTopic(group, o.clientId), payload: Buffer.from(o.clientId), qos: 1 as const, retain: true };
+  const { client } = await connect({ ...options(o.clientId, SESSION_EXPIRY_S), ...(persistent ? { will } : {}) });
   client.on("error", (err) => o.log?.(`gateway mqtt: ${err.message}`));
   const goneTopic = /^gateways\/[^/]+\/([^/]+)\/gone$/;
   client.on("message", (topic, payload, packet) => {
@@ -314,7 +323,7 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
   // taken the session over and left its subscriptions: this node says it is back and subscribes
   // again (a subscription made twice is the same one).
   client.on("connect", () => {
-    client.publish(gatewayGoneTopic(group, o.clientId), "", { qos: 1, retain: true });
+    if (persistent) client.publish(gatewayGoneTopic(group, o.clientId), "", { qos: 1, retain: true });
     client.subscribe(subscriptions);
   });
 
@@ -327,7 +336,7 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
    * moment, then ends the session (expiry 0).
    */
   function takeOver(session: string): void {
-    if (session === o.clientId || takeovers.has(session) || closing || !lane) return;
+    if (session === o.clientId || takeovers.has(session) || closing || !persistent) return;
     const done = (async () => {
       if (o.claim && !(await o.claim(session))) return;
       const startedAt = Date.now();
