@@ -3,6 +3,7 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import { mqttTransport, type DeviceTransport } from "./device-transport.ts";
+import { applyDynsec } from "./mosquitto-dynsec.ts";
 import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "./mosquitto-process.ts";
 import { uniqueMac } from "../test-support.ts";
 
@@ -136,6 +137,45 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
       expect(d.sessions!().unacknowledged).toBe(0);
     } finally {
       await d.close();
+    }
+  });
+
+  it("a node cut off by the broker resumes its session when it is let back: what was queued for it meanwhile is handed over, each once", async () => {
+    const group3 = `${group}-3`;
+    // Node F has a broker user of its own: the broker can cut it off (disable: no will) and let it back (enable).
+    const userF = { username: `gateway-f-${process.pid}`, password: "gateway-f-secret" };
+    await applyDynsec(mosquitto.url, mosquitto.admin, [{ command: "createClient", username: userF.username, password: userF.password, roles: [{ rolename: "gateway" }] }]);
+    const common = { url: mosquitto.url, shareGroup: group3 };
+    const e = await mqttTransport({ ...common, username: mosquitto.gateway.username, password: mosquitto.gateway.password, clientId: `server-e-${process.pid}` });
+    const f = await mqttTransport({ ...common, ...userF, clientId: `server-f-${process.pid}` });
+    const heard = { e: [] as string[], f: [] as string[] };
+    for (const [name, t] of [["e", e], ["f", f]] as const) {
+      t.onMessage(() => {});
+      t.onTelemetry!((_mac, bytes, start, end, delivery) => {
+        heard[name].push(bytes.toString("utf8", start, end));
+        delivery?.settle();
+      });
+    }
+    const send = async (from: number, to: number) => {
+      for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"r":${n}}`, { qos: 1 });
+    };
+    try {
+      await applyDynsec(mosquitto.url, mosquitto.admin, [{ command: "disableClient", username: userF.username }]);
+      await sleep(300);
+      // F's session keeps its share of the group's telemetry while F is away.
+      await send(0, 40);
+      await until("node E to be handed its share", () => heard.e.length > 0 && heard.e.length < 40);
+      await sleep(300);
+      expect(heard.e.length).toBeLessThan(40);
+      await applyDynsec(mosquitto.url, mosquitto.admin, [{ command: "enableClient", username: userF.username }]);
+      await until("node F to be handed what was queued for it", () => heard.e.length + heard.f.length === 40, 15_000);
+      await send(40, 60);
+      await until("all 60", () => heard.e.length + heard.f.length === 60);
+      expect(new Set([...heard.e, ...heard.f]).size).toBe(60);
+      expect(e.sessions!().takenOver + f.sessions!().takenOver).toBe(0);
+    } finally {
+      await e.close();
+      await f.close();
     }
   });
 });
