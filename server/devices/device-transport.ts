@@ -271,9 +271,9 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     [shared("devices/+/status")]: { qos: 1 as const },
     // Every node hears every ack: only the node that sent the command is waiting for it.
     "devices/+/command/ack": { qos: 1 as const },
-    // Every node hears that another died (its will; not shared: the dead node's own session would get its share).
-    [gatewayGoneTopic(group, "+")]: { qos: 1 as const },
   };
+  // Every node hears that another died (its will; not shared: the dead node's own session would get its share).
+  const wills = { [gatewayGoneTopic(group, "+")]: { qos: 1 as const } };
   /** Over plain TCP telemetry takes the lane (and QoS 1 telemetry is acknowledged when safe). */
   const lane = url.protocol === "mqtt:" || url.protocol === "tcp:";
   // Without the lane (TLS, WebSocket) the MQTT client acknowledges each publish as it hands it
@@ -319,12 +319,19 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     handlers.message(topic, payload, packet.retain);
   });
   await client.subscribeAsync(subscriptions);
+  // A broker whose gateway role predates the wills (no `gateways/#`) refuses this one: the node
+  // runs, but takes over no dead node's session.
+  const hearWills = () =>
+    persistent &&
+    client.subscribe(wills, (err) => err && o.log?.(`gateway mqtt: the broker refused the subscription to ${Object.keys(wills)[0]} (${err.message}): no dead node's session is taken over; the gateway user needs gateways/# besides devices/# (README)`));
+  hearWills();
   // After a reconnect the will went out (the broker saw the connection go), and a node may have
   // taken the session over and left its subscriptions: this node says it is back and subscribes
   // again (a subscription made twice is the same one).
   client.on("connect", () => {
-    if (persistent) client.publish(gatewayGoneTopic(group, o.clientId), "", { qos: 1, retain: true });
-    client.subscribe(subscriptions);
+    if (persistent) client.publish(gatewayGoneTopic(group, o.clientId), "", { qos: 1, retain: true }, () => {});
+    client.subscribe(subscriptions, (err) => err && o.log?.(`gateway mqtt: subscribing again: ${err.message}`));
+    hearWills();
   });
 
   const takeovers = new Map<string, Promise<void>>();
@@ -346,7 +353,8 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
       const mine = [...lanes].filter((l) => l.session === session);
       if (connack.sessionPresent) {
         takenOver++;
-        await c.unsubscribeAsync(Object.keys(subscriptions));
+        // (An error here — a subscription the session did not have — changes nothing: the session ends below.)
+        await c.unsubscribeAsync([...Object.keys(subscriptions), ...Object.keys(wills)]).catch((err: Error) => o.log?.(`gateway mqtt (session ${session}): ${err.message}`));
         const settled = () => mine.every((l) => l.outstanding === 0 && l.skip && l.waiting.length === 0 && Date.now() - l.lastHeard > 300);
         while (!settled() && Date.now() - startedAt < 30_000 && !closing) await new Promise((r) => setTimeout(r, 50));
       }

@@ -178,4 +178,28 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
       await f.close();
     }
   });
+
+  it("runs with a broker whose gateway role predates the wills (no gateways/#), and says so", async () => {
+    const acl = (acltype: string, topic: string) => ({ acltype, topic, allow: true, priority: 0 });
+    const user = { username: `gateway-old-${process.pid}`, password: "gateway-old-secret" };
+    await applyDynsec(mosquitto.url, mosquitto.admin, [
+      { command: "createRole", rolename: "gateway-before-wills", acls: [acl("publishClientSend", "devices/#"), acl("publishClientReceive", "devices/#"), acl("subscribePattern", "devices/#"), acl("subscribePattern", "$share/+/devices/#")] },
+      { command: "createClient", ...user, roles: [{ rolename: "gateway-before-wills" }] },
+    ]);
+    const logs: string[] = [];
+    const g = await mqttTransport({ url: mosquitto.url, ...user, shareGroup: `${group}-4`, clientId: `server-g-${process.pid}`, log: (m) => logs.push(m) });
+    const heard: string[] = [];
+    g.onMessage(() => {});
+    g.onTelemetry!((_mac, bytes, start, end, delivery) => {
+      heard.push(bytes.toString("utf8", start, end));
+      delivery?.settle();
+    });
+    try {
+      await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"g":1}`, { qos: 1 });
+      await until("the reading", () => heard.includes(`{"g":1}`));
+      await until("the warning", () => logs.some((l) => l.includes("needs gateways/#")));
+    } finally {
+      await g.close();
+    }
+  });
 });
