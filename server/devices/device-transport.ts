@@ -321,16 +321,21 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
   await client.subscribeAsync(subscriptions);
   // A broker whose gateway role predates the wills (no `gateways/#`) refuses this one: the node
   // runs, but takes over no dead node's session.
-  const hearWills = () =>
-    persistent &&
-    client.subscribe(wills, (err) => err && o.log?.(`gateway mqtt: the broker refused the subscription to ${Object.keys(wills)[0]} (${err.message}): no dead node's session is taken over; the gateway user needs gateways/# besides devices/# (README)`));
+  function hearWills() {
+    if (!persistent) return;
+    client.subscribe(wills, (err) => {
+      if (err) o.log?.(`gateway mqtt: the broker refused the subscription to ${Object.keys(wills)[0]} (${err.message}): no dead node's session is taken over; the gateway user needs gateways/# besides devices/# (README)`);
+    });
+  }
   hearWills();
   // After a reconnect the will went out (the broker saw the connection go), and a node may have
   // taken the session over and left its subscriptions: this node says it is back and subscribes
   // again (a subscription made twice is the same one).
   client.on("connect", () => {
     if (persistent) client.publish(gatewayGoneTopic(group, o.clientId), "", { qos: 1, retain: true }, () => {});
-    client.subscribe(subscriptions, (err) => err && o.log?.(`gateway mqtt: subscribing again: ${err.message}`));
+    client.subscribe(subscriptions, (err) => {
+      if (err) o.log?.(`gateway mqtt: subscribing again: ${err.message}`);
+    });
     hearWills();
   });
 
