@@ -104,12 +104,19 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
    * The hot path (every reading of every device): synchronous while the MCU is in the directory's
    * cache, which it is but for one lookup in 30 s; no promise, no copy of the reading.
    */
+  /** A reading dropped (counted): its QoS 1 publish is done with too. */
+  function drop(why: keyof GatewayStats["dropped"], delivery: Delivery | undefined): undefined {
+    stats.dropped[why]++;
+    delivery?.settle();
+    return undefined;
+  }
+
   function onTelemetry(mac: string, text: string, delivery?: Delivery): Promise<void> | undefined {
     const json = parseJson(text);
     // An array is an object to the schema; a reading never is one.
-    if (Array.isArray(json)) return void (stats.dropped.invalid++, delivery?.settle());
+    if (Array.isArray(json)) return drop("invalid", delivery);
     const data = checkTelemetry(json);
-    if (data instanceof type.errors) return void (stats.dropped.invalid++, delivery?.settle());
+    if (data instanceof type.errors) return drop("invalid", delivery);
     const entry = o.directory.cached(mac);
     if (entry === undefined) {
       return o.directory.lookup(mac).then(
@@ -124,7 +131,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   }
 
   function ingest(entry: McuEntry | null, data: TelemetryMessage, delivery?: Delivery): Promise<void> | undefined {
-    if (!entry) return void (stats.dropped.unknownDevice++, delivery?.settle());
+    if (!entry) return drop("unknownDevice", delivery);
     stats.telemetry++;
     const at = o.now();
     // The checked message is this reading's own object (checked in place): it becomes the reading.
@@ -187,7 +194,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     o.log?.(`gateway: ${about}: ${err.message}`);
   };
   transport.onTelemetry?.((mac, bytes, start, end, delivery) => {
-    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return void (stats.dropped.tooLarge++, delivery?.settle());
+    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return drop("tooLarge", delivery);
     onTelemetry(mac, bytes.toString("utf8", start, end), delivery)?.catch(fail(TOPICS.telemetry(mac)));
   });
   transport.onMessage((topic, payload) => {

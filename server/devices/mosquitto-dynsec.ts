@@ -17,7 +17,8 @@ export function dynsecPassword(password: string, iterations = 101) {
   return { password: pbkdf2Sync(password, salt, iterations, 64, "sha512").toString("base64"), salt: salt.toString("base64"), iterations };
 }
 
-const acl = (acltype: string, topic: string) => ({ acltype, topic, allow: true, priority: 0 });
+/** A dynamic-security ACL entry that allows. */
+export const acl = (acltype: string, topic: string) => ({ acltype, topic, allow: true, priority: 0 });
 
 function deviceRole(mac: string) {
   return {

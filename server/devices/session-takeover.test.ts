@@ -3,11 +3,22 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import { mqttTransport, type DeviceTransport } from "./device-transport.ts";
-import { applyDynsec } from "./mosquitto-dynsec.ts";
+import { acl, applyDynsec } from "./mosquitto-dynsec.ts";
 import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "./mosquitto-process.ts";
 import { uniqueMac } from "../test-support.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What a node is handed, each settled at once (its reading out). */
+function heardBy(transport: DeviceTransport): string[] {
+  const heard: string[] = [];
+  transport.onMessage(() => {});
+  transport.onTelemetry!((_mac, bytes, start, end, delivery) => {
+    heard.push(bytes.toString("utf8", start, end));
+    delivery?.settle();
+  });
+  return heard;
+}
 async function until(what: string, ok: () => boolean, ms = 10_000) {
   const deadline = Date.now() + ms;
   while (!ok()) {
@@ -33,6 +44,10 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
   beforeAll(async () => {
     mosquitto = await startMosquitto({ devices: [device] });
   });
+  /** The device reports `{"<key>": n}` for n in [from, to), at QoS 1, one after another. */
+  const publish = async (key: string, from: number, to: number) => {
+    for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"${key}":${n}}`, { qos: 1 });
+  };
   afterAll(async () => {
     b?.kill("SIGKILL");
     await publisher?.endAsync(true).catch(() => undefined);
@@ -61,7 +76,6 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
 
     // Node A: what B sent out before it died is the first half of what B was handed.
     let alreadySent = new Set<number>();
-    const heardByA: string[] = [];
     a = await mqttTransport({
       url: mosquitto.url,
       username: mosquitto.gateway.username,
@@ -70,16 +84,10 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
       clientId: `server-a-${process.pid}`,
       delivered: async (session) => (session === sessionB ? alreadySent : new Set()),
     });
-    a.onMessage(() => {});
-    a.onTelemetry!((_mac, bytes, start, end, delivery) => {
-      heardByA.push(bytes.toString("utf8", start, end));
-      delivery?.settle();
-    });
+    const heardByA = heardBy(a);
 
     publisher = await mqtt.connectAsync(mosquitto.url, { clientId: device.mac, username: device.mac, password: device.key, reconnectPeriod: 0 });
-    const send = async (from: number, to: number) => {
-      for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"n":${n}}`, { qos: 1 });
-    };
+    const send = (from: number, to: number) => publish("n", from, to);
     await send(0, 40);
     await until("both nodes to be handed all 40", () => heardByA.length + heardByB.length === 40);
     expect(heardByB.length).toBeGreaterThan(4);
@@ -111,9 +119,7 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
     const heardByC: string[] = [];
     c.onMessage(() => {});
     c.onTelemetry!((_mac, bytes, start, end) => heardByC.push(bytes.toString("utf8", start, end)));
-    const send = async (from: number, to: number) => {
-      for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"m":${n}}`, { qos: 1 });
-    };
+    const send = (from: number, to: number) => publish("m", from, to);
     // (Node A of the test before is in the other group: it is handed its own copy, settled.)
     await send(0, 10);
     await until("node C to be handed 10", () => heardByC.length === 10);
@@ -122,12 +128,7 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
     await send(10, 20);
 
     const d = await mqttTransport({ ...gateway, clientId: `server-d-${process.pid}` });
-    const heardByD: string[] = [];
-    d.onMessage(() => {});
-    d.onTelemetry!((_mac, bytes, start, end, delivery) => {
-      heardByD.push(bytes.toString("utf8", start, end));
-      delivery?.settle();
-    });
+    const heardByD = heardBy(d);
     try {
       await until("node D to take C's session over", () => d.sessions!().takenOver === 1 && heardByD.length === 20);
       await sleep(500);
@@ -148,17 +149,8 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
     const common = { url: mosquitto.url, shareGroup: group3 };
     const e = await mqttTransport({ ...common, username: mosquitto.gateway.username, password: mosquitto.gateway.password, clientId: `server-e-${process.pid}` });
     const f = await mqttTransport({ ...common, ...userF, clientId: `server-f-${process.pid}` });
-    const heard = { e: [] as string[], f: [] as string[] };
-    for (const [name, t] of [["e", e], ["f", f]] as const) {
-      t.onMessage(() => {});
-      t.onTelemetry!((_mac, bytes, start, end, delivery) => {
-        heard[name].push(bytes.toString("utf8", start, end));
-        delivery?.settle();
-      });
-    }
-    const send = async (from: number, to: number) => {
-      for (let n = from; n < to; n++) await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"r":${n}}`, { qos: 1 });
-    };
+    const heard = { e: heardBy(e), f: heardBy(f) };
+    const send = (from: number, to: number) => publish("r", from, to);
     try {
       await applyDynsec(mosquitto.url, mosquitto.admin, [{ command: "disableClient", username: userF.username }]);
       await sleep(300);
@@ -180,7 +172,6 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
   });
 
   it("runs with a broker whose gateway role predates the wills (no gateways/#), and says so", async () => {
-    const acl = (acltype: string, topic: string) => ({ acltype, topic, allow: true, priority: 0 });
     const user = { username: `gateway-old-${process.pid}`, password: "gateway-old-secret" };
     await applyDynsec(mosquitto.url, mosquitto.admin, [
       { command: "createRole", rolename: "gateway-before-wills", acls: [acl("publishClientSend", "devices/#"), acl("publishClientReceive", "devices/#"), acl("subscribePattern", "devices/#"), acl("subscribePattern", "$share/+/devices/#")] },
@@ -188,12 +179,7 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
     ]);
     const logs: string[] = [];
     const g = await mqttTransport({ url: mosquitto.url, ...user, shareGroup: `${group}-4`, clientId: `server-g-${process.pid}`, log: (m) => logs.push(m) });
-    const heard: string[] = [];
-    g.onMessage(() => {});
-    g.onTelemetry!((_mac, bytes, start, end, delivery) => {
-      heard.push(bytes.toString("utf8", start, end));
-      delivery?.settle();
-    });
+    const heard = heardBy(g);
     try {
       await publisher!.publishAsync(TOPICS.telemetry(device.mac), `{"g":1}`, { qos: 1 });
       await until("the reading", () => heard.includes(`{"g":1}`));

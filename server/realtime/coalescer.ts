@@ -1,6 +1,5 @@
 import type { LiveReading } from "../../src/contract/entities.ts";
 import type { DeviceStatusPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
-import { deliveryOf } from "../devices/delivery.ts";
 
 export interface Flush {
   data: RealtimeDataPayload[];
@@ -43,11 +42,9 @@ export function createCoalescer(send: (clientId: number, flush: Flush) => void, 
       bufferOf(clientId).status.set(mac, status);
     },
     close(): void {
-      for (const b of buffers.values()) {
-        clearTimeout(b.timer);
-        // Nothing more goes out: the broker may forget these (a node shutting down).
-        for (const d of b.data) deliveryOf(d.payload)?.settle();
-      }
+      // (Readings still here keep their deliveries unsettled: the gateway closed first, and another
+      // node takes over what this one did not send out.)
+      for (const b of buffers.values()) clearTimeout(b.timer);
       buffers.clear();
     },
   };
