@@ -16,6 +16,7 @@ import { alarmRoutes } from "./http/routes/alarms.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
 import { historyRoutes } from "./http/routes/history.ts";
+import type { ExportLimits } from "./history/export-gate.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
 import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
@@ -42,6 +43,8 @@ export interface AppConfig {
   claimGuard?: Partial<ClaimGuardConfig>;
   /** Days minute rollups are kept (default 30): the history API reads older ranges from hourly rollups. */
   historyMinuteRetentionDays?: number;
+  /** CSV exports streaming at once per client and per node (defaults: DEFAULT_EXPORT_LIMITS). */
+  exports?: Partial<ExportLimits>;
 }
 
 export interface AppDeps {
@@ -107,7 +110,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   for (const routes of [clientRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, metricsRoutes]) {
     routes(app, ctx);
   }
-  historyRoutes(app, ctx, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30 });
+  historyRoutes(app, ctx, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });
   await serveApp(app, config.staticDir);
   return app;
 }

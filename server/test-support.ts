@@ -4,6 +4,7 @@ import pg from "pg";
 import { buildApp, type AppConfig } from "./app.ts";
 import { createPasswordHasher } from "./auth/password.ts";
 import { openPglite, openPostgres, type Database } from "./db/database.ts";
+import { openPgliteThread } from "./db/pglite-thread.ts";
 import { migrate } from "./db/migrate.ts";
 import type { DomainEvents } from "./http/context.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
@@ -22,6 +23,8 @@ export interface TestServerOptions {
   events?: DomainEvents;
   /** Start of the fake clock, epoch ms. */
   startAt?: number;
+  /** PGlite: run it in its own thread, as the server does (openPgliteThread). */
+  thread?: boolean;
 }
 
 export interface TestServer {
@@ -72,10 +75,10 @@ export function registration(overrides: Partial<Registration> = {}): Registratio
   };
 }
 
-export async function openTestDatabase(dataDir?: string, keepSchema?: string): Promise<{ db: Database; drop(): Promise<void> }> {
+export async function openTestDatabase(dataDir?: string, keepSchema?: string, thread = false): Promise<{ db: Database; drop(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const db = await openPglite(dataDir);
+    const db = thread ? await openPgliteThread(dataDir) : await openPglite(dataDir);
     return { db, drop: async () => undefined };
   }
   const schema = keepSchema ?? `t_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -100,7 +103,7 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { db, drop } = await openTestDatabase(options.dataDir, options.schema);
+  const { db, drop } = await openTestDatabase(options.dataDir, options.schema, options.thread);
   await migrate(db);
   const clock = {
     now: options.startAt ?? Date.parse("2026-06-01T08:00:00Z"),

@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { withBackgroundLane, type BackgroundLaneStats } from "./background-lane.ts";
 
 /** What repositories need: parameterised queries ($1, $2 …) in the PostgreSQL dialect. */
 export interface Sql {
@@ -13,7 +14,13 @@ export interface Database extends Sql {
   exec(script: string): Promise<void>;
   close(): Promise<void>;
   readonly kind: "pglite" | "postgres";
+  /** Queries that yield to every other query of this node: export chunks and other bulk reads (background-lane.ts). */
+  readonly background: Sql;
+  backgroundStats(): BackgroundLaneStats;
 }
+
+/** A database before its background lane is added. */
+export type PlainDatabase = Omit<Database, "background" | "backgroundStats">;
 
 /** PGlite in `dataDir` (files survive restarts), or in memory when `dataDir` is undefined. */
 export async function openPglite(dataDir?: string): Promise<Database> {
@@ -24,15 +31,18 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       return result.rows;
     },
   });
-  return {
-    kind: "pglite",
-    ...wrap(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    exec: async (script) => {
-      await db.exec(script);
+  return withBackgroundLane(
+    {
+      kind: "pglite",
+      ...wrap(db),
+      transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+      exec: async (script) => {
+        await db.exec(script);
+      },
+      close: () => db.close(),
     },
-    close: () => db.close(),
-  };
+    { yieldToOthers: true },
+  );
 }
 
 /**
@@ -68,7 +78,7 @@ export async function openPostgres(connectionString: string, options: { schema?:
       },
     };
   };
-  return {
+  return withBackgroundLane({
     kind: "postgres",
     ...wrap(pool),
     async transaction(fn) {
@@ -91,5 +101,5 @@ export async function openPostgres(connectionString: string, options: { schema?:
     async close() {
       await pool.end();
     },
-  };
+  }, { yieldToOthers: false, concurrency: Math.max(1, Math.floor(max / 4)) });
 }

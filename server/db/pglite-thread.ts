@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { withBackgroundLane } from "./background-lane.ts";
 import type { Database, Sql } from "./database.ts";
 
 export type ThreadRequest =
@@ -68,7 +69,7 @@ export async function openPgliteThread(dataDir?: string): Promise<Database> {
   const sql = (tx?: number): Sql => ({
     query: <T>(text: string, params?: readonly unknown[]) => call({ op: "query", text, params, tx }) as Promise<T[]>,
   });
-  return {
+  return withBackgroundLane({
     kind: "pglite",
     ...sql(),
     async transaction(fn) {
@@ -91,5 +92,5 @@ export async function openPgliteThread(dataDir?: string): Promise<Database> {
       await call({ op: "close" });
       await worker.terminate();
     },
-  };
+  }, { yieldToOthers: true });
 }

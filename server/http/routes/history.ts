@@ -28,6 +28,7 @@ import {
   type Range,
   type SeriesPlan,
 } from "../../history/history-params.ts";
+import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "../../history/export-gate.ts";
 import { historyRepo, type CommandFilters, type CommandRow, type FarmSeriesRow, type McuRef, type SeriesColumns, type StateEventRow } from "../../history/history-repo.ts";
 import type { RouteContext } from "../context.ts";
 import { idParam } from "../validate.ts";
@@ -35,6 +36,8 @@ import { idParam } from "../validate.ts";
 export interface HistoryRouteOptions {
   /** Minute rollups are kept this many days; older ranges are answered from hourly rollups. */
   minuteRetentionDays: number;
+  /** CSV exports streaming at once, per client and on this node (default DEFAULT_EXPORT_LIMITS). */
+  exports?: Partial<ExportLimits>;
 }
 
 /**
@@ -115,6 +118,10 @@ const commandLine = (c: CommandRow) =>
 /** Reading history of an MCU and of a farm, device timelines and the command log, as JSON and as CSV (issue 14). */
 export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: HistoryRouteOptions): void {
   const repo = historyRepo(ctx.db);
+  // Exports read their chunks behind every other query of this node, so that one client's
+  // exports never hold up another client's sign-in or farm list.
+  const bulk = historyRepo(ctx.db.background);
+  const exportGate = createExportGate({ ...DEFAULT_EXPORT_LIMITS, ...options.exports });
 
   /** The session's client and the id in the path (401 without a session, 400 for a malformed id). */
   async function request(req: FastifyRequest, id: string | undefined, what: "MCU" | "Farm") {
@@ -132,7 +139,9 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   const plan = (range: Range, resolution: string | undefined, capped: boolean): SeriesPlan =>
     planSeries(range, { given: parseResolution(resolution), now: ctx.now().getTime(), minuteRetentionDays: options.minuteRetentionDays, capped });
 
-  function sendCsv(reply: FastifyReply, disposition: string, body: NodeJS.ReadableStream) {
+  /** Streams an export once it has a slot (a 429 otherwise); `body` reads nothing before the slot is taken. */
+  function sendCsv(reply: FastifyReply, clientId: number, disposition: string, body: NodeJS.ReadableStream) {
+    exportGate.enter(clientId, reply);
     reply.header("content-type", CSV_CONTENT_TYPE);
     reply.header("content-disposition", disposition);
     reply.header("cache-control", "no-store");
@@ -147,7 +156,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     const range = parseRange(q);
     const metrics = parseMetrics(q.metrics);
     const series = plan(range, q.resolution, capped);
-    return { mcu: await ownMcu(clientId, id), range, metrics, series };
+    return { clientId, mcu: await ownMcu(clientId, id), range, metrics, series };
   }
 
   app.get<McuParams>("/api/mcus/:mcu_id/history", async (req): Promise<McuHistory> => {
@@ -165,9 +174,9 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
 
   /** Columns: time (each bucket's start), then min, avg, max and count of each metric. No point cap: 60 s buckets by default. */
   app.get<McuParams>("/api/mcus/:mcu_id/history.csv", async (req, reply) => {
-    const { mcu, range, metrics, series } = await mcuSeriesRequest(req, false);
+    const { clientId, mcu, range, metrics, series } = await mcuSeriesRequest(req, false);
     const header = ["time", ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_count`])];
-    return sendCsv(reply, attachment(mcu.name, "history", range.fromMs, range.toMs), csvStream(header, repo.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series)));
+    return sendCsv(reply, clientId, attachment(mcu.name, "history", range.fromMs, range.toMs), csvStream(header, bulk.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series)));
   });
 
   // ---- a farm's MCUs on one metric ----
@@ -180,7 +189,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     const series = plan(range, q.resolution, capped);
     const farm = await repo.farm(clientId, id);
     if (!farm) throw notFound("Farm");
-    return { farm, range, metric, series };
+    return { clientId, farm, range, metric, series };
   }
 
   app.get<FarmParams>("/api/farms/:farm_id/history", async (req): Promise<FarmHistory> => {
@@ -200,10 +209,10 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
 
   /** Columns: time, then each MCU's average (headed by its name). */
   app.get<FarmParams>("/api/farms/:farm_id/history.csv", async (req, reply) => {
-    const { farm, range, metric, series } = await farmSeriesRequest(req, false);
+    const { clientId, farm, range, metric, series } = await farmSeriesRequest(req, false);
     const ids = farm.mcus.map((m) => m.mcu_id);
     const header = ["time", ...mcuColumns(farm.mcus).map(text)];
-    return sendCsv(reply, attachment(farm.name, metric, range.fromMs, range.toMs), csvStream(header, farmCsv(repo.farmSeriesChunks(ids, metric, series), farm.mcus)));
+    return sendCsv(reply, clientId, attachment(farm.name, metric, range.fromMs, range.toMs), csvStream(header, farmCsv(bulk.farmSeriesChunks(ids, metric, series), farm.mcus)));
   });
 
   // ---- device state timeline ----
@@ -211,7 +220,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   async function timelineRequest(req: FastifyRequest<McuParams>) {
     const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
     const range = parseRange(queryOf(req.query, RANGE_PARAMS));
-    return { mcu: await ownMcu(clientId, id), range };
+    return { clientId, mcu: await ownMcu(clientId, id), range };
   }
 
   app.get<McuParams>("/api/mcus/:mcu_id/timeline", async (req): Promise<StateTimeline> => {
@@ -226,10 +235,10 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
 
   /** Each controller's state at `from` (its last change before it, with that change's time), then every change in the range. */
   app.get<McuParams>("/api/mcus/:mcu_id/timeline.csv", async (req, reply) => {
-    const { mcu, range } = await timelineRequest(req);
+    const { clientId, mcu, range } = await timelineRequest(req);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
-    const rows = prepend(initial, repo.eventChunks(mcu.mcu_id, range.fromMs, range.toMs));
-    return sendCsv(reply, attachment(mcu.name, "timeline", range.fromMs, range.toMs), csvStream(["time", "target", "status", "auto", "session"], linesOf(rows, stateLine)));
+    const rows = prepend(initial, bulk.eventChunks(mcu.mcu_id, range.fromMs, range.toMs));
+    return sendCsv(reply, clientId, attachment(mcu.name, "timeline", range.fromMs, range.toMs), csvStream(["time", "target", "status", "auto", "session"], linesOf(rows, stateLine)));
   });
 
   // ---- command log ----
@@ -260,6 +269,6 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     const filters = commandFilters(queryOf(req.query, COMMAND_FILTER_PARAMS));
     const mcu = await ownMcu(clientId, id);
     const header = ["time", "source", "actor", "target", "type", "value", "outcome", "reason", "answered_at", "command_id"];
-    return sendCsv(reply, attachment(mcu.name, "commands", filters.fromMs, filters.toMs), csvStream(header, linesOf(repo.commandChunks(mcu.mcu_id, filters), commandLine)));
+    return sendCsv(reply, clientId, attachment(mcu.name, "commands", filters.fromMs, filters.toMs), csvStream(header, linesOf(bulk.commandChunks(mcu.mcu_id, filters), commandLine)));
   });
 }
