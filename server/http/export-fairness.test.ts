@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../src/contract/api-paths.ts";
 import { HISTORY_PATHS } from "../../src/contract/history.ts";
 import { createPartitions, fillMinutes } from "../history/history-test-data.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestClient, type TestServerOptions } from "../test-support.ts";
 
 /**
  * One client's CSV exports against another client's everyday requests, through the real HTTP
@@ -50,7 +50,7 @@ function get(base: string, path: string, cookie: string, o: { keepBody?: boolean
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
-async function setup(config: Parameters<typeof createTestServer>[0]["config"]) {
+async function setup(config: TestServerOptions["config"]) {
   const server = await createTestServer({ startAt: NOW, thread: true, config: { historyMinuteRetentionDays: 400, ...config } });
   const owner = await server.signUp();
   const farm = (await owner.post(API_PATHS.farms, { name: "Export Farm", location: "Byblos", client_id: owner.clientId })).json();
