@@ -113,6 +113,8 @@ describe("the command log: every command sent from the app and its outcome, and 
     };
     await report(false);
     await report(false);
+    // The switch in a later second than the first state: within one second only a controller's latest state is kept.
+    await sleep(1000 - (Date.now() % 1000) + 20);
     const switchedAt = Date.now();
     await report(true);
     // No flush asked for: the state events' own beat writes it.

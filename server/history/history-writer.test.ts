@@ -102,7 +102,8 @@ describe("reading history in a month whose command-log partition is missing", ()
         await server.db.query(`drop table ${month}`);
         const t0 = Date.now();
         history.onReading(mcu.mcu_id, { Humidifier: { status: false, auto: true } }, t0);
-        history.onReading(mcu.mcu_id, { Humidifier: { status: true, auto: true } }, t0 + 10);
+        // (In the next second: within one, only the latest state of a controller is kept.)
+        history.onReading(mcu.mcu_id, { Humidifier: { status: true, auto: true } }, t0 + 1000);
         await history.flush();
         const log = await server.db.query<{ source: string; on_off: boolean; outcome: string; part: string }>(
           "select source, on_off, outcome, tableoid::regclass::text as part from command_log where mcu_id = $1 order by at",

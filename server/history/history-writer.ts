@@ -167,11 +167,12 @@ export async function startHistory(o: HistoryOptions): Promise<History> {
     }
   }
 
-  async function writeEvents(): Promise<void> {
+  /** `all`: the changes held for the current second too (a flush), else those of the seconds that ended. */
+  async function writeEvents(all: boolean): Promise<void> {
     const nowMs = now().getTime();
     // Commands first: a change the user asked for must find the user's row when it is compared.
     stats.commandRowsWritten += await commandLog.flush(db, nowMs);
-    const changes = tracker.take();
+    const changes = all ? tracker.take() : tracker.take(nowMs);
     if (changes.length === 0) return;
     try {
       let written = { events: 0, automation: 0 };
@@ -191,7 +192,7 @@ export async function startHistory(o: HistoryOptions): Promise<History> {
   let minuteChain: Promise<void> = Promise.resolve();
   let eventChain: Promise<void> = Promise.resolve();
   const onMinutes = (fn: () => Promise<void>, what: string) => (minuteChain = minuteChain.then(fn).catch(failed(what)));
-  const onEvents = () => (eventChain = eventChain.then(writeEvents).catch(failed("state events and command log")));
+  const onEvents = (all: boolean) => (eventChain = eventChain.then(() => writeEvents(all)).catch(failed("state events and command log")));
 
   const maintain = async (abandonAfterMs: number) => {
     const report = await runMaintenance(db, { nowMs: now().getTime(), retention, abandonAfterMs });
@@ -229,7 +230,7 @@ export async function startHistory(o: HistoryOptions): Promise<History> {
     minuteTimer.unref();
   };
   scheduleMinute();
-  const eventTimer = setInterval(onEvents, o.eventsFlushMs ?? 1000);
+  const eventTimer = setInterval(() => onEvents(false), o.eventsFlushMs ?? 1000);
   eventTimer.unref();
   const hourTimer = setInterval(() => onMinutes(rebuildHours, "hourly rollups"), o.hoursEveryMs ?? 300_000);
   hourTimer.unref();
@@ -238,7 +239,7 @@ export async function startHistory(o: HistoryOptions): Promise<History> {
   maintenanceTimer.unref();
 
   async function flush(): Promise<void> {
-    onEvents();
+    onEvents(true);
     onMinutes(() => writeMinutes(true), "minute rollups");
     onMinutes(rebuildHours, "hourly rollups");
     await Promise.all([eventChain, minuteChain]);

@@ -79,6 +79,37 @@ describe("controller state changes heard in readings", () => {
     expect(tracker.putBack(failed, 3)).toBe(2);
     expect(brief(tracker.take()).map((c) => c[2])).toEqual(["Ventilation", "Humidifier", "AC"]);
   });
+
+  it("keeps at most one change per controller and second, the latest state of that second", () => {
+    const tracker = new StateTracker();
+    tracker.observe(1, controllers(), s(0));
+    tracker.take();
+    // 1 000 flips of the AC within second 10, ending switched on; the humidifier flips and flips back.
+    for (let i = 0; i < 1000; i++) tracker.observe(1, controllers({ AC: { status: i % 2 === 0, auto: true } }), s(10) + i * 0.9);
+    tracker.observe(1, controllers({ Humidifier: { status: true, auto: false } }), s(10) + 950);
+    tracker.observe(1, controllers(), s(10) + 960);
+    tracker.observe(1, controllers({ AC: { status: true, auto: true } }), s(10) + 999);
+    // Within the second it is held; once the second is over, its last state goes out, stamped with its time.
+    expect(tracker.take(s(10) + 999)).toEqual([]);
+    expect(tracker.pendingCount).toBe(2);
+    expect(brief(tracker.take(s(11)))).toEqual([
+      [1, 10_999, "AC", true, true, null],
+      [1, 10_960, "Humidifier", false, false, null],
+    ]);
+    expect(tracker.pendingCount).toBe(0);
+  });
+
+  it("lets a change of the next second push the previous second's out, and a flush take the current one", () => {
+    const tracker = new StateTracker();
+    tracker.observe(1, controllers(), s(0));
+    tracker.take();
+    for (let second = 20; second < 25; second++) {
+      for (let i = 0; i < 50; i++) tracker.observe(1, controllers({ AC: { status: i % 2 === 1, auto: true } }), s(second) + i * 10);
+    }
+    // Seconds 20 to 23 are over (a change in the next one came); 24 is still held at its own time.
+    expect(brief(tracker.take(s(24) + 600))).toEqual([20, 21, 22, 23].map((sec) => [1, sec * 1000 + 490, "AC", true, true, null]));
+    expect(brief(tracker.take())).toEqual([[1, 24_490, "AC", true, true, null]]);
+  });
 });
 
 describe("state changes in the database", () => {

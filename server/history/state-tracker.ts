@@ -24,6 +24,14 @@ const HUMIDIFIER = STATE_TARGETS.indexOf("Humidifier");
 const codeOf = (status: boolean, auto: boolean, session: boolean | undefined) =>
   (status ? 1 : 0) | (auto ? 2 : 0) | (session === undefined ? 0 : session ? 8 : 4);
 
+/** What is known of one MCU's controllers: their last states, and the change each holds for its second. */
+interface McuStates {
+  codes: Int8Array;
+  held: (StateChange | undefined)[];
+}
+
+const secondOf = (ms: number) => Math.floor(ms / 1000);
+
 /**
  * Turns the controllers' states carried by every reading into change events. A reading whose
  * controllers are as they were costs a map lookup and four comparisons; only a change allocates
@@ -31,10 +39,18 @@ const codeOf = (status: boolean, auto: boolean, session: boolean | undefined) =>
  * restart (or on a node that did not hear the previous reading) the first state heard counts as a
  * change. That is acceptable, since the database write compares each change with the last stored
  * one and drops those that change nothing (see state-events-repo.ts).
+ *
+ * At most one change per controller and second is kept: a change is held until its second is
+ * over, and a later change in the same second takes its place (its state and time). A device that
+ * flips a controller in every message then writes a row a second, not one a message (the table
+ * grows with time, not with a device's send rate), and the state a second ended in is the one
+ * recorded, a flip and flip-back included.
  */
 export class StateTracker {
-  private readonly last = new Map<number, Int8Array>();
+  private readonly last = new Map<number, McuStates>();
   private pending: StateChange[] = [];
+  /** The changes held for their second, each also in its controller's slot (McuStates.held). */
+  private readonly held = new Set<StateChange>();
 
   /** `userCaused` says whether a user's command just asked this controller for this status. */
   constructor(private readonly userCaused: (mcuId: number, target: StateTarget, status: boolean, atMs: number) => boolean = () => false) {}
@@ -46,41 +62,73 @@ export class StateTracker {
     const ventilation = reading.Ventilation;
     const humidifier = reading.Humidifier;
     if (irrigation === undefined && ac === undefined && ventilation === undefined && humidifier === undefined) return;
-    let codes = this.last.get(mcuId);
-    if (codes === undefined) {
-      codes = new Int8Array(STATE_TARGETS.length).fill(UNKNOWN);
-      this.last.set(mcuId, codes);
+    let states = this.last.get(mcuId);
+    if (states === undefined) {
+      states = { codes: new Int8Array(STATE_TARGETS.length).fill(UNKNOWN), held: new Array<StateChange | undefined>(STATE_TARGETS.length).fill(undefined) };
+      this.last.set(mcuId, states);
     }
-    if (irrigation !== undefined) this.compare(codes, IRRIGATION, mcuId, atMs, irrigation.status, irrigation.auto, irrigation.session);
-    if (ac !== undefined) this.compare(codes, AC, mcuId, atMs, ac.status, ac.auto, undefined);
-    if (ventilation !== undefined) this.compare(codes, VENTILATION, mcuId, atMs, ventilation.status, ventilation.auto, undefined);
-    if (humidifier !== undefined) this.compare(codes, HUMIDIFIER, mcuId, atMs, humidifier.status, humidifier.auto, undefined);
+    if (irrigation !== undefined) this.compare(states, IRRIGATION, mcuId, atMs, irrigation.status, irrigation.auto, irrigation.session);
+    if (ac !== undefined) this.compare(states, AC, mcuId, atMs, ac.status, ac.auto, undefined);
+    if (ventilation !== undefined) this.compare(states, VENTILATION, mcuId, atMs, ventilation.status, ventilation.auto, undefined);
+    if (humidifier !== undefined) this.compare(states, HUMIDIFIER, mcuId, atMs, humidifier.status, humidifier.auto, undefined);
   }
 
-  private compare(codes: Int8Array, i: number, mcuId: number, atMs: number, status: boolean, auto: boolean, session: boolean | undefined): void {
+  private compare(states: McuStates, i: number, mcuId: number, atMs: number, status: boolean, auto: boolean, session: boolean | undefined): void {
     const code = codeOf(status, auto, session);
-    if (codes[i] === code) return;
-    codes[i] = code;
+    if (states.codes[i] === code) return;
+    states.codes[i] = code;
     const target = STATE_TARGETS[i]!;
-    this.pending.push({ mcuId, at: atMs, target, status, auto, session: session ?? null, userCaused: this.userCaused(mcuId, target, status, atMs) });
+    const userCaused = this.userCaused(mcuId, target, status, atMs);
+    const held = states.held[i];
+    if (held !== undefined) {
+      if (secondOf(held.at) === secondOf(atMs)) {
+        // The same second: the latest state wins, in place (no allocation).
+        held.at = atMs;
+        held.status = status;
+        held.auto = auto;
+        held.session = session ?? null;
+        held.userCaused = userCaused;
+        return;
+      }
+      // A change of a later second: the held one's second is over.
+      this.held.delete(held);
+      this.pending.push(held);
+    }
+    const change: StateChange = { mcuId, at: atMs, target, status, auto, session: session ?? null, userCaused };
+    states.held[i] = change;
+    this.held.add(change);
   }
 
-  /** Takes the changes heard since the last take (the caller writes them). */
-  take(): StateChange[] {
+  /**
+   * Takes the changes whose second ended before `nowMs` (the caller writes them); without it,
+   * every change, those of the current second too (a flush before stopping).
+   */
+  take(nowMs = Infinity): StateChange[] {
     const changes = this.pending;
     this.pending = [];
+    const now = secondOf(nowMs);
+    for (const c of this.held) {
+      if (secondOf(c.at) >= now) continue;
+      this.held.delete(c);
+      changes.push(c);
+      const states = this.last.get(c.mcuId)!;
+      states.held[STATE_TARGETS.indexOf(c.target)] = undefined;
+    }
     return changes;
   }
 
-  /** Puts changes whose write failed back in front, keeping at most `max` (the oldest go first). */
+  /**
+   * Puts changes whose write failed back in front, keeping at most `max` with those waiting
+   * (the oldest go first); answers how many were dropped.
+   */
   putBack(changes: StateChange[], max: number): number {
     const all = changes.concat(this.pending);
-    const dropped = Math.max(0, all.length - max);
+    const dropped = Math.max(0, Math.min(all.length, all.length + this.held.size - max));
     this.pending = dropped > 0 ? all.slice(dropped) : all;
     return dropped;
   }
 
   get pendingCount(): number {
-    return this.pending.length;
+    return this.pending.length + this.held.size;
   }
 }
