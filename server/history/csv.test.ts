@@ -11,7 +11,20 @@ describe("CSV fields", () => {
     ["+1 room", "'+1 room"],
     ["-west", "'-west"],
     ["@admin", "'@admin"],
-    ["\tTab", "'\tTab"],
+    // A tab ends a cell for a reader splitting on tabs: quoted as well as defused.
+    ["\tTab", "\"'\tTab\""],
+    // A formula after what ends a cell for another reader (`;` in many locales, tab, `|`, a line
+    // break), past any quotes, is defused; the cell is quoted.
+    ["zz;=1+cmd|' /C calc'!A0", "\"zz;'=1+cmd|' /C calc'!A0\""],
+    ["a\t+1", "\"a\t'+1\""],
+    ["a|-1", "\"a|'-1\""],
+    ["a,@SUM(1)", "\"a,'@SUM(1)\""],
+    ['a;"=1"', '"a;\'""=1"""'],
+    ["a\n=1", "\"a\n'=1\""],
+    ["=1;=2", "\"'=1;'=2\""],
+    // A separator alone is quoted and left as written.
+    ["Pump busy; try later", '"Pump busy; try later"'],
+    ["a|b", '"a|b"'],
     ["غرفة ١", "غرفة ١"],
     ["", ""],
   ])("text %j -> %s", (input, expected) => {

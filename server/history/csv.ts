@@ -13,14 +13,28 @@ import { Readable } from "node:stream";
 export const UTF8_BOM = "\uFEFF";
 
 /**
+ * Where a cell ends for some reader: a spreadsheet splits a CSV file on its locale's list
+ * separator (`,` or `;`), an import dialog offers tab and `|` too, and a reader that ignores
+ * quotes ends a line at a line break. Quotes protect a cell only from a reader splitting on `,`.
+ */
+const CELL_END = /[",;\t|\r\n]/;
+
+/** A formula start right after a cell end, past any quotes (a reader unquotes `;"=…`). */
+const FORMULA_AFTER_CELL_END = /([,;\t|\r\n])(?="*[=+\-@])/g;
+
+/**
  * A text field. A cell that starts with =, +, -, @ (or a tab or carriage return) is run as a
  * formula by spreadsheets, so a name like `=HYPERLINK(...)` gets a leading apostrophe, which
- * spreadsheets show as text. Numbers are written with `num` and never altered.
+ * spreadsheets show as text; so does a formula start after any character that ends a cell for
+ * some reader (`zz;=1+cmd|...` is two cells where `;` separates), or a reader would run the rest
+ * as a formula. A text holding a quote or one of those characters is quoted. Numbers are written
+ * with `num` and never altered.
  */
 export function text(value: string | null | undefined): string {
   if (value === null || value === undefined) return "";
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const inner = value.replace(FORMULA_AFTER_CELL_END, "$1'");
+  const safe = /^[=+\-@\t\r]/.test(inner) ? `'${inner}` : inner;
+  return CELL_END.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** A number field (empty when null). */

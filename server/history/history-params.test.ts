@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_POINTS, RESOLUTIONS, resolutionFor } from "../../src/contract/history.ts";
 import { AppError } from "../errors.ts";
-import { bucketCount, encodeCursor, parseCursor, parseInstant, parseMetrics, parseRange, planSeries, queryOf } from "./history-params.ts";
+import { bucketCount, encodeCursor, HISTORY_INSTANTS, parseCursor, parseInstant, parseMetrics, parseOptionalRange, parseRange, planSeries, queryOf } from "./history-params.ts";
 
 const T = (s: string) => Date.parse(s);
 const H = 3_600_000;
@@ -31,6 +31,12 @@ describe("parseInstant", () => {
     ["2026-11-25T08:00:00 02:00", "2026-11-25T06:00:00.000Z"],
     ["2026-11-25 06:00:00Z", "2026-11-25T06:00:00.000Z"],
     ["2028-02-29T00:00:00Z", "2028-02-29T00:00:00.000Z"],
+    // Years as written: Date.UTC would read 0050 as 1950.
+    ["0050-01-01T00:00:00Z", "0050-01-01T00:00:00.000Z"],
+    ["0099-12-31T23:59:59Z", "0099-12-31T23:59:59.000Z"],
+    ["0004-02-29T12:00:00+02:00", "0004-02-29T10:00:00.000Z"],
+    // Year 0 has a 29 February (1900 has none).
+    ["0000-02-29T00:00:00Z", "0000-02-29T00:00:00.000Z"],
   ])("reads %s as %s", (input, expected) => {
     expect(new Date(parseInstant("from", input)).toISOString()).toBe(expected);
   });
@@ -70,6 +76,42 @@ describe("parseRange", () => {
   it("refuses an empty or reversed range", () => {
     expect(messageOf(() => parseRange({ from: "2026-01-01T00:00:00Z", to: "2026-01-01T00:00:00Z" }))).toBe("from must be before to");
     expect(messageOf(() => parseRange({ from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z" }))).toBe("from must be before to");
+  });
+});
+
+describe("the instants a range may take", () => {
+  const BOUNDS = "between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z";
+
+  it("go from 1970-01-01 to the last millisecond of 9999", () => {
+    expect([new Date(HISTORY_INSTANTS.firstMs).toISOString(), new Date(HISTORY_INSTANTS.lastMs).toISOString()]).toEqual(["1970-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]);
+    expect(parseRange({ from: "1970-01-01T00:00:00Z", to: "1970-01-02T00:00:00+01:00" })).toEqual({ fromMs: 0, toMs: 23 * H });
+    expect(parseRange({ from: "9999-12-31T00:00:00Z", to: "9999-12-31T23:59:59.999Z" }).toMs).toBe(HISTORY_INSTANTS.lastMs);
+    expect(parseOptionalRange({ to: "9999-12-31T23:59:59.999Z" })).toEqual({ fromMs: undefined, toMs: HISTORY_INSTANTS.lastMs });
+  });
+
+  it.each([
+    [{ from: "9999-12-31T00:00:00Z", to: "9999-12-31T23:00:00-01:00" }, `to must be ${BOUNDS}`],
+    [{ from: "1970-01-01T00:30:00+01:00", to: "1970-01-02T00:00:00Z" }, `from must be ${BOUNDS}`],
+    [{ from: "1969-12-31T23:59:59.999Z", to: "1970-01-02T00:00:00Z" }, `from must be ${BOUNDS}`],
+    // 0075 read as 1975 would be taken.
+    [{ from: "0075-01-01T00:00:00Z", to: "0075-01-02T00:00:00Z" }, `from must be ${BOUNDS}`],
+    [{ from: "0050-01-01T00:00:00Z", to: "0050-01-02T00:00:00Z" }, `from must be ${BOUNDS}`],
+  ])("refuses %j", (q, message) => {
+    expect(messageOf(() => parseRange(q))).toBe(message);
+    expect(messageOf(() => parseOptionalRange(q))).toBe(message);
+  });
+
+  it("refuses a last bucket that ends after 9999-12-31, naming the latest to", () => {
+    const opts = { now: T("2026-06-01T10:30:00Z"), minuteRetentionDays: 30, capped: false };
+    const fromMs = T("9999-12-30T00:00:00Z");
+    expect(new Date(planSeries({ fromMs, toMs: T("9999-12-31T23:59:00Z") }, opts).toMs).toISOString()).toBe("9999-12-31T23:59:00.000Z");
+    expect(messageOf(() => planSeries({ fromMs, toMs: T("9999-12-31T23:59:00.001Z") }, opts))).toBe(
+      "With resolution 60 the last bucket would end after 9999-12-31T23:59:59.999Z: to may be 9999-12-31T23:59:00Z at the latest",
+    );
+    expect(messageOf(() => planSeries({ fromMs, toMs: HISTORY_INSTANTS.lastMs }, { ...opts, given: 86_400 }))).toBe(
+      "With resolution 86400 the last bucket would end after 9999-12-31T23:59:59.999Z: to may be 9999-12-31T00:00:00Z at the latest",
+    );
+    expect(new Date(planSeries({ fromMs, toMs: T("9999-12-31T00:00:00Z") }, { ...opts, given: 86_400 }).toMs).toISOString()).toBe("9999-12-31T00:00:00.000Z");
   });
 });
 

@@ -64,11 +64,36 @@ export function parseInstant(name: string, value: string | undefined): number {
   const offsetH = m[8] ? 0 : Number(m[10]);
   const offsetM = m[8] ? 0 : Number(m[11]);
   if (month! < 1 || month! > 12 || hour! > 23 || minute! > 59 || second > 59 || offsetH > 23 || offsetM > 59) throw bad;
-  const local = Date.UTC(year!, month! - 1, day!, hour!, minute!, second, ms);
-  // Date.UTC rolls 30 February over into March: the day must survive the round trip.
-  if (day! < 1 || new Date(local).getUTCDate() !== day) throw bad;
+  // Not Date.UTC: it reads years 0 to 99 as 1900 to 1999, and 0050 is year 50.
+  const at = new Date(0);
+  at.setUTCFullYear(year!, month! - 1, day!);
+  at.setUTCHours(hour!, minute!, second, ms);
+  // The date rolls 30 February over into March: the day must survive the round trip.
+  if (day! < 1 || at.getUTCDate() !== day) throw bad;
   const sign = m[9] === "-" ? -1 : 1;
-  return local - sign * (offsetH * 60 + offsetM) * 60_000;
+  return at.getTime() - sign * (offsetH * 60 + offsetM) * 60_000;
+}
+
+/**
+ * The instants a history range may start and end at, both included. Every instant reaches the
+ * database as `toISOString()` text, which writes a year after 9999 as `+010000` (PostgreSQL
+ * refuses it); and every bucket end too, so the last bucket must end by the last instant as well.
+ * Nothing is stored before 1970 (rows are written at the server's clock), the buckets are aligned
+ * on 1970-01-01, and below year 100 PGlite reads the timestamps it answers as 1900 to 1999: a
+ * range before 1970 can only be a typo, and is refused rather than answered empty.
+ */
+export const HISTORY_INSTANTS = { firstMs: Date.parse("1970-01-01T00:00:00.000Z"), lastMs: Date.parse("9999-12-31T23:59:59.999Z") } as const;
+
+/** An instant as the messages write it: ISO 8601 UTC, without zero milliseconds. */
+const instantText = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+const BOUNDS_HINT = `between ${instantText(HISTORY_INSTANTS.firstMs)} and ${instantText(HISTORY_INSTANTS.lastMs)}`;
+
+/** `parseInstant`, within HISTORY_INSTANTS. */
+function parseRangeInstant(name: string, value: string | undefined): number {
+  const ms = parseInstant(name, value);
+  if (ms < HISTORY_INSTANTS.firstMs || ms > HISTORY_INSTANTS.lastMs) throw invalid(`${name} must be ${BOUNDS_HINT}`);
+  return ms;
 }
 
 export interface Range {
@@ -76,19 +101,19 @@ export interface Range {
   toMs: number;
 }
 
-/** `from` and `to`, both required, `from` first, at most MAX_SPAN_MS apart. */
+/** `from` and `to`, both required and within HISTORY_INSTANTS, `from` first, at most MAX_SPAN_MS apart. */
 export function parseRange(q: Record<string, string>): Range {
-  const fromMs = parseInstant("from", q.from);
-  const toMs = parseInstant("to", q.to);
+  const fromMs = parseRangeInstant("from", q.from);
+  const toMs = parseRangeInstant("to", q.to);
   if (fromMs >= toMs) throw invalid("from must be before to");
   if (toMs - fromMs > MAX_SPAN_MS) throw invalid(`The range is too long: at most ${MAX_SPAN_MS / DAY_MS} days`);
   return { fromMs, toMs };
 }
 
-/** `from` and `to` where both are optional filters; when both are given, `from` comes first. */
+/** `from` and `to` where both are optional filters within HISTORY_INSTANTS; when both are given, `from` comes first. */
 export function parseOptionalRange(q: Record<string, string>): Partial<Range> {
-  const fromMs = q.from === undefined ? undefined : parseInstant("from", q.from);
-  const toMs = q.to === undefined ? undefined : parseInstant("to", q.to);
+  const fromMs = q.from === undefined ? undefined : parseRangeInstant("from", q.from);
+  const toMs = q.to === undefined ? undefined : parseRangeInstant("to", q.to);
   if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw invalid("from must be before to");
   return { fromMs, toMs };
 }
@@ -178,6 +203,12 @@ export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentio
   }
   const step = resolution * 1000;
   const plan: SeriesPlan = { resolution, fromMs: Math.floor(fromMs / step) * step, toMs: Math.ceil(toMs / step) * step };
+  // The first bucket cannot start before HISTORY_INSTANTS.firstMs: every resolution divides a day,
+  // and that is the start of a day. The last one's end is `to` rounded up, and may pass lastMs.
+  if (plan.toMs > HISTORY_INSTANTS.lastMs) {
+    const latest = Math.floor(HISTORY_INSTANTS.lastMs / step) * step;
+    throw invalid(`With resolution ${resolution} the last bucket would end after ${instantText(HISTORY_INSTANTS.lastMs)}: to may be ${instantText(latest)} at the latest`);
+  }
   if (resolution >= 3600) plan.hoursBeforeMs = Math.floor(now / HOUR_MS) * HOUR_MS - HOUR_MS;
   return plan;
 }
