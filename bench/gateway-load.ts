@@ -16,9 +16,10 @@
  * create databases: the bench makes its own and drops it). Per level (rate = MCUs x Hz) it waits
  * for the whole fleet to connect and `--warmup` seconds, measures `--seconds`, then stops the
  * fleet and waits for the last readings: "delivered" compares every reading the simulators sent
- * with what the socket received over the whole run. Per node it reads `GET /api/metrics`: CPU per
- * ingested message (the process, every thread), event-loop delay p50/p99 over the window, RSS,
- * frames skipped for a slow socket. It also measures the simulators' CPU and the machine's:
+ * with what the socket received over the whole run. Per node it reads `GET /api/metrics` (totals
+ * since the node started) at both ends of the window and compares the reads: CPU per ingested
+ * message (the process, every thread), event-loop delay p50/p99 over the window, RSS, frames
+ * skipped for a slow socket. It also measures the simulators' CPU and the machine's:
  * when the machine is busy, the limit is the machine (2 cores here), not the server.
  *
  * Prints a table and writes bench/results/gateway-load.json.
@@ -41,7 +42,7 @@ import { migrate } from "../server/db/migrate.ts";
 import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../server/devices/mosquitto-process.ts";
 import { provisionDevices, randomMac } from "../server/devices/provisioning.ts";
 import { freePort } from "../server/free-port.ts";
-import type { NodeMetrics } from "../server/metrics.ts";
+import { metricsWindow, type NodeMetrics } from "../server/metrics.ts";
 import { startServer, type ServerProcess } from "../tests/support/server-process.ts";
 
 const { values } = parseArgs({
@@ -327,6 +328,7 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
 
   latencies.sort((x, y) => x - y);
   const per = (f: (before: NodeMetrics, after: NodeMetrics, i: number) => number) => m1.map((after, i) => +f(m0[i]!, after, i).toFixed(1));
+  const windows = m1.map((after, i) => metricsWindow(m0[i]!, after));
   const ingested = m1.reduce((n, m, i) => n + m.gateway.telemetry - m0[i]!.gateway.telemetry, 0);
   return {
     setup: setup.name,
@@ -340,13 +342,13 @@ async function level(setup: Setup, rate: number, owner: { cookie: string }): Pro
     ingestedPct: +((100 * ingestedAll) / sent).toFixed(3),
     cpuUsPerMsg: per((b, x) => (x.cpuUs - b.cpuUs) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
     mainThreadUsPerMsg: per((b, x, i) => (main1[i]! - main0[i]!) / Math.max(1, x.gateway.telemetry - b.gateway.telemetry)),
-    loopP50Ms: per((_, x) => x.loop.p50Ms),
-    loopP99Ms: per((_, x) => x.loop.p99Ms),
+    loopP50Ms: per((_, _x, i) => windows[i]!.loop.p50Ms),
+    loopP99Ms: per((_, _x, i) => windows[i]!.loop.p99Ms),
     rssMiB: per((_, x) => x.rssBytes / 2 ** 20),
     shedFrames: per((b, x) => x.sockets.shedFrames - b.sockets.shedFrames),
     shedFramesRun: after.map((x, i) => x.sockets.shedFrames - before[i]!.sockets.shedFrames),
     apiP99Ms: +percentile(latencies, 99).toFixed(1),
-    apiServerP99Ms: m1[0]!.http?.p99Ms ?? null,
+    apiServerP99Ms: windows[0]!.http.p99Ms,
     apiErrors,
     simulatorCpuPct: +((100 * c1.reduce((n, c, i) => n + c - c0[i]!, 0)) / (secs * 1e6)).toFixed(0),
     simulatorUsPerMsg: +(c1.reduce((n, c, i) => n + c - c0[i]!, 0) / Math.max(1, s1 - s0)).toFixed(1),

@@ -20,9 +20,10 @@ import type { ExportLimits } from "./history/export-gate.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
 import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
-import { metricsRoutes } from "./http/routes/metrics.ts";
+import { metricsRoutes, type MetricsOptions } from "./http/routes/metrics.ts";
 import { profileRoutes } from "./http/routes/profiles.ts";
 import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
+import type { TrustProxy } from "./config.ts";
 import { serveApp } from "./http/spa.ts";
 
 export interface AppConfig {
@@ -32,7 +33,15 @@ export interface AppConfig {
   /** The built app (Vite's dist/); undefined serves the API only. */
   staticDir?: string;
   logger?: FastifyServerOptions["logger"];
-  trustProxy?: boolean;
+  /**
+   * The reverse proxies whose X-Forwarded-For gives `req.ip` (TRUST_PROXY): a number of hops, or
+   * their addresses and CIDRs, comma-separated; false (the default): none, `req.ip` is the
+   * socket's address. Every per-address limit (sign-in, registration, claims, the password
+   * hashing queue) counts by `req.ip`.
+   */
+  trustProxy?: TrustProxy;
+  /** GET /api/metrics: a bearer token, or a listener of its own on 127.0.0.1 (METRICS_TOKEN, METRICS_PORT). */
+  metrics?: MetricsOptions;
   /** Slow clients and connections per address (defaults: DEFAULT_CONNECTION_LIMITS; no per-address cap behind a proxy). */
   connections?: Partial<ConnectionLimits>;
   /** Where per-address limits count: this process alone, or a Redis every server process shares. */
@@ -59,6 +68,16 @@ export interface AppDeps {
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A number is hops: Fastify 5 ignores a bare number (it
+ * cannot tell a proxy from a client that reached the port directly), so hops are a trust function
+ * here; they are for a server only its proxies can reach. Addresses go to Fastify as they are.
+ */
+function trustProxyOption(trust: TrustProxy): FastifyServerOptions["trustProxy"] {
+  if (typeof trust !== "number") return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 /** Builds the HTTP server from its dependencies; the caller owns the database and closes it. */
 export async function buildApp({ db, hasher, config, now = () => new Date(), events = {}, sessions = createSessions(db, config.session, now) }: AppDeps): Promise<FastifyInstance> {
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...(config.trustProxy ? { perAddress: 0 } : {}), ...config.connections };
@@ -67,7 +86,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     requestTimeout: limits.requestMs,
     logger: config.logger ?? false,
     bodyLimit: 64 * 1024,
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: trustProxyOption(config.trustProxy ?? false),
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     routerOptions: { maxParamLength: 200 },
@@ -107,9 +126,10 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     perAddressPerMinute: loginGuard.perAddressPerMinute,
     claimGuard: createClaimGuard({ ...DEFAULT_CLAIM_GUARD, ...config.claimGuard }, () => now().getTime()),
   };
-  for (const routes of [clientRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, metricsRoutes]) {
+  for (const routes of [clientRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
     routes(app, ctx);
   }
+  metricsRoutes(app, ctx, config.metrics);
   historyRoutes(app, ctx, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });
   await serveApp(app, config.staticDir);
   return app;

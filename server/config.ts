@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 /** Everything the server reads from its environment, with the defaults of the README. */
@@ -16,6 +17,15 @@ export interface ServerConfig {
   loginAttemptsPerMinute: number;
   /** Open HTTP connections one address may hold (0: no cap). */
   maxConnectionsPerAddress: number;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY): a number of hops, or the
+   * proxies' addresses and CIDRs (comma-separated); false: none, the socket's address is the client's.
+   */
+  trustProxy: TrustProxy;
+  /** A listener for GET /metrics on 127.0.0.1 only (METRICS_PORT); the main port then has no /api/metrics. */
+  metricsPort: number | undefined;
+  /** A bearer token every metrics read must carry (METRICS_TOKEN). */
+  metricsToken: string | undefined;
   staticDir: string;
   logLevel: string;
   mqtt:
@@ -39,6 +49,47 @@ export interface ServerConfig {
   historyHourRetentionDays: number;
 }
 
+/** Hops (a number) or proxy addresses and CIDRs (a comma-separated list, as Fastify's trustProxy takes them); false: none. */
+export type TrustProxy = false | number | string;
+
+/** proxy-addr's named ranges, which Fastify's trustProxy also takes. */
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function proxyEntryValid(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const slash = entry.lastIndexOf("/");
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const range = entry.slice(slash + 1);
+  if (/^\d{1,3}$/.test(range)) return Number(range) >= 1 && Number(range) <= (family === 4 ? 32 : 128);
+  // An IPv4 netmask (255.255.255.0) is taken too.
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * TRUST_PROXY: unset, empty or 0 trusts no proxy. Trusting every hop (`true`) is refused: any
+ * client could then choose its own address with an X-Forwarded-For of its own.
+ */
+function trustProxyOf(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? "").trim();
+  if (raw === "" || raw === "0") return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 16) throw new Error(`TRUST_PROXY must be a number of proxy hops from 1 to 16, or the proxies' addresses (was "${raw}")`);
+    return hops;
+  }
+  const entries = raw.split(",").map((e) => e.trim());
+  const bad = entries.filter((e) => !proxyEntryValid(e));
+  if (bad.length > 0) {
+    throw new Error(
+      `TRUST_PROXY must be a number of proxy hops (1), or a comma-separated list of the proxies' addresses or CIDRs (127.0.0.1,10.0.0.0/8; also loopback, linklocal, uniquelocal); "${bad.join('", "')}" is neither`,
+    );
+  }
+  return entries.join(",");
+}
+
 function intOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -53,6 +104,14 @@ function numberOf(env: NodeJS.ProcessEnv, name: string, fallback: number, min: n
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${name} must be a number from ${min} to ${max} (was "${raw}")`);
   return n;
+}
+
+function metricsTokenOf(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN;
+  if (token === undefined || token === "") return undefined;
+  // Sent as `Authorization: Bearer <token>`: only the characters RFC 6750's token allows, and enough of them to be guessed by no one.
+  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token) || token.length < 16) throw new Error("METRICS_TOKEN must be at least 16 characters of A-Z, a-z, 0-9, -._~+/ (e.g. openssl rand -hex 32)");
+  return token;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -80,6 +139,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     scryptLog2N: intOf(env, "SCRYPT_LOG2N", 17, 10, 20),
     loginAttemptsPerMinute: intOf(env, "LOGIN_ATTEMPTS_PER_MINUTE", 20, 1, 100_000),
     maxConnectionsPerAddress: intOf(env, "MAX_CONNECTIONS_PER_ADDRESS", 256, 0, 1_000_000),
+    trustProxy: trustProxyOf(env),
+    metricsPort: env.METRICS_PORT ? intOf(env, "METRICS_PORT", 0, 1, 65535) : undefined,
+    metricsToken: metricsTokenOf(env),
     staticDir: resolve(env.STATIC_DIR || "./dist"),
     logLevel: env.LOG_LEVEL || "info",
     mqtt: env.MQTT_URL

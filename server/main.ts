@@ -45,11 +45,14 @@ const system = await startSystem({
     session: { ...DEFAULT_SESSION, secure },
     staticDir: config.staticDir,
     logger: { level: config.logLevel },
-    trustProxy: secure,
+    // Only the proxies TRUST_PROXY names may say who the client is: an https origin alone trusts none
+    // (with every hop trusted, a client's own X-Forwarded-For would choose its address).
+    trustProxy: config.trustProxy,
+    metrics: { port: config.metricsPort, token: config.metricsToken },
     loginGuard: { perAddressPerMinute: config.loginAttemptsPerMinute },
     rateLimitRedis: redis,
-    // Behind an HTTPS proxy every connection comes from the proxy: it caps them, not us.
-    connections: { perAddress: secure ? 0 : config.maxConnectionsPerAddress },
+    // Behind a proxy (an https origin is served through one) every connection comes from it: it caps them, not us.
+    connections: { perAddress: secure || config.trustProxy !== false ? 0 : config.maxConnectionsPerAddress },
   },
   mqtt: config.mqtt,
   // Also tells the history API which ranges the minutes still hold (AppConfig.historyMinuteRetentionDays).
@@ -62,6 +65,14 @@ const system = await startSystem({
 const log = system.app.log;
 log.info(`Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`}${applied.length ? `; applied ${applied.join(", ")}` : ""}`);
 log.info(`Sign-in limits per address: ${redis ? "counted in Redis (REDIS_URL), shared by every server process" : "counted in this process"}`);
+if (config.trustProxy === false && secure) {
+  log.warn("PUBLIC_ORIGIN is https but TRUST_PROXY is unset: every client reaching this server through the proxy counts as the proxy's address (they share one sign-in budget); set TRUST_PROXY to the proxy's address");
+} else if (typeof config.trustProxy === "number") {
+  log.info(`Client addresses: X-Forwarded-For, trusting ${config.trustProxy} proxy hop(s) (TRUST_PROXY): only the proxy may reach port ${config.port}, or a client could set its own address`);
+} else if (config.trustProxy !== false) {
+  log.info(`Client addresses: X-Forwarded-For, from the proxies ${config.trustProxy} (TRUST_PROXY)`);
+}
+if (config.metricsPort !== undefined) log.info(`Metrics: http://127.0.0.1:${config.metricsPort}/metrics (METRICS_PORT)${config.metricsToken ? ", with METRICS_TOKEN" : ""}`);
 log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded MQTT broker on port ${system.broker!.port}` : config.mqtt.url}`);
 
 let fleet: Fleet | undefined;

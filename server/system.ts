@@ -242,6 +242,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     sockets: () => ({ connected: realtime?.connectedSockets() ?? 0, droppedEvents: realtime?.droppedEvents() ?? 0, shedFrames: realtime?.shedFrames() ?? 0 }),
     history,
   });
+  // The route adds the event loop's delay and the request times, which it samples itself (server/http/routes/metrics.ts).
   events.metrics = metrics.read;
   events.sessionEnded = (idHash) => {
     sessions.forget(idHash);
@@ -278,7 +279,6 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     flushReadings: () => writer.flush(),
     flushHistory: () => history.flush(),
     async close() {
-      metrics.close();
       // The gateway first: no reading comes in that the realtime server could no longer send (with
       // an external broker, what this node did not send out another node takes over).
       await gateway.close();

@@ -44,14 +44,21 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return page.items;
   });
 
-  /** Runs a claim: a refusal (wrong MAC or code) counts against the account and address, which may then wait. */
+  /**
+   * Runs a claim with an attempt reserved for the account and address before it reaches the
+   * inventory: a refusal (wrong MAC or code) keeps it counted, so they may then wait; anything
+   * else gives it back.
+   */
   async function claiming<T>(clientId: number, req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
-    ctx.claimGuard.check(clientId, req.ip, reply);
+    const attempt = await ctx.claimGuard.reserve(clientId, req.ip, reply);
+    let refused = false;
     try {
       return await run();
     } catch (err) {
-      if (err instanceof AppError && err.message === CLAIM_REFUSED) ctx.claimGuard.refused(clientId, req.ip);
+      refused = err instanceof AppError && err.message === CLAIM_REFUSED;
       throw err;
+    } finally {
+      attempt.end(refused);
     }
   }
 
