@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { DEFAULT_DEVICE_MESSAGE_BURST, DEFAULT_DEVICE_MESSAGES_PER_SECOND } from "./devices/device-budget.ts";
 
 /** Everything the server reads from its environment, with the defaults of the README. */
 export interface ServerConfig {
@@ -47,6 +48,11 @@ export interface ServerConfig {
   historyMinuteRetentionDays: number;
   /** Days it keeps hourly rollups, device state changes and the command log (at least the minutes' days). */
   historyHourRetentionDays: number;
+  /**
+   * Messages one device may send a second, on average (DEVICE_MESSAGES_PER_SECOND), and at once
+   * (DEVICE_MESSAGE_BURST): the rest is dropped; a device over it for long is cut off for a minute.
+   */
+  deviceMessages: { perSecond: number; burst: number };
 }
 
 /** Hops (a number) or proxy addresses and CIDRs (a comma-separated list, as Fastify's trustProxy takes them); false: none. */
@@ -163,5 +169,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
     historyMinuteRetentionDays,
     historyHourRetentionDays,
+    deviceMessages: {
+      perSecond: numberOf(env, "DEVICE_MESSAGES_PER_SECOND", DEFAULT_DEVICE_MESSAGES_PER_SECOND, 0.01, 100_000),
+      burst: intOf(env, "DEVICE_MESSAGE_BURST", DEFAULT_DEVICE_MESSAGE_BURST, 1, 1_000_000),
+    },
   };
 }

@@ -60,6 +60,7 @@ const system = await startSystem({
   socketRedis,
   socketRedisStream: config.redisSocketStream,
   alerts: { graceMs: config.alarmGraceMs, holdMs: config.alarmHoldMs },
+  deviceBudget: config.deviceMessages,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
 });
 const log = system.app.log;

@@ -9,6 +9,7 @@ import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { inventoryRepo } from "./db/inventory-repo.ts";
 import { createPreferencesCache } from "./db/preferences-repo.ts";
+import { DEFAULT_DEVICE_MESSAGE_BURST, DEFAULT_DEVICE_MESSAGES_PER_SECOND, DeviceBudget, type DeviceBudgetOptions } from "./devices/device-budget.ts";
 import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
 import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
 import { mqttTransport, type DeviceTransport } from "./devices/device-transport.ts";
@@ -38,6 +39,11 @@ export interface SystemOptions {
   commandTimeoutMs?: number;
   coalesceMs?: number;
   readingsFlushMs?: number;
+  /**
+   * Each device's message budget (defaults: 20 messages a second, bursts of 40; cut off for 60 s
+   * after 10 s over budget within a minute): what one device sending too much may cost the rest.
+   */
+  deviceBudget?: Partial<Omit<DeviceBudgetOptions, "now" | "sweepEveryMs">>;
   /** How long reading history is kept (defaults: minutes 30 days, hours 730). */
   historyRetention?: HistoryRetention;
   /** A Redis connection for the sockets of every server node to hear each other (see RealtimeOptions.redis). */
@@ -96,6 +102,12 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   // Set once the gateway runs: a device's new key is in use, so its retained key message goes.
   let keyPromoted: (mac: string) => void = () => {};
   let transport: DeviceTransport;
+  // One budget for every device of this node, applied where their messages come in (the broker or the MQTT client).
+  const budget = new DeviceBudget({
+    ...o.deviceBudget,
+    perSecond: o.deviceBudget?.perSecond ?? DEFAULT_DEVICE_MESSAGES_PER_SECOND,
+    burst: o.deviceBudget?.burst ?? DEFAULT_DEVICE_MESSAGE_BURST,
+  });
   if (o.mqtt.mode === "embedded") {
     const inventory = inventoryRepo(o.db);
     broker = await startEmbeddedBroker({
@@ -111,6 +123,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
         keyPromoted(mac);
         return true;
       },
+      budget,
       log,
     });
     // This broker just started: no device is connected to it, whatever the database last saw.
@@ -127,6 +140,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       delivered: redis ? (session) => deliveredBy(redis, stream, session) : undefined,
       // One node takes a dead node's session over.
       claim: redis ? async (session) => (await redis.set(`${stream}:takeover:${session}`, "1", "PX", 60_000, "NX")) === "OK" : undefined,
+      budget,
       log,
     });
   }
@@ -159,6 +173,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     now,
     commandTimeoutMs,
     commandLog: history.commands,
+    budget,
+    onCutOff(entry, cutOff, disconnected) {
+      alerts.sendsTooMuch(entry, cutOff, disconnected);
+    },
     log,
     onReading(entry, reading, at) {
       // The realtime server sends the reading on (and settles its delivery); before it started there is no one to send it to.
@@ -288,6 +306,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       // After the gateway: the commands it just gave up on are recorded.
       await history.close();
       await broker?.close();
+      budget.close();
       await app.close();
     },
   };

@@ -3,6 +3,8 @@ import type { LiveReading, Notification } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
 import { alertsRepo, type AlarmHistory } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
+import { notificationsRepo } from "../db/notifications-repo.ts";
+import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
 import { mayPush, type PushNotifier } from "./push-sender.ts";
 
@@ -78,6 +80,24 @@ function inAppWants(p: NotificationPreferences, kind: AlarmKind): boolean {
  * `repeatMs` of the last announcement of the same kind, so that a flapping sensor or connection
  * does not flood the bell. Every opening and resolution goes to `alarmChanged`.
  */
+/** The notification type of a device cut off for sending too much (not an alarm: it ends with its cooldown). */
+export const SENDS_TOO_MUCH = "mcu_sends_too_much";
+
+const duration = (ms: number) => {
+  const s = Math.round(ms / 1000);
+  if (s % 60 !== 0) return `${s} seconds`;
+  return s === 60 ? "1 minute" : `${s / 60} minutes`;
+};
+
+/** What the owner of a device cut off for sending too much is told. */
+export function sendsTooMuchText(name: string, c: Pick<DeviceCutOff, "messages" | "seconds" | "perSecond" | "cooldownMs">, disconnected: boolean) {
+  const what = disconnected ? `It was disconnected for ${duration(c.cooldownMs)}.` : `Its messages are ignored for ${duration(c.cooldownMs)}.`;
+  return {
+    title: `MCU "${name}" sends too much`,
+    body: `MCU "${name}" sends too much: ${c.messages.toLocaleString("en-US")} messages in ${c.seconds} s, its limit is ${c.perSecond}/s. ${what}`,
+  };
+}
+
 export function createAlerts(o: AlertOptions) {
   const graceMs = o.graceMs ?? 5 * 60_000;
   const holdMs = o.holdMs ?? 2 * 60_000;
@@ -281,6 +301,22 @@ export function createAlerts(o: AlertOptions) {
           else await resolve(entry, s, t, action.resolve);
         }
       });
+    },
+
+    /**
+     * A device was cut off for sending too much (once per episode: see DeviceBudget): its owner is
+     * told in the bell (as the device-status preference says) and by push.
+     */
+    sendsTooMuch(entry: McuEntry, cutOff: DeviceCutOff, disconnected: boolean): void {
+      const t = o.now();
+      const text = sendsTooMuchText(entry.name, cutOff, disconnected);
+      const done = (async () => {
+        const prefs = await preferencesOf(entry.clientId);
+        if (prefs.in_app.device_status) o.notify(entry.clientId, await notificationsRepo(o.db).create(entry.clientId, { type: SENDS_TOO_MUCH, ...text }, t));
+        if (mayPush(prefs, t)) push(entry.clientId, text);
+      })().catch((err: Error) => o.log?.(`alerts: ${entry.mac}: ${err.message}`));
+      running.add(done);
+      void done.finally(() => running.delete(done));
     },
 
     /** Forgets an MCU (deleted). */

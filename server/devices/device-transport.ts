@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from "node:net";
 import mqtt, { MqttClient, type IClientOptions, type IConnackPacket } from "mqtt";
-import { TOPICS } from "../../src/contract/mqtt.ts";
+import { parseDeviceTopic, TOPICS } from "../../src/contract/mqtt.ts";
+import type { DeviceBudget } from "./device-budget.ts";
 import type { Delivery } from "./delivery.ts";
 import { telemetryDemux } from "./telemetry-demux.ts";
 
@@ -81,6 +82,8 @@ export interface DeviceTransport {
   replayRetained(topic: string, timeoutMs: number): Promise<void>;
   /** An external broker's sessions: QoS 1 telemetry not yet settled, sessions of dead nodes taken over, publishes sent again and skipped. */
   sessions?(): SessionStats;
+  /** A device its message budget cuts off is disconnected (the embedded broker), not only ignored. */
+  closesCutOffDevices?: boolean;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,12 @@ export interface MqttTransportOptions {
    * session over (a lock shared by the nodes). Without it, each node that hears it tries.
    */
   claim?: (session: string) => Promise<boolean>;
+  /**
+   * Each device's message budget: a message over it is dropped as it arrives (telemetry before it
+   * is parsed; QoS 1 acknowledged all the same). The broker keeps the connection of a device it
+   * cuts off: the device's messages are dropped until its cooldown is over.
+   */
+  budget?: DeviceBudget;
   log?: (msg: string) => void;
 }
 
@@ -187,6 +196,7 @@ async function connectWithTelemetryLane(
   telemetry: TelemetryHandler,
   delivered: MqttTransportOptions["delivered"],
   lanes: (lane: Lane) => void,
+  log?: (msg: string) => void,
 ): Promise<{ client: MqttClient; connack: IConnackPacket }> {
   const client = new MqttClient(() => {
     const socket = netConnect({ host: url.hostname, port: Number(url.port || 1883) });
@@ -226,7 +236,14 @@ async function connectWithTelemetryLane(
     } else ready(new Set());
     const push = socket.push.bind(socket);
     let flowing = true;
-    const demux = telemetryDemux(take, (bytes) => (flowing = push(bytes)), { v5: options.protocolVersion === 5 });
+    const demux = telemetryDemux(take, (bytes) => (flowing = push(bytes)), {
+      v5: options.protocolVersion === 5,
+      // The client reconnects; the broker sends again what this connection did not acknowledge.
+      protocolError: (why) => {
+        log?.(`gateway mqtt: closed the connection to the broker: ${why}`);
+        socket.destroy();
+      },
+    });
     socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
       if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
       flowing = true;
@@ -263,6 +280,19 @@ async function connectWithTelemetryLane(
  */
 export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTransport> {
   const handlers = deviceHandlers(o.log);
+  const budget = o.budget;
+  // A device's message over its budget goes no further than here.
+  const telemetry: TelemetryHandler = budget
+    ? (mac, bytes, start, end, delivery) => (budget.admit(mac) ? handlers.telemetry(mac, bytes, start, end, delivery) : delivery?.settle())
+    : handlers.telemetry;
+  /** A message of the client's parser (status, ack; telemetry without the lane); a retained one is the broker's replay, not counted. */
+  const fromBroker = (topic: string, payload: Buffer, retained: boolean) => {
+    if (budget && !retained) {
+      const t = parseDeviceTopic(topic);
+      if (t && !budget.admit(t.mac)) return;
+    }
+    handlers.message(topic, payload, retained);
+  };
   const url = new URL(o.url);
   const shared = (topic: string) => (o.shareGroup ? `$share/${o.shareGroup}/${topic}` : topic);
   const group = o.shareGroup ?? "-";
@@ -303,7 +333,7 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     );
   };
   async function connect(opts: IClientOptions & { clientId: string }) {
-    if (lane) return connectWithTelemetryLane(url, opts, handlers.telemetry, o.delivered, track);
+    if (lane) return connectWithTelemetryLane(url, opts, telemetry, o.delivered, track, o.log);
     const client = await mqtt.connectAsync(o.url, opts);
     return { client, connack: { cmd: "connack", sessionPresent: false, returnCode: 0 } as IConnackPacket };
   }
@@ -316,7 +346,7 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
     const gone = goneTopic.exec(topic);
     // (Retained: a node that starts takes over sessions whose nodes died while no other ran. Empty: cleared.)
     if (gone) return void (payload.length > 0 && takeOver(gone[1]!));
-    handlers.message(topic, payload, packet.retain);
+    fromBroker(topic, payload, packet.retain);
   });
   await client.subscribeAsync(subscriptions);
   // A broker whose gateway role predates the wills (no `gateways/#`) refuses this one: the node
@@ -354,7 +384,7 @@ export async function mqttTransport(o: MqttTransportOptions): Promise<DeviceTran
       const startedAt = Date.now();
       const { client: c, connack } = await connect({ ...options(session, 0), reconnectPeriod: 0 });
       c.on("error", (err) => o.log?.(`gateway mqtt (session ${session}): ${err.message}`));
-      c.on("message", (topic, payload, packet) => goneTopic.test(topic) || handlers.message(topic, payload, packet.retain));
+      c.on("message", (topic, payload, packet) => goneTopic.test(topic) || fromBroker(topic, payload, packet.retain));
       const mine = [...lanes].filter((l) => l.session === session);
       if (connack.sessionPresent) {
         takenOver++;

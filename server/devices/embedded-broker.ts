@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes";
 import { normalizeMac } from "../../src/contract/mac.ts";
 import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, TOPICS } from "../../src/contract/mqtt.ts";
+import type { DeviceBudget } from "./device-budget.ts";
 import { deviceHandlers, type DeviceTransport } from "./device-transport.ts";
 import { mqttConnectionGuard, type MqttConnectionLimits } from "./mqtt-frame-guard.ts";
 
@@ -18,6 +19,12 @@ export interface EmbeddedBrokerOptions {
   log?: (msg: string) => void;
   /** Packet sizes and unauthenticated connections (defaults: DEFAULT_MQTT_LIMITS). */
   limits?: Partial<MqttConnectionLimits>;
+  /**
+   * Each device's message budget: a message over it is dropped as it is read (its telemetry
+   * before it is parsed); a device the budget cuts off is disconnected, and refused at connect
+   * until its cooldown is over.
+   */
+  budget?: DeviceBudget;
 }
 
 /**
@@ -64,6 +71,16 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   let gatewayClients = 0;
   let fastLaneMessages = 0;
   const guard = mqttConnectionGuard({ ...DEFAULT_MQTT_LIMITS, ...options.limits }, options.log);
+  const budget = options.budget;
+  budget?.onCutOff(({ mac, cooldownMs }) => {
+    // Not inside the socket read that tripped it: the lane is still taking that chunk's publishes.
+    setImmediate(() => {
+      const client = (broker as unknown as { clients: Record<string, Client | undefined> }).clients[mac];
+      if (!client) return;
+      options.log?.(`mqtt: disconnected ${mac}, over its message budget; refused for ${Math.round(cooldownMs / 1000)} s`);
+      client.close();
+    });
+  });
 
   broker.authenticate = (client, username, password, done) => {
     const c = client as Authed;
@@ -82,6 +99,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     }
     // The client id must be the MAC it authenticates as, in the canonical form.
     if (client.id !== username || normalizeMac(username) !== username) return fail();
+    // A device cut off for sending too much waits out its cooldown ("server unavailable": try again later).
+    if (budget?.isCutOff(username)) return done(Object.assign(new Error("Over its message budget: try again later"), { returnCode: 3 }), false);
     options.authenticateDevice(username, secret).then(
       (ok) => {
         if (!ok) return fail();
@@ -94,6 +113,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
 
   broker.authorizePublish = (client, packet: PublishPacket, done) => {
     const c = client as Authed | null;
+    // A QoS 1 or 2 publish needs a non-zero packet id (MQTT 3.1.1 §2.3.1, MQTT 5 §2.2.1): the error
+    // closes the connection before the publish is acknowledged or handed over.
+    if (packet.qos > 0 && packet.messageId === 0) return done(new Error("protocol error: a QoS 1 publish with packet id 0"));
     if (c?.isGateway) return done(null);
     const t = parseDeviceTopic(packet.topic);
     // client is null only for a stored will published after the device is gone: it passed this check when set.
@@ -134,6 +156,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       maxPayload: MAX_DEVICE_PAYLOAD_BYTES,
       take: (chunk, start, end) => {
         fastLaneMessages++;
+        // Over budget: dropped here, before it is copied or parsed.
+        if (budget && !budget.admit(mac)) return;
         handTelemetry(mac, chunk, start, end);
       },
       // The broker's keepalive timer restarts on every packet it reads; these it does not read.
@@ -159,6 +183,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     }
     const t = parseDeviceTopic(packet.topic);
     const rest = t?.rest;
+    // A device's own message over its budget is dropped (a QoS 1 one is acknowledged all the same:
+    // sent again, it would only be dropped again). Wills are the broker's, not counted.
+    if (t && budget && client && !(client as Authed).isGateway && DEVICE_PUBLISH.has(t.rest) && !budget.admit(t.mac)) return done?.();
     if (rest === "telemetry") {
       handTelemetry(t!.mac, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
       return done?.();
@@ -192,6 +219,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     connectedDevices: () => Math.max(0, broker.connectedClients - gatewayClients),
     fastLaneMessages: () => fastLaneMessages,
     transport: () => ({
+      closesCutOffDevices: budget !== undefined,
       onMessage: handlers.onMessage,
       onTelemetry: handlers.onTelemetry,
       publish: (topic, payload, { qos, retain = false }) =>

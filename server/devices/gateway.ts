@@ -6,6 +6,7 @@ import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
 import type { CommandRecorder, FinalOutcome } from "../history/command-log.ts";
 import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
+import type { DeviceBudget, DeviceCutOff } from "./device-budget.ts";
 import type { DeviceTransport, SessionStats } from "./device-transport.ts";
 import { attachDelivery, type Delivery } from "./delivery.ts";
 import type { ReadingsWriter } from "./readings-writer.ts";
@@ -30,6 +31,17 @@ export interface GatewayOptions {
   onStatus(entry: McuEntry, status: "online" | "offline", previous: McuStatus): void;
   /** The command log: every command sent, and what became of it. */
   commandLog?: CommandRecorder;
+  /**
+   * The devices' message budget, applied by the transport where their messages come in (the same
+   * object): its drops are counted in the stats, and a device it cuts off is reported with `onCutOff`.
+   */
+  budget?: DeviceBudget;
+  /**
+   * A device was cut off for sending too much (`disconnected`: its connection was closed; an
+   * external broker keeps it, and its messages are dropped instead). Not called for a device no
+   * one owns, nor for a cut-off of the same episode (DeviceCutOff.again).
+   */
+  onCutOff?(entry: McuEntry, cutOff: DeviceCutOff, disconnected: boolean): void;
   log?: (msg: string) => void;
 }
 
@@ -44,7 +56,10 @@ export interface GatewayStats {
   telemetry: number;
   statuses: number;
   acks: number;
-  dropped: { invalid: number; tooLarge: number; unknownDevice: number };
+  /** `overBudget`: messages of devices over their message budget, or cut off for staying over it. */
+  dropped: { invalid: number; tooLarge: number; unknownDevice: number; overBudget: number };
+  /** Devices cut off for sending too much since the start, and cut off right now. */
+  cutOff: { total: number; now: number };
   /** With an external broker: its sessions (QoS 1 telemetry, nodes taken over). */
   sessions?: SessionStats;
 }
@@ -74,7 +89,7 @@ export interface Gateway {
 export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const timeoutMs = o.commandTimeoutMs ?? 5000;
   const rereadTimeoutMs = o.rereadTimeoutMs ?? 2000;
-  const stats: GatewayStats = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0 } };
+  const stats: Omit<GatewayStats, "cutOff"> = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0, overBudget: 0 } };
   const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck, outcome: FinalOutcome) => void }>();
   const rereads = new Map<string, Promise<void>>();
 
@@ -105,7 +120,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
    * cache, which it is but for one lookup in 30 s; no promise, no copy of the reading.
    */
   /** A reading dropped (counted): its QoS 1 publish is done with too. */
-  function drop(why: keyof GatewayStats["dropped"], delivery: Delivery | undefined): undefined {
+  function drop(why: Exclude<keyof GatewayStats["dropped"], "overBudget">, delivery: Delivery | undefined): undefined {
     stats.dropped[why]++;
     delivery?.settle();
     return undefined;
@@ -189,6 +204,15 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     else w.resolve({ ok: false, message: ack.error || "The device refused the command" }, "refused");
   }
 
+  o.budget?.onCutOff((cutOff) => {
+    if (cutOff.again) return;
+    o.log?.(`gateway: ${cutOff.mac} sent ${cutOff.messages} messages in ${cutOff.seconds} s (its budget: ${cutOff.perSecond}/s): cut off for ${Math.round(cutOff.cooldownMs / 1000)} s`);
+    o.directory.lookup(cutOff.mac).then(
+      (entry) => entry && o.onCutOff?.(entry, cutOff, transport.closesCutOffDevices === true),
+      (err: Error) => o.log?.(`gateway: owner of ${cutOff.mac}: ${err.message}`),
+    );
+  });
+
   const fail = (about: string) => (err: Error) => {
     stats.dropped.invalid++;
     o.log?.(`gateway: ${about}: ${err.message}`);
@@ -269,7 +293,12 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       return next;
     },
 
-    stats: () => ({ ...structuredClone(stats), ...(transport.sessions ? { sessions: transport.sessions() } : {}) }),
+    stats: () => {
+      const budget = o.budget?.stats();
+      const copy = structuredClone(stats);
+      copy.dropped.overBudget = budget?.dropped ?? 0;
+      return { ...copy, cutOff: { total: budget?.cutOffs ?? 0, now: budget?.coolingDown ?? 0 }, ...(transport.sessions ? { sessions: transport.sessions() } : {}) };
+    },
 
     async close() {
       for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" }, "failed");

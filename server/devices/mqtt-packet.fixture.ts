@@ -16,9 +16,9 @@ const mqttString = (s: string | Buffer): Buffer => {
   return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
 };
 
-/** An MQTT 3.1.1 PUBLISH: QoS 0 unless `qos` (then packet id 7 follows the topic), `flags` ORed into the type byte (1 retain, 8 dup). */
-export function mqttPublish(topic: string, payload: string, { qos = 0, flags = 0 } = {}): Buffer {
-  const body = Buffer.concat([mqttString(topic), qos ? Buffer.from([0, 7]) : Buffer.alloc(0), Buffer.from(payload)]);
+/** An MQTT 3.1.1 PUBLISH: QoS 0 unless `qos` (then `packetId`, 7 unless said, follows the topic), `flags` ORed into the type byte (1 retain, 8 dup). */
+export function mqttPublish(topic: string, payload: string, { qos = 0, flags = 0, packetId = 7 } = {}): Buffer {
+  const body = Buffer.concat([mqttString(topic), qos ? Buffer.from([packetId >> 8, packetId & 0xff]) : Buffer.alloc(0), Buffer.from(payload)]);
   return Buffer.concat([mqttFixedHeader(0x30 | (qos << 1) | flags, body.length), body]);
 }
 

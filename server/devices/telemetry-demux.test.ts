@@ -69,6 +69,27 @@ describe("the MQTT client's telemetry demultiplexer", () => {
     expect(got).toEqual([`${MAC} {"v":5} 0 false`, `${MAC} {"v":6} ${0x1234} true`]);
   });
 
+  it("refuses a QoS 1 publish with packet id 0 (a protocol error): neither it nor anything after it is taken or handed on", () => {
+    const status = mqttPublish(`devices/${MAC}/status`, "online", { qos: 1 });
+    for (const zero of [mqttPublish(`devices/${MAC}/telemetry`, '{"id":0}', { qos: 1, packetId: 0 }), mqttPublish(`devices/${MAC}/status`, "online", { qos: 1, packetId: 0 })]) {
+      const stream = Buffer.concat([telemetry(MAC, "1"), status, zero, telemetry(MAC, "2"), status]);
+      for (const cut of [1, 2, 3, 7, 1000]) {
+        const errors: string[] = [];
+        const taken: string[] = [];
+        const passed: Buffer[] = [];
+        const feed = telemetryDemux(
+          (mac, bytes, start, end) => taken.push(`${mac} ${bytes.toString("utf8", start, end)}`),
+          (bytes) => passed.push(Buffer.from(bytes)),
+          { protocolError: (why) => errors.push(why) },
+        );
+        for (let i = 0; i < stream.length; i += cut) feed(stream.subarray(i, i + cut));
+        expect(taken, `cut ${cut}`).toEqual([`${MAC} 1`]);
+        expect(Buffer.concat(passed).equals(status), `cut ${cut}`).toBe(true);
+        expect(errors, `cut ${cut}`).toEqual(["a QoS 1 or 2 publish with packet id 0"]);
+      }
+    }
+  });
+
   it("hands everything on as it is after a malformed length", () => {
     const bad = Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00]);
     for (const cut of [1, 2, 3, 7, 1000]) {

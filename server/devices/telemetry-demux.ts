@@ -20,15 +20,25 @@ export type DemuxedTelemetry = (mac: string, bytes: Buffer, start: number, end: 
  * (to the MQTT client's own parser). A packet cut across chunks is held until it is whole.
  * Returns the function that takes each chunk read.
  *
+ * A QoS 1 or 2 publish with packet id 0 is a protocol error (MQTT 3.1.1 §2.3.1, MQTT 5 §2.2.1):
+ * it is neither taken nor handed on, nor is anything after it; `protocolError` is told (the
+ * caller closes the connection).
+ *
  * The gateway's subscription to every device's telemetry brings one node thousands of these a
  * second; the MQTT client would parse each into objects (and log it to a disabled debug logger)
  * only to hand over its topic and payload.
  */
-export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer) => void, { v5 = false } = {}): (chunk: Buffer) => void {
+export function telemetryDemux(
+  telemetry: DemuxedTelemetry,
+  pass: (bytes: Buffer) => void,
+  { v5 = false, protocolError = () => {} }: { v5?: boolean; protocolError?: (why: string) => void } = {},
+): (chunk: Buffer) => void {
   /** The start of a packet the chunks so far hold only part of. */
   let partial: Buffer | null = null;
   /** A malformed length was read: from there on, everything goes to the client's parser as it is. */
   let broken = false;
+  /** A protocol error was read: nothing more is taken or handed on. */
+  let refused = false;
 
   /** What `telemetryMac` read besides the MAC (no object per message). */
   let start = 0;
@@ -37,11 +47,17 @@ export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer
 
   /**
    * The MAC of the telemetry publish in `buf[at, end)` (its body at `body`), its payload's start,
-   * packet id and DUP flag left in `start`, `packetId` and `dup`; undefined for another packet.
-   * Type byte: PUBLISH (3), QoS 0 or 1, DUP only with QoS 1, never RETAIN.
+   * packet id and DUP flag left in `start`, `packetId` and `dup`; undefined for another packet;
+   * null for a QoS 1 or 2 publish with packet id 0. Type byte: PUBLISH (3), QoS 0 or 1, DUP only
+   * with QoS 1, never RETAIN.
    */
-  function telemetryMac(buf: Buffer, at: number, body: number, end: number): string | undefined {
+  function telemetryMac(buf: Buffer, at: number, body: number, end: number): string | undefined | null {
     const type = buf[at]!;
+    if ((type & 0xf6) === 0x32 || (type & 0xf6) === 0x34) {
+      // Its packet id follows the topic.
+      const id = end - body >= 2 ? body + 2 + buf.readUInt16BE(body) : end;
+      if (id + 2 <= end && buf.readUInt16BE(id) === 0) return null;
+    }
     const qos1 = type === 0x32 || type === 0x3a;
     if (type !== 0x30 && !qos1) return undefined;
     if (end - body < 2 + TOPIC_LENGTH + (qos1 ? 2 : 0) || buf.readUInt16BE(body) !== TOPIC_LENGTH) return undefined;
@@ -73,7 +89,15 @@ export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer
     for (const bytes of rest) if (bytes.length > 0) pass(bytes);
   }
 
+  /** Stops at a protocol error (the packets before it were handed over). */
+  function refuse(): void {
+    refused = true;
+    partial = null;
+    protocolError("a QoS 1 or 2 publish with packet id 0");
+  }
+
   return (chunk) => {
+    if (refused) return;
     if (broken) return pass(chunk);
     if (partial) {
       // The held packet, completed with only the bytes of this chunk it still needs.
@@ -92,6 +116,7 @@ export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer
       const whole = Buffer.concat([partial, chunk.subarray(0, needed)]);
       partial = null;
       const mac = telemetryMac(whole, 0, x.body, x.end);
+      if (mac === null) return refuse();
       if (mac !== undefined) telemetry(mac, whole, start, x.end, packetId, dup);
       else pass(whole);
       chunk = chunk.subarray(needed);
@@ -104,6 +129,10 @@ export function telemetryDemux(telemetry: DemuxedTelemetry, pass: (bytes: Buffer
       if (x === null) return breakOff(chunk.subarray(passFrom));
       if (x === undefined || x.end > chunk.length) break;
       const mac = telemetryMac(chunk, at, x.body, x.end);
+      if (mac === null) {
+        if (passFrom < at) pass(chunk.subarray(passFrom, at));
+        return refuse();
+      }
       if (mac !== undefined) {
         if (passFrom < at) pass(chunk.subarray(passFrom, at));
         passFrom = x.end;
