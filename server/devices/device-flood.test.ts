@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import { flood, readingsTaken, startFloodSystem, until, type FloodDevice, type FloodSystem } from "../../tests/support/device-flood.ts";
 import { SENDS_TOO_MUCH } from "../alerts/alerts.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "./mosquitto-process.ts";
 import { mqttConnect, mqttPublish } from "./mqtt-packet.fixture.ts";
 
 const reading = (i: number) => JSON.stringify({ DHT: { temperature: 18 + (i % 10) / 10, humidity: 85, count: 1 }, batteryLevel: 70 });
@@ -118,6 +119,46 @@ describe("one device flooding the embedded broker", { timeout: 60_000 }, () => {
     await t.system.flushHistory();
     expect(await readingsTaken(t.db, mcu.mcuId)).toBe(0);
     expect(t.system.gateway.stats().telemetry).toBe(telemetryBefore);
+  });
+});
+
+describe.skipIf(!mosquittoAvailable())("one device flooding through an external broker (Mosquitto)", { timeout: 60_000 }, () => {
+  let mosquitto: MosquittoProcess;
+  let t: FloodSystem;
+  beforeAll(async () => {
+    mosquitto = await startMosquitto();
+    t = await startFloodSystem({ mosquitto, deviceBudget: { perSecond: 20, burst: 40, overLimitSeconds: 3, cooldownMs: 60_000 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mosquitto?.stop();
+  });
+
+  it("gets rate × time + burst of its readings through (the broker keeps its connection: the rest is dropped for its cooldown), and its owner is told once", async () => {
+    const o = await t.owner();
+    const mcu = await o.device();
+    const client = await mcu.connect();
+    const before = t.system.gateway.stats();
+    const started = Date.now();
+    const { sent } = await flood(client, TOPICS.telemetry(mcu.mac), reading, { max: 20_000, ms: 5000 });
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    // What the broker still holds for the gateway arrives, and is dropped too.
+    const after = await until(
+      async () => t.system.gateway.stats(),
+      (s) => s.dropped.overBudget - before.dropped.overBudget + s.telemetry - before.telemetry >= sent * 0.9,
+    );
+    await t.system.flushHistory();
+    const accepted = await readingsTaken(t.db, mcu.mcuId);
+    expect(accepted).toBeLessThanOrEqual(20 * seconds + 40);
+    expect(accepted).toBeGreaterThanOrEqual(40);
+    expect(after.dropped.overBudget - before.dropped.overBudget).toBeGreaterThan(10 * accepted);
+    expect(after.cutOff.total - before.cutOff.total).toBe(1);
+    const told = await until(
+      () => tooMuchOf(t, o.clientId),
+      (rows) => rows.length > 0,
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body).toMatch(new RegExp(`^MCU "${mcu.name}" sends too much: [\\d,]+ messages in \\d+ s, its limit is 20/s\\. Its messages are ignored for 1 minute\\.$`));
   });
 });
 
