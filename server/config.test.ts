@@ -21,4 +21,27 @@ describe("server configuration from the environment", () => {
     expect(readConfig({ ALARM_GRACE_SECONDS: "5", ALARM_HOLD_SECONDS: "0" })).toMatchObject({ alarmGraceMs: 5000, alarmHoldMs: 0 });
     expect(() => readConfig({ ALARM_HOLD_SECONDS: "2m" })).toThrow('ALARM_HOLD_SECONDS must be a whole number from 0 to 86400 (was "2m")');
   });
+  it("trusts no proxy unless TRUST_PROXY says which: an https origin alone changes nothing", () => {
+    expect(readConfig({})).toMatchObject({ trustProxy: false });
+    expect(readConfig({ PUBLIC_ORIGIN: "https://farm.example.com" })).toMatchObject({ trustProxy: false });
+    expect(readConfig({ TRUST_PROXY: "0" })).toMatchObject({ trustProxy: false });
+    // A number is hops, a string the proxies' addresses (as Fastify's trustProxy takes them).
+    expect(readConfig({ TRUST_PROXY: "1" })).toMatchObject({ trustProxy: 1 });
+    expect(readConfig({ TRUST_PROXY: "127.0.0.1" })).toMatchObject({ trustProxy: "127.0.0.1" });
+    expect(readConfig({ TRUST_PROXY: " 10.0.0.0/8, ::1 ,loopback,192.168.1.0/255.255.255.0" })).toMatchObject({ trustProxy: "10.0.0.0/8,::1,loopback,192.168.1.0/255.255.255.0" });
+  });
+
+  it("refuses a TRUST_PROXY that is neither hops nor addresses, and trusting every hop", () => {
+    for (const bad of ["true", "yes", "127.0.0.1,", "10.0.0.0/33", "300.1.1.1", "farm-proxy", "17", "-1", "1.5"]) {
+      expect(() => readConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY must be a number of proxy hops/);
+    }
+  });
+
+  it("reads METRICS_PORT and METRICS_TOKEN, and refuses a short or unsendable token", () => {
+    expect(readConfig({})).toMatchObject({ metricsPort: undefined, metricsToken: undefined });
+    expect(readConfig({ METRICS_PORT: "9464", METRICS_TOKEN: "0123456789abcdef0123" })).toMatchObject({ metricsPort: 9464, metricsToken: "0123456789abcdef0123" });
+    expect(() => readConfig({ METRICS_PORT: "70000" })).toThrow('METRICS_PORT must be a whole number from 1 to 65535 (was "70000")');
+    expect(() => readConfig({ METRICS_TOKEN: "short" })).toThrow("METRICS_TOKEN must be at least 16 characters");
+    expect(() => readConfig({ METRICS_TOKEN: "a token with spaces in it" })).toThrow("METRICS_TOKEN must be at least 16 characters");
+  });
 });
