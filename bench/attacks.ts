@@ -28,6 +28,8 @@ import { createPartitions, partitionsBetween } from "../server/history/partition
 import { ensureDemo } from "../server/simulator/demo.ts";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
 import { DEMO_LOGIN, DEMO_STOCK } from "../server/simulator/demo.ts";
+import { provisionDevices } from "../server/devices/provisioning.ts";
+import { metricsWindow, type NodeMetrics } from "../server/metrics.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : NaN);
@@ -48,6 +50,13 @@ const yearMcu = await (async () => {
   await fillMinutes(db, mcu!.mcu_id, from, to);
   await db.close();
   return { ...mcu!, from, to };
+})();
+// Two MCUs of the device-flood attack's own, provisioned now, while PGlite's folder is this process's alone.
+const floodDevices = await (async () => {
+  const db = await openPglite(dataDir);
+  const devices = await provisionDevices(db, [1, 2].map((n) => ({ mac: `02:F1:00:D0:00:0${n}`, kind: "mcu" as const, type: null })));
+  await db.close();
+  return devices.map((d) => ({ mac: d.mac, key: d.key, claimCode: d.claimCode! }));
 })();
 const port = await freePort();
 const mqttPort = await freePort();
@@ -449,6 +458,119 @@ try {
       before: "300 × 401 and the right password accepted right after; 1 of 10 real sign-ins got through the flood",
       after: `${Object.entries(statuses).map(([s, n]) => `${n} × ${s}`).join(", ")}; right password from a new machine ${rightFromNew.status} (locked; the owner's known browser passes: e2e); flood ${flood} requests (${Object.entries(floodStatuses).map(([s, n]) => `${n} × ${s}`).join(", ")}), ${ok} of 10 real sign-ins ok in ${pct(legitResults.map((a) => a.ms), 50).toFixed(0)} ms median, ${pct(legitResults.map((a) => a.ms), 95).toFixed(0)} ms p95 (${pct(quiet, 50).toFixed(0)} ms without the flood; the flood runs on the same 2 cores)`,
       holds: rightFromNew.status === 429 && (statuses[429] ?? 0) >= 290 && ok === 10,
+    });
+  }
+  // ------------------------------------------------------------ round 2, one device floods the server and the disk
+  {
+    // The attacker's own MCUs (provisioned before the server started), claimed like any other.
+    const attacker = await newAccount("127.0.0.70");
+    for (const d of floodDevices) {
+      const claimed = await call("POST", "/api/mcus", { body: { name: `Flood ${d.mac.slice(-2)}`, mac: d.mac, claim_code: d.claimCode, farm_id: attacker.farmId, status: "active" }, cookie: attacker.cookie, from: "127.0.0.70" });
+      if (claimed.status !== 201) throw new Error(`claiming the flood device: ${claimed.status} ${claimed.body}`);
+    }
+    const metricsNow = async () => JSON.parse((await call("GET", "/api/metrics", { from: "127.0.0.1" })).body) as NodeMetrics;
+    /** The other tenant (the demo owner) reads its MCU list every 50 ms until `stop()` says so. */
+    const victimPolls = (stop: () => boolean) =>
+      (async () => {
+        const times: number[] = [];
+        let failed = 0;
+        while (!stop()) {
+          const a = await call("GET", `/api/mcus/by-client/${demo.clientId}`, { cookie: demo.cookie, from: "127.0.0.20", timeoutMs: 5000 });
+          if (a.status === 200) times.push(a.ms);
+          else failed++;
+          await sleep(50);
+        }
+        return { p50: pct(times, 50), p99: pct(times, 99), failed, answered: times.length };
+      })();
+    /** A device connection publishing QoS 0 as fast as mqtt.js writes (up to 1 MiB waiting), for `ms` or until the server closes it. */
+    const deviceFlood = async (d: { mac: string; key: string }, payloads: Buffer[], ms: number) => {
+      const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: d.mac, username: d.mac, password: d.key, reconnectPeriod: 0, connectTimeout: 5000 });
+      c.on("error", () => undefined);
+      let closedAt = 0;
+      c.once("close", () => (closedAt = Date.now()));
+      const stream = (c as unknown as { stream: { writableLength: number } }).stream;
+      const topic = `devices/${d.mac}/telemetry`;
+      const t0 = Date.now();
+      let sent = 0;
+      while (!closedAt && Date.now() - t0 < ms && sent < 5_000_000) {
+        if (stream.writableLength < 1 << 20) for (let i = 0; i < 500 && c.connected; i++) c.publish(topic, payloads[sent++ % payloads.length]!, { qos: 0 });
+        await new Promise((r) => setImmediate(r));
+      }
+      const endedAt = closedAt || Date.now();
+      c.end(true);
+      const refused = await mqtt
+        .connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: d.mac, username: d.mac, password: d.key, reconnectPeriod: 0, connectTimeout: 5000 })
+        .then((again) => (again.end(true), "connected again"))
+        .catch((err: Error) => (/unavailable/i.test(err.message) ? "refused (server unavailable)" : err.message));
+      return { sent, seconds: (endedAt - t0) / 1000, disconnectedAfter: closedAt ? (closedAt - t0) / 1000 : null, endedAt, refused };
+    };
+    /** From `since`, how long until the other tenant's request answers within `withinMs` again (at most 30 s). */
+    const recovery = async (since: number, withinMs: number) => {
+      while (Date.now() - since < 30_000) {
+        const a = await call("GET", `/api/mcus/by-client/${demo.clientId}`, { cookie: demo.cookie, from: "127.0.0.20", timeoutMs: 30_000 });
+        if (a.status === 200 && a.ms <= withinMs) return (Date.now() - since) / 1000;
+        await sleep(50);
+      }
+      return Infinity;
+    };
+    const attack = async (d: { mac: string; key: string }, payloads: Buffer[], ms: number) => {
+      const quietFrom = await metricsNow();
+      let quietDone = false;
+      const quietPolls = victimPolls(() => quietDone);
+      await sleep(5000);
+      quietDone = true;
+      const quiet = await quietPolls;
+      const m0 = await metricsNow();
+      const rssBefore = rssMiB();
+      let floodDone = false;
+      let rssPeak = rssBefore;
+      const rssWatch = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB())), 250);
+      const underPolls = victimPolls(() => floodDone);
+      const f = await deviceFlood(d, payloads, ms);
+      floodDone = true;
+      const under = await underPolls;
+      const m1 = await metricsNow();
+      const recoveredIn = await recovery(f.endedAt, Math.max(2 * quiet.p99, quiet.p99 + 20));
+      // The state changes of the flood's last second are written within the next two.
+      await sleep(2500);
+      clearInterval(rssWatch);
+      const m2 = await metricsNow();
+      const quietWindow = metricsWindow(quietFrom, m0);
+      const window = metricsWindow(m0, m1);
+      // The demo fleet's own readings (their rate while quiet) are not the flood's.
+      const fleetPerS = (m0.gateway.telemetry - quietFrom.gateway.telemetry) / quietWindow.seconds;
+      const accepted = Math.max(0, m1.gateway.telemetry - m0.gateway.telemetry - fleetPerS * window.seconds);
+      return {
+        ...f,
+        quiet,
+        under,
+        recoveredIn,
+        acceptedPerS: accepted / f.seconds,
+        dropped: m1.gateway.dropped.overBudget - m0.gateway.dropped.overBudget,
+        cutOffs: m1.gateway.cutOff.total - m0.gateway.cutOff.total,
+        loopP99: { quiet: quietWindow.loop.p99Ms, under: window.loop.p99Ms },
+        stateRows: m2.history.stateEventsWritten - m0.history.stateEventsWritten,
+        rss: { before: rssBefore, peak: rssPeak, after: rssMiB() },
+      };
+    };
+    const reading = Buffer.from(JSON.stringify({ DHT: { temperature: 18.5, humidity: 86, count: 1 }, CO2: { value: 900, count: 1 }, batteryLevel: 71 }));
+    const readings = await attack(floodDevices[0]!, [reading], 15_000);
+    row({
+      point: 120,
+      attack: `one provisioned MCU publishes QoS 0 readings to its own topic as fast as it can (${readings.sent} in ${readings.seconds.toFixed(1)} s)`,
+      before: "52 000 readings/s accepted; another tenant's API p99 27 → 788 ms; event-loop p99 268 ms",
+      after: `${readings.acceptedPerS.toFixed(1)} readings/s accepted, ${readings.dropped} dropped; disconnected after ${readings.disconnectedAfter?.toFixed(1) ?? "NEVER"} s, then ${readings.refused}; other tenant's API p99 ${readings.quiet.p99.toFixed(0)} → ${readings.under.p99.toFixed(0)} ms (${readings.under.failed} failed); event-loop p99 ${readings.loopP99.quiet.toFixed(0)} → ${readings.loopP99.under.toFixed(0)} ms; RSS ${readings.rss.before.toFixed(0)} → peak ${readings.rss.peak.toFixed(0)} MiB; back to normal ${readings.recoveredIn.toFixed(1)} s after`,
+      holds: readings.acceptedPerS <= 20 + 40 / readings.seconds + 2 && readings.disconnectedAfter !== null && readings.refused.startsWith("refused") && readings.under.failed === 0 && readings.under.p99 < Math.max(100, 4 * readings.quiet.p99) && readings.recoveredIn < 3,
+    });
+    const flips = [true, false].map((on) => Buffer.from(JSON.stringify({ DHT: { temperature: 18.5, humidity: 86, count: 1 }, AC: { status: on, auto: true }, Humidifier: { status: !on, auto: false }, batteryLevel: 71 })));
+    const flipping = await attack(floodDevices[1]!, flips, 12_000);
+    row({
+      point: 121,
+      attack: `one provisioned MCU flips two controllers in every message (${flipping.sent} messages in ${flipping.seconds.toFixed(1)} s)`,
+      before: "30 842/s accepted; 474 588 state-event rows in 10 s; RSS 452 → 857 MiB; the other tenant's requests time out; 25.6 s to recover",
+      after: `${flipping.acceptedPerS.toFixed(1)}/s accepted; ${flipping.stateRows} state-event rows; disconnected after ${flipping.disconnectedAfter?.toFixed(1) ?? "never (10 s over budget is the limit)"} s; RSS ${flipping.rss.before.toFixed(0)} → peak ${flipping.rss.peak.toFixed(0)} → ${flipping.rss.after.toFixed(0)} MiB; other tenant's API p99 ${flipping.quiet.p99.toFixed(0)} → ${flipping.under.p99.toFixed(0)} ms (${flipping.under.failed} failed); event-loop p99 ${flipping.loopP99.quiet.toFixed(0)} → ${flipping.loopP99.under.toFixed(0)} ms; back to normal ${flipping.recoveredIn.toFixed(1)} s after`,
+      // At most a row per controller and second (2 controllers, ~13 s), whatever the device sends.
+      holds: flipping.stateRows <= 2 * 15 && flipping.acceptedPerS <= 20 + 40 / flipping.seconds + 2 && flipping.rss.peak - flipping.rss.before < 100 && flipping.under.failed === 0 && flipping.recoveredIn < 3,
     });
   }
 } finally {
