@@ -423,6 +423,79 @@ try {
     });
   }
 
+  // ------------------------------------------------------------ round 2, proxy, metrics and claim hardening
+  {
+    /** A request with headers of the caller's choosing (a forged X-Forwarded-For, a proxy's headers). */
+    const send = (method: string, path: string, o: { headers?: Record<string, string>; body?: unknown; cookie?: string; from: string }) =>
+      new Promise<Answer>((resolve) => {
+        const payload = o.body === undefined ? undefined : JSON.stringify(o.body);
+        const t0 = performance.now();
+        const req = request(base + path, {
+          method,
+          localAddress: o.from,
+          headers: { ...(payload ? { "content-type": "application/json" } : {}), ...(o.cookie ? { cookie: o.cookie } : {}), origin: base, ...o.headers },
+          timeout: 30_000,
+        }, (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes: Buffer.byteLength(body), ms: performance.now() - t0 }));
+        });
+        req.on("timeout", () => req.destroy(new Error("timeout")));
+        req.on("error", () => resolve({ status: 0, headers: {}, body: "", bytes: 0, ms: performance.now() - t0 }));
+        req.end(payload);
+      });
+    const tally = (statuses: number[]) => Object.entries(statuses.reduce<Record<number, number>>((t, s) => ((t[s] = (t[s] ?? 0) + 1), t), {})).map(([s, n]) => `${n} × ${s}`).join(", ");
+
+    // 40 bad sign-ins, each with a new forged X-Forwarded-For; then 40 without the header from another machine.
+    const forged: number[] = [];
+    for (let i = 0; i < 40; i++) forged.push((await send("POST", "/api/clients/login", { body: { username: `nobody-xff-${i}`, password: "wrong-password" }, headers: { "x-forwarded-for": `203.0.113.${i + 1}` }, from: "127.0.8.1" })).status);
+    const plain: number[] = [];
+    for (let i = 0; i < 40; i++) plain.push((await send("POST", "/api/clients/login", { body: { username: `nobody-plain-${i}`, password: "wrong-password" }, from: "127.0.8.2" })).status);
+    const limited = (xs: number[]) => xs.filter((s) => s === 429).length;
+    row({
+      point: 110,
+      attack: "40 bad sign-ins from one machine, each with a new forged X-Forwarded-For (the server's defaults: TRUST_PROXY unset)",
+      before: "behind an https origin (every hop trusted): 0 × 429 with the header, 20 × 429 without",
+      after: `with the header ${tally(forged)}; without it ${tally(plain)}`,
+      holds: limited(forged) === 20 && limited(plain) === 20,
+    });
+
+    // The metrics as a reverse proxy on this machine would pass a request on, and two readers one after the other.
+    const direct = await send("GET", "/api/metrics", { from: "127.0.0.1" });
+    const throughProxy = await Promise.all(
+      ([["x-forwarded-for", "198.51.100.7"], ["forwarded", "for=198.51.100.7"], ["x-real-ip", "198.51.100.7"], ["via", "1.1 proxy"]] as const).map(([name, value]) => send("GET", "/api/metrics", { headers: { [name]: value }, from: "127.0.0.1" })),
+    );
+    const firstRead = JSON.parse(direct.body) as { http: { requests: number }; loop: { count: number } };
+    const otherRead = JSON.parse((await send("GET", "/api/metrics", { from: "127.0.0.1" })).body) as typeof firstRead;
+    const prometheus = await send("GET", "/api/metrics?format=prometheus", { from: "127.0.0.1" });
+    row({
+      point: 111,
+      attack: "GET /api/metrics through a proxy on this machine (X-Forwarded-For, Forwarded, X-Real-IP, Via from loopback); a second reader",
+      before: "200 with pid, RSS, gateway counters; each read reset the windows another reader saw",
+      after: `direct ${direct.status}, through a proxy ${throughProxy.map((a) => a.status).join(" / ")}; a second read kept the first's totals (loop samples ${firstRead.loop.count} → ${otherRead.loop.count}, requests ${firstRead.http.requests} → ${otherRead.http.requests}); Prometheus text ${prometheus.status} ${String(prometheus.headers["content-type"])}`,
+      holds: direct.status === 200 && throughProxy.every((a) => a.status === 404 && !a.body.includes("telemetry")) && otherRead.loop.count >= firstRead.loop.count && otherRead.http.requests >= firstRead.http.requests && prometheus.status === 200,
+    });
+
+    // 250 concurrent wrong claim codes for a stock MCU from one new account and machine.
+    const guesser = await newAccount("127.0.9.1");
+    const stockMac = DEMO_STOCK.mcus[1]!;
+    const guesses = await Promise.all(
+      Array.from({ length: 250 }, (_, i) =>
+        send("POST", "/api/mcus", { body: { name: "Guess", mac: stockMac, claim_code: `7K2M-9QXD-${String(i).padStart(4, "0")}`, farm_id: guesser.farmId, status: "active" }, cookie: guesser.cookie, from: "127.0.9.1" }),
+      ),
+    );
+    const reached = guesses.filter((a) => a.status === 400 && a.body.includes(CLAIM_REFUSED)).length;
+    const owner = await newAccount("127.0.9.2");
+    const rightful = await send("POST", "/api/mcus", { body: { name: "Mine", mac: stockMac, claim_code: demoClaimCode(stockMac), farm_id: owner.farmId, status: "active" }, cookie: owner.cookie, from: "127.0.9.2" });
+    row({
+      point: 112,
+      attack: "250 concurrent wrong claim codes from one new account and machine (limit: 10 refusals)",
+      before: "250 reached the inventory (all checked against the limit before any was refused)",
+      after: `${reached} reached the inventory (${tally(guesses.map((a) => a.status))}); the label's code from another account then ${rightful.status}`,
+      holds: reached <= 10 && guesses.every((a) => a.status === 400 || a.status === 429) && rightful.status === 201,
+    });
+  }
+
   // ------------------------------------------------------------ 1. sign-in brute force and floods (last: it locks demo)
   {
     const statuses: Record<number, number> = {};
