@@ -1,4 +1,4 @@
-import type { ProfileConfig } from "../../src/contract/entities.ts";
+import type { LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
 import type { TelemetryMessage } from "../../src/contract/mqtt.ts";
 import type { CommandTarget } from "../../src/contract/realtime.ts";
 
@@ -48,6 +48,14 @@ export const DEFAULT_CONFIG: ProfileConfig = {
 
 const IRRIGATION_LITERS_PER_SECOND = 0.05;
 
+/**
+ * A battery that runs down to this is swapped for a charged one. Batteries drain a point and a
+ * half an hour, and a restart goes on from the level reached: without the swap, every demo room
+ * would be flat after a couple of days of running. Its low-battery alarm (below 30 %) has been open
+ * for half a day by then, and resolves with the swap.
+ */
+export const BATTERY_SWAPPED_AT = 10;
+
 /** A small deterministic generator, so a seeded room behaves the same in every run. */
 export function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -71,6 +79,35 @@ export function initialRoom(random: () => number, battery = 40 + random() * 60):
     actuators: { Irrigation: actuator(), AC: actuator(), Ventilation: actuator(), Humidifier: actuator() },
     irrigationLiters: 0,
     sinceIrrigation: random() * 3600,
+    airLeak: 1,
+  };
+}
+
+/**
+ * The room an MCU's latest reading shows, to go on from after a restart: its values (a sensor's
+ * noise is a few tenths, as small as a few seconds of the room's drift) and its controllers'
+ * states, Automation included. What a reading does not carry (a value with no sensor, the running
+ * irrigation's liters, an open door) comes from `rest`.
+ */
+export function roomFromReading(reading: LiveReading, rest: RoomState): RoomState {
+  const actuator = (reported: { status: boolean; auto: boolean } | undefined, fallback: Actuator): Actuator =>
+    reported ? { status: reported.status, auto: reported.auto } : { ...fallback };
+  const a = rest.actuators;
+  return {
+    ...rest,
+    temperature: reading.DHT?.temperature ?? rest.temperature,
+    humidity: reading.DHT?.humidity ?? rest.humidity,
+    soilTemperature: reading.SOIL_TEMP?.soil_temperature ?? rest.soilTemperature,
+    co2: reading.CO2?.co2 ?? rest.co2,
+    soilMoisture: reading.MOISTURE?.soil_moisture ?? rest.soilMoisture,
+    battery: reading.batteryLevel ?? rest.battery,
+    actuators: {
+      Irrigation: actuator(reading.Irrigation, a.Irrigation),
+      AC: actuator(reading.AC, a.AC),
+      Ventilation: actuator(reading.Ventilation, a.Ventilation),
+      Humidifier: actuator(reading.Humidifier, a.Humidifier),
+    },
+    irrigationLiters: 0,
     airLeak: 1,
   };
 }
@@ -134,6 +171,7 @@ export function stepRoom(room: RoomState, config: ProfileConfig, dt: number, ran
   room.soilMoisture += -0.003 * dt + (a.Irrigation.status ? 0.08 * dt : 0) + noise();
   if (a.Irrigation.status) room.irrigationLiters += IRRIGATION_LITERS_PER_SECOND * dt;
   room.battery -= 0.0004 * dt;
+  if (room.battery <= BATTERY_SWAPPED_AT) room.battery = 100;
 
   room.temperature = clamp(room.temperature, -10, 50);
   room.soilTemperature = clamp(room.soilTemperature, -10, 50);
