@@ -63,6 +63,11 @@ export function clientsRepo(sql: Sql) {
       const [row] = await sql.query<{ client_id: number }>("select client_id from clients where lower(email) = lower($1)", [email]);
       return row?.client_id;
     },
+    /** Whether an account signs in with this username (any case, as its unique index compares them). */
+    async usernameTaken(username: string): Promise<boolean> {
+      const [row] = await sql.query("select 1 from clients where lower(username) = lower($1)", [username]);
+      return row !== undefined;
+    },
     async create(c: NewClient): Promise<Client> {
       try {
         const [row] = await sql.query<ClientRow>(

@@ -6,7 +6,7 @@ import { hashClaimCode } from "../devices/device-keys.ts";
 import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile } from "../../src/contract/entities.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
-import { createTestServer, sampleConfig, uniqueMac, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, registration, sampleConfig, uniqueMac, type Registration, type TestClient, type TestServer } from "../test-support.ts";
 
 /** Asserts that `data` has the contract's shape (the shape the app validates answers against). */
 function expectShape(schema: type.Any, data: unknown) {
@@ -37,6 +37,56 @@ describe("HTTP API (SPEC §7)", () => {
       expectShape(client, body.client);
       expect(body.client).toMatchObject({ username: "Mira", email: "Mira@Example.com", country: "FR", fcm_token: null });
       expect(login.body).not.toMatch(/password/i);
+    });
+
+    describe("registration with a username an account has", () => {
+      const register = (payload: Registration, on = server) => on.app.inject({ method: "POST", url: "/api/clients", payload });
+      const signIn = (username: string, password: string) => server.app.inject({ method: "POST", url: "/api/clients/login", payload: { username, password } });
+      const taken = { code: "CONFLICT", message: "That username is taken. Choose another.", errors: [{ path: "username", message: "That username is taken. Choose another." }] };
+      const accountNotes = async (of: TestClient) =>
+        ((await of.get(`/notifications/${of.clientId}`)).json() as { type: string; title: string }[]).filter((n) => n.type === "account").map((n) => n.title);
+
+      it("answers 409 saying so, in any case of the name, and creates nothing", async () => {
+        const owner = await server.signUp();
+        const stranger = registration({ username: owner.registration.username.toUpperCase() });
+        const res = await register(stranger);
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toEqual(taken);
+        expect((await signIn(stranger.email, stranger.password)).statusCode).toBe(401);
+        expect((await signIn(owner.registration.username, owner.registration.password)).statusCode).toBe(200);
+      });
+
+      it("answers the same when the email has an account too, and tells that account's owner only", async () => {
+        const named = await server.signUp();
+        const emailed = await server.signUp();
+        const withFreeEmail = await register(registration({ username: named.registration.username }));
+        const withTakenEmail = await register(registration({ username: named.registration.username, email: emailed.registration.email }));
+        expect([withTakenEmail.statusCode, withTakenEmail.json()]).toEqual([withFreeEmail.statusCode, withFreeEmail.json()]);
+        expect(await accountNotes(emailed)).toEqual(["Someone tried to register with your email"]);
+        expect(await accountNotes(named)).toEqual([]);
+      });
+
+      it("still welcomes a free username with an email that has an account, as a new one (the email stays unguessable)", async () => {
+        const owner = await server.signUp();
+        const res = await register(registration({ email: owner.registration.email.toUpperCase() }));
+        expect(res.statusCode).toBe(201);
+        expect(res.json()).toEqual({ message: REGISTERED_MESSAGE });
+        expect(await accountNotes(owner)).toEqual(["Someone tried to register with your email"]);
+      });
+
+      it("counts against the address's budget of attempts: trying names one after another ends in 429", async () => {
+        const strict = await createTestServer({ config: { loginGuard: { perAddressPerMinute: 2 } } });
+        try {
+          const first = registration();
+          expect((await register(first, strict)).statusCode).toBe(201);
+          expect((await register(registration({ username: first.username }), strict)).statusCode).toBe(409);
+          const third = await register(registration({ username: first.username }), strict);
+          expect(third.statusCode).toBe(429);
+          expect(third.json().message).toMatch(/^Too many attempts from your network\. Try again in /);
+        } finally {
+          await strict.close();
+        }
+      });
     });
 
     it("signs in with the email in the username field, case-insensitively", async () => {

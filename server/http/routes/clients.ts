@@ -10,6 +10,9 @@ import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
 import { parse } from "../validate.ts";
 
+/** The answer to a registration whose username an account has (in any case). */
+export const USERNAME_TAKEN_MESSAGE = "That username is taken. Choose another.";
+
 export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const clients = clientsRepo(ctx.db);
   // Each address may try so many times a minute (a flood from one address is answered 429
@@ -38,8 +41,8 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
       });
     } catch (err) {
       if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
-      // A taken username or email gets the same answer as a new account: registration must not
-      // map who has one. The owner of a taken email learns of the attempt; the stranger does not.
+      // Whether an email has an account is told to its owner only: the stranger's answer is the
+      // new account's, and the owner learns of the attempt.
       const owner = await clients.idOfEmail(body.email);
       if (owner !== undefined) {
         const note = await notificationsRepo(ctx.db).create(
@@ -53,6 +56,11 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
         );
         ctx.events.notified?.(owner, note);
       }
+      // A username is a name to sign in with, not a way to reach someone: a taken one is said so,
+      // or the new user is welcomed and then refused at sign-in without a reason. It is asked
+      // apart from the insert's error, which names one index only: the answer must not depend on
+      // the email being taken too.
+      if (await clients.usernameTaken(body.username)) throw new AppError("CONFLICT", USERNAME_TAKEN_MESSAGE, [{ path: "username", message: USERNAME_TAKEN_MESSAGE }]);
     }
     reply.status(201);
     return { message: REGISTERED_MESSAGE };
