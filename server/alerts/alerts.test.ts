@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALARM_PATHS, DEFAULT_NOTIFICATION_PREFERENCES, type Alarm, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
+import { ALARM_PATHS, DEFAULT_NOTIFICATION_PREFERENCES, notificationPath, notificationSubject, type Alarm, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import { thresholdBreaches } from "../../src/contract/conditions.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import { preferencesRepo } from "../db/preferences-repo.ts";
@@ -53,7 +53,7 @@ describe("alarms", () => {
   interface Heard {
     notes: Notification[];
     alarms: Alarm[];
-    pushes: { clientId: number; title: string; body: string }[];
+    pushes: { clientId: number; title: string; body: string; link?: string }[];
   }
 
   /** The alarm engine as a server (re)start creates it, on the same database and clock. */
@@ -127,6 +127,9 @@ describe("alarms", () => {
         farm_name: "Farm",
         title: "Room A: humidity low",
         body: "Humidity is 60%, below 80%.",
+        metric: "humidity",
+        opened_value: 60,
+        worst_value: 60,
         opened_at: "2026-06-01T08:01:00.000Z",
         acknowledged_at: null,
         acknowledged_by: null,
@@ -234,7 +237,62 @@ describe("alarms", () => {
     alerts.onReading(entry, { batteryLevel: 20 });
     await alerts.idle();
     expect(sent).toHaveLength(2);
-    expect(heard.alarms.map((a) => a.state)).toEqual(["open", "resolved", "open"]);
+    // 25 % was lower than the 29 % it opened at: the alarm's worst value changed.
+    expect(heard.alarms.map((a) => `${a.state} ${a.worst_value}`)).toEqual(["open 29", "open 25", "resolved 25", "open 20"]);
+  });
+
+  it("keeps the worst value an alarm reached while unresolved, tells the sockets when it worsens, and keeps it after a restart and once resolved", async () => {
+    const { alerts, entry, heard, advance, listed, restart } = await setup();
+    const humidity = (h: number) => ({ DHT: { temperature: 18, humidity: h, count: 1 } });
+    report(alerts, entry, advance, lowHumidity, 3, 30_000);
+    for (const h of [58, 55.04, 57, 55]) report(alerts, entry, advance, humidity(h), 1, 10_000);
+    await alerts.idle();
+    expect(heard.alarms.map((a) => `${a.state} ${a.opened_value} ${a.worst_value}`)).toEqual(["open 60 60", "open 60 58", "open 60 55"]);
+    expect(await listed()).toMatchObject([{ state: "open", metric: "humidity", opened_value: 60, worst_value: 55 }]);
+
+    // A restarted server does not know the worst value: the database keeps the one reached before.
+    const again = restart();
+    heard.alarms.length = 0;
+    report(again, entry, advance, humidity(57), 2, 10_000);
+    await again.idle();
+    expect(heard.alarms).toEqual([]);
+    report(again, entry, advance, humidity(51.26), 1, 10_000);
+    report(again, entry, advance, goodHumidity, 6, 30_000);
+    await again.idle();
+    expect(heard.alarms.map((a) => `${a.state} ${a.worst_value}`)).toEqual(["open 51.3", "resolved 51.3"]);
+    expect(await listed()).toMatchObject([{ state: "resolved", opened_value: 60, worst_value: 51.3 }]);
+  });
+
+  it("takes the temperature farthest from its target as the worst, either side, and the lowest battery", async () => {
+    const { alerts, entry, heard, advance, listed } = await setup();
+    const soil = (t: number) => ({ SOIL_TEMP: { soil_temperature: t, count: 1 } });
+    report(alerts, entry, advance, soil(25), 3, 30_000); // 7 °C above the 18 °C target
+    for (const t of [12, 26, 21]) report(alerts, entry, advance, soil(t), 1, 10_000);
+    for (const level of [20, 12, 15]) report(alerts, entry, advance, { batteryLevel: level }, 1, 10_000);
+    await alerts.idle();
+    expect(heard.alarms.map((a) => `${a.kind} ${a.worst_value}`)).toEqual(["temperature_off_target 25", "temperature_off_target 26", "battery_low 20", "battery_low 12"]);
+    const byKind = Object.fromEntries((await listed()).map((a) => [a.kind, a]));
+    expect(byKind.temperature_off_target).toMatchObject({ metric: "soilTemperature", opened_value: 25, worst_value: 26 });
+    expect(byKind.battery_low).toMatchObject({ metric: "batteryLevel", opened_value: 20, worst_value: 12 });
+  });
+
+  it("leads its notification and push to the alarm, and an MCU back online to the MCU's history", async () => {
+    const { alerts, entry, sent, heard, advance } = await setup();
+    report(alerts, entry, advance, lowHumidity, 3, 30_000);
+    alerts.onStatus(entry, "offline");
+    advance(1000);
+    alerts.onStatus(entry, "online");
+    await alerts.idle();
+    const [humidityAlarm, offline] = heard.alarms;
+    expect(sent.map((n) => ({ type: n.type, ...notificationSubject(n), path: notificationPath(n) }))).toEqual([
+      { type: "humidity_low", alarmId: humidityAlarm!.alarm_id, mcuId: entry.mcuId, mcuName: "Room A", path: `/alarms?mcu=${entry.mcuId}&alarm=${humidityAlarm!.alarm_id}` },
+      { type: "mcu_offline", alarmId: offline!.alarm_id, mcuId: entry.mcuId, mcuName: "Room A", path: `/alarms?mcu=${entry.mcuId}&alarm=${offline!.alarm_id}` },
+      { type: "mcu_online", alarmId: null, mcuId: entry.mcuId, mcuName: "Room A", path: `/mcu/${entry.mcuId}` },
+    ]);
+    expect(heard.pushes.map((p) => p.link)).toEqual(sent.map((n) => notificationPath(n)));
+    // The bell's list says the same.
+    const stored = (await client.get(`/notifications/${client.clientId}`)).json() as Notification[];
+    expect(stored.filter((n) => notificationSubject(n).mcuId === entry.mcuId).map((n) => notificationPath(n))).toEqual(sent.map((n) => notificationPath(n)).reverse());
   });
 
   it("does not open low battery again after a restart while the battery stays low, and opens a new one once it recovered", async () => {

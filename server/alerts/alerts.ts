@@ -1,12 +1,12 @@
-import { DEFAULT_NOTIFICATION_PREFERENCES, type Alarm, type AlarmKind, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
+import { alarmPagePath, DEFAULT_NOTIFICATION_PREFERENCES, mcuPagePath, metricValue, type Alarm, type AlarmKind, type AlarmMetric, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import type { LiveReading, Notification } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
-import { alertsRepo, type AlarmHistory } from "../db/alerts-repo.ts";
+import { alertsRepo, type AlarmHistory, type Measure } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import { mayPush, type PushNotifier } from "./push-sender.ts";
+import { mayPush, type PushMessage, type PushNotifier } from "./push-sender.ts";
 
 export interface AlertOptions {
   db: Database;
@@ -47,14 +47,34 @@ interface McuAlarmState {
   breachSince: Map<BreachType, number>;
   /** Since when each unresolved alarm's condition has been clear, while it stays clear (the hold restarts with the server too). */
   clearSince: Map<AlarmKind, number>;
+  /** The worst value of each unresolved alarm as last stored (not yet known after a restart: the database keeps the truth). */
+  worst: Map<MeasuredKind, number>;
   /** This MCU's events, handled one after another. */
   queue: Promise<void>;
   /** Events queued and not yet handled. */
   busy: number;
 }
 
-/** What a reading calls for: an alarm opened or resolved (each checked again as it is applied). */
-type Action = { open: AlarmKind; title: string; body: string } | { resolve: AlarmKind };
+/** The kinds of alarm about a reading, whose values are kept. */
+type MeasuredKind = Exclude<AlarmKind, "mcu_offline">;
+
+/**
+ * What a reading calls for: an alarm opened or resolved, or an unresolved alarm's worst value
+ * kept (each checked again as it is applied).
+ */
+type Action = { open: AlarmKind; title: string; body: string; measure?: Measure } | { resolve: AlarmKind } | { worsen: MeasuredKind; measure: Measure };
+
+/** A value as finely as the alarm texts write it (a worse value by a hair is not worth a write). */
+const written = (metric: AlarmMetric, v: number) => (metric === "co2" || metric === "batteryLevel" ? Math.round(v) : Math.round(v * 10) / 10);
+
+/** Whether `value` is worse than `than` for an alarm of this kind: farther past its limit (`target`: the target temperature). */
+function worse(kind: MeasuredKind, metric: AlarmMetric, value: number, than: number | undefined, target: number): boolean {
+  if (than === undefined) return true;
+  const v = written(metric, value);
+  if (kind === "co2_high") return v > than;
+  if (kind === "temperature_off_target") return Math.abs(v - target) > Math.abs(than - target);
+  return v < than;
+}
 
 const isBreach = (kind: AlarmKind): kind is BreachType => kind !== "battery_low" && kind !== "mcu_offline";
 
@@ -110,7 +130,7 @@ export function createAlerts(o: AlertOptions) {
   function stateOf(mcuId: number): McuAlarmState {
     let s = states.get(mcuId);
     if (!s) {
-      s = { loadedAt: 0, unresolved: new Set(), lastAnnounced: new Map(), breachSince: new Map(), clearSince: new Map(), queue: Promise.resolve(), busy: 0 };
+      s = { loadedAt: 0, unresolved: new Set(), lastAnnounced: new Map(), breachSince: new Map(), clearSince: new Map(), worst: new Map(), queue: Promise.resolve(), busy: 0 };
       states.set(mcuId, s);
     }
     return s;
@@ -147,6 +167,7 @@ export function createAlerts(o: AlertOptions) {
         s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => h.kind));
         s.lastAnnounced = new Map(history.flatMap((h) => (h.lastAnnouncedAt === null ? [] : [[h.kind, h.lastAnnouncedAt] as const])));
         for (const kind of s.clearSince.keys()) if (!s.unresolved.has(kind)) s.clearSince.delete(kind);
+        for (const kind of s.worst.keys()) if (!s.unresolved.has(kind)) s.worst.delete(kind);
         s.loadedAt = t;
       }
       await work(s, t);
@@ -182,7 +203,15 @@ export function createAlerts(o: AlertOptions) {
         s.clearSince.delete("battery_low");
         if (!s.unresolved.has("battery_low")) {
           calls = true;
-          out?.push({ open: "battery_low", title: `${entry.name}: battery low`, body: `Battery at ${Math.round(battery)}%. Replace or charge it soon.` });
+          out?.push({
+            open: "battery_low",
+            title: `${entry.name}: battery low`,
+            body: `Battery at ${Math.round(battery)}%. Replace or charge it soon.`,
+            measure: { metric: "batteryLevel", value: battery },
+          });
+        } else if (worse("battery_low", "batteryLevel", battery, s.worst.get("battery_low"), 0)) {
+          calls = true;
+          out?.push({ worsen: "battery_low", measure: { metric: "batteryLevel", value: battery } });
         }
       } else if (s.unresolved.has("battery_low")) {
         // Between the two limits the battery is neither low nor recovered: a clearing starts over.
@@ -201,9 +230,15 @@ export function createAlerts(o: AlertOptions) {
       s.clearSince.delete(breach.type);
       let since = s.breachSince.get(breach.type);
       if (since === undefined) s.breachSince.set(breach.type, (since = t));
-      if (t - since >= graceMs && !s.unresolved.has(breach.type)) {
+      const value = metricValue(reading, breach.metric);
+      if (s.unresolved.has(breach.type)) {
+        if (value !== undefined && worse(breach.type, breach.metric, value, s.worst.get(breach.type), entry.config?.ac.target_temp ?? 0)) {
+          calls = true;
+          out?.push({ worsen: breach.type, measure: { metric: breach.metric, value } });
+        }
+      } else if (t - since >= graceMs) {
         calls = true;
-        out?.push({ open: breach.type, title: breach.title, body: breach.body });
+        out?.push({ open: breach.type, title: breach.title, body: breach.body, ...(value === undefined ? {} : { measure: { metric: breach.metric, value } }) });
       }
     }
     // A breach that ended before its alarm opened starts its grace period over when it returns.
@@ -228,11 +263,11 @@ export function createAlerts(o: AlertOptions) {
         })
       : Promise.resolve(DEFAULT_NOTIFICATION_PREFERENCES);
 
-  function push(clientId: number, message: { title: string; body: string }): void {
+  function push(clientId: number, message: PushMessage): void {
     o.push?.(clientId, message).catch((err: Error) => o.log?.(`push: ${err.message}`));
   }
 
-  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, title: string, body: string): Promise<void> {
+  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, title: string, body: string, measure?: Measure): Promise<void> {
     if (s.unresolved.has(kind)) return;
     const last = s.lastAnnounced.get(kind);
     const announced = last === undefined || t - last >= repeatMs;
@@ -241,23 +276,39 @@ export function createAlerts(o: AlertOptions) {
     const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, { title, body }, at, {
       announced,
       notify: prefs !== null && inAppWants(prefs, kind),
+      measure,
     });
     // Null: another server node opened it first; it is unresolved all the same.
     s.unresolved.add(kind);
     s.clearSince.delete(kind);
     if (!opened) return;
+    if (kind !== "mcu_offline" && measure) s.worst.set(kind, written(measure.metric, measure.value));
     if (announced) s.lastAnnounced.set(kind, t);
     o.alarmChanged?.(entry.clientId, opened.alarm);
     if (opened.notification) o.notify(entry.clientId, opened.notification);
-    if (prefs && mayPush(prefs, at)) push(entry.clientId, { title, body });
+    if (prefs && mayPush(prefs, at)) push(entry.clientId, { title, body, link: alarmPagePath(opened.alarm.alarm_id, entry.mcuId) });
   }
 
   async function resolve(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind): Promise<void> {
     if (!s.unresolved.has(kind)) return;
     s.unresolved.delete(kind);
     s.clearSince.delete(kind);
+    if (kind !== "mcu_offline") s.worst.delete(kind);
     const resolved = await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, new Date(t));
     if (resolved) o.alarmChanged?.(entry.clientId, resolved.alarm);
+  }
+
+  /** Keeps a worse value of an unresolved alarm (the database decides, against what any node kept). */
+  async function worsen(entry: McuEntry, s: McuAlarmState, kind: MeasuredKind, { metric, value }: Measure): Promise<void> {
+    if (!s.unresolved.has(kind)) return;
+    const v = written(metric, value);
+    if (!worse(kind, metric, v, s.worst.get(kind), entry.config?.ac.target_temp ?? 0)) return;
+    const kept = await repo.worsen({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, v, entry.config?.ac.target_temp ?? null);
+    if (!kept) return;
+    if ("alarm" in kept) {
+      s.worst.set(kind, v);
+      o.alarmChanged?.(entry.clientId, kept.alarm);
+    } else if (kept.worst !== null) s.worst.set(kind, kept.worst);
   }
 
   /** The MCU is back: its offline alarm resolves, and if its going offline was announced, so is its return. */
@@ -275,7 +326,7 @@ export function createAlerts(o: AlertOptions) {
     if (!resolved) return;
     o.alarmChanged?.(entry.clientId, resolved.alarm);
     if (resolved.notification) o.notify(entry.clientId, resolved.notification);
-    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, back);
+    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, { ...back, link: mcuPagePath(entry.mcuId) });
   }
 
   return {
@@ -297,7 +348,8 @@ export function createAlerts(o: AlertOptions) {
         const actions: Action[] = [];
         decide(entry, reading, s, t, actions);
         for (const action of actions) {
-          if ("open" in action) await open(entry, s, t, action.open, action.title, action.body);
+          if ("open" in action) await open(entry, s, t, action.open, action.title, action.body, action.measure);
+          else if ("worsen" in action) await worsen(entry, s, action.worsen, action.measure);
           else await resolve(entry, s, t, action.resolve);
         }
       });

@@ -2,9 +2,23 @@ import { readFile } from "node:fs/promises";
 import type { NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import type { Sql } from "../db/database.ts";
 
+/**
+ * A push message: its words, and where it leads in the app (an app path such as an alarm's or an
+ * MCU's history page; the dashboard when absent): the service worker opens it when the
+ * notification is clicked.
+ */
+export interface PushMessage {
+  title: string;
+  body: string;
+  link?: string;
+}
+
+/** Where a push message without a link of its own leads. */
+export const DEFAULT_PUSH_LINK = "/dashboard";
+
 /** Sends one push message to one browser token (Firebase Cloud Messaging, or a fake in tests). */
 export interface PushSender {
-  send(token: string, message: { title: string; body: string }): Promise<void>;
+  send(token: string, message: PushMessage): Promise<void>;
 }
 
 /** The error a sender throws for a token the messaging service no longer knows. */
@@ -19,9 +33,10 @@ export async function firebasePushSender(serviceAccount: string): Promise<PushSe
   const [{ initializeApp, cert }, { getMessaging }] = await Promise.all([import("firebase-admin/app"), import("firebase-admin/messaging")]);
   const messaging = getMessaging(initializeApp({ credential: cert(JSON.parse(json) as object) }, "mushroom-farm"));
   return {
-    async send(token, message) {
+    async send(token, { title, body, link = DEFAULT_PUSH_LINK }) {
       try {
-        await messaging.send({ token, notification: message, webpush: { fcmOptions: { link: "/dashboard" } } });
+        // The link twice: fcmOptions for a browser that shows the notification itself, data for our service worker (public/push-sw.js).
+        await messaging.send({ token, notification: { title, body }, data: { link }, webpush: { fcmOptions: { link } } });
       } catch (err) {
         const code = (err as { code?: string }).code ?? "";
         if (code === "messaging/registration-token-not-registered" || code === "messaging/invalid-registration-token") throw new StaleTokenError(code);
@@ -31,7 +46,7 @@ export async function firebasePushSender(serviceAccount: string): Promise<PushSe
   };
 }
 
-export type PushNotifier = (clientId: number, message: { title: string; body: string }) => Promise<void>;
+export type PushNotifier = (clientId: number, message: PushMessage) => Promise<void>;
 
 /**
  * Pushes a message to its client's browser, when the client has a push token. A token the service
@@ -45,7 +60,7 @@ export function createPushNotifier(db: Sql, sender: PushSender, log: (msg: strin
     const token = row?.fcm_token;
     if (!token) return;
     try {
-      await sender.send(token, { title: n.title, body: n.body });
+      await sender.send(token, { title: n.title, body: n.body, ...(n.link ? { link: n.link } : {}) });
     } catch (err) {
       if (err instanceof StaleTokenError) {
         await db.query("update clients set fcm_token = null where client_id = $1 and fcm_token = $2", [clientId, token]);

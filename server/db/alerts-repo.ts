@@ -1,4 +1,4 @@
-import type { Alarm, AlarmKind, AlarmStateFilter } from "../../src/contract/alarms-values.ts";
+import type { Alarm, AlarmKind, AlarmMetric, AlarmStateFilter } from "../../src/contract/alarms-values.ts";
 import type { AlertType, Notification } from "../../src/contract/entities.ts";
 import type { Database, Sql } from "./database.ts";
 import { notificationsRepo } from "./notifications-repo.ts";
@@ -39,9 +39,30 @@ export interface AlarmCursor {
 /** An alarm as the database answers it: its times as Date. */
 type AlarmRow = Omit<Alarm, "opened_at" | "acknowledged_at" | "resolved_at"> & { opened_at: Date; acknowledged_at: Date | null; resolved_at: Date | null };
 
+/**
+ * The reading an alarm is about. Alarms stored without it (opened before alarms kept their
+ * values, or seeded) are about the reading their kind names; a temperature by its words.
+ */
+const METRIC = `coalesce(a.metric, case a.type
+    when 'co2_high' then 'co2' when 'humidity_low' then 'humidity' when 'soil_moisture_low' then 'soilMoisture' when 'battery_low' then 'batteryLevel'
+    when 'temperature_off_target' then case when a.body like 'Soil%' then 'soilTemperature' else 'temperature' end
+  end) as metric`;
+
+/**
+ * Whether `$4` is worse than the stored worst value, by kind: the farther past the limit, the
+ * worse (`$5`: the target temperature, for a temperature off target).
+ */
+const WORSE: Record<Exclude<AlarmKind, "mcu_offline">, string> = {
+  co2_high: "$4 > old.worst_value",
+  humidity_low: "$4 < old.worst_value",
+  soil_moisture_low: "$4 < old.worst_value",
+  battery_low: "$4 < old.worst_value",
+  temperature_off_target: "abs($4 - $5::float8) > abs(old.worst_value - $5::float8)",
+};
+
 /** An alarm as the API shows it: the alerts row `a` joined with its MCU and farm (by `JOINS`). */
 const ALARM_COLUMNS = `a.alert_id as alarm_id, a.type as kind, a.state, a.mcu_id, m.mac, m.name as mcu_name, m.farm_id, f.name as farm_name,
-  a.title, a.body, a.raised_at as opened_at, a.acknowledged_at, a.acknowledged_by, a.ack_comment, a.resolved_at`;
+  a.title, a.body, ${METRIC}, a.opened_value, a.worst_value, a.raised_at as opened_at, a.acknowledged_at, a.acknowledged_by, a.ack_comment, a.resolved_at`;
 const JOINS = "join mcus m on m.mcu_id = a.mcu_id left join farms f on f.farm_id = m.farm_id";
 
 const alarmOf = ({ opened_at, acknowledged_at, resolved_at, ...rest }: AlarmRow): Alarm => ({
@@ -62,6 +83,12 @@ export interface Resolved {
   alarm: Alarm;
   announced: boolean;
   notification: Notification | null;
+}
+
+/** What an alarm measured when it opened: the reading it is about and its value then. */
+export interface Measure {
+  metric: AlarmMetric;
+  value: number;
 }
 
 /** The answer to an acknowledgement: the alarm and whether this call changed it. */
@@ -114,19 +141,19 @@ export function alertsRepo(db: Database) {
      * when an alarm of this kind is already unresolved for the MCU (nothing is written then).
      * `announced` records whether this opening counts for the repeat window.
      */
-    async open(key: AlarmKey, text: { title: string; body: string }, now: Date, o: { announced: boolean; notify: boolean }): Promise<Opened | null> {
+    async open(key: AlarmKey, text: { title: string; body: string }, now: Date, o: { announced: boolean; notify: boolean; measure?: Measure }): Promise<Opened | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<AlarmRow>(
           `with a as (
-             insert into alerts (client_id, mcu_id, type, raised_at, title, body, announced) values ($1, $2, $3, $4, $5, $6, $7)
+             insert into alerts (client_id, mcu_id, type, raised_at, title, body, announced, metric, opened_value, worst_value) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
              on conflict (client_id, mcu_id, type) where state <> 'resolved' do nothing returning *
            )
            select ${ALARM_COLUMNS} from a ${JOINS}`,
-          [key.clientId, key.mcuId, key.kind, now, text.title, text.body, o.announced],
+          [key.clientId, key.mcuId, key.kind, now, text.title, text.body, o.announced, o.measure?.metric ?? null, o.measure?.value ?? null],
         );
         if (!row) return null;
         if (!o.notify) return { alarm: alarmOf(row), notification: null };
-        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, ...text }, now);
+        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, ...text }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
         await tx.query("update alerts set notification_id = $2 where alert_id = $1", [row.alarm_id, notification.notification_id]);
         return { alarm: alarmOf(row), notification };
       });
@@ -149,7 +176,7 @@ export function alertsRepo(db: Database) {
         );
         if (!row) return null;
         const { announced, ...alarm } = row;
-        const notification = announce && announced ? await notificationsRepo(tx).create(key.clientId, announce, now) : null;
+        const notification = announce && announced ? await notificationsRepo(tx).create(key.clientId, announce, now, { mcuId: key.mcuId }) : null;
         return { alarm: alarmOf(alarm), announced, notification };
       };
       return announce ? db.transaction(run) : run(db);
@@ -174,6 +201,46 @@ export function alertsRepo(db: Database) {
       const alarm = await get(clientId, alarmId);
       if (!alarm) return undefined;
       return alarm.state === "resolved" ? { resolved: alarm } : { alarm, changed: false };
+    },
+
+    /**
+     * Keeps `value` as the unresolved alarm's worst value if it is worse than the one kept (see
+     * WORSE; `target`: the target temperature). Answers the alarm when it changed, else the worst
+     * value kept (another node, or this one before a restart, kept a worse one); null when no such
+     * alarm is unresolved.
+     */
+    async worsen(key: AlarmKey & { kind: Exclude<AlarmKind, "mcu_offline"> }, value: number, target: number | null): Promise<{ alarm: Alarm } | { worst: number | null } | null> {
+      const where = "client_id = $1 and mcu_id = $2 and type = $3 and state <> 'resolved'";
+      const [row] = await db.query<AlarmRow>(
+        `with old as (select alert_id, worst_value from alerts where ${where} for update),
+         a as (
+           update alerts set worst_value = $4 from old
+           where alerts.alert_id = old.alert_id and (old.worst_value is null or ${WORSE[key.kind]}) returning alerts.*
+         )
+         select ${ALARM_COLUMNS} from a ${JOINS}`,
+        // $5 only where the comparison reads it: a parameter a statement never names has no type.
+        key.kind === "temperature_off_target" ? [key.clientId, key.mcuId, key.kind, value, target] : [key.clientId, key.mcuId, key.kind, value],
+      );
+      if (row) return { alarm: alarmOf(row) };
+      const [kept] = await db.query<{ worst_value: number | null }>(`select worst_value from alerts where ${where}`, [key.clientId, key.mcuId, key.kind]);
+      return kept ? { worst: kept.worst_value } : null;
+    },
+
+    /**
+     * Acknowledges every open alarm of the client's farm at once (who, when, the comment, as one
+     * alarm's acknowledgement); answers those this call acknowledged, newest first.
+     */
+    async acknowledgeFarm(clientId: number, farmId: number, comment: string | null, now: Date): Promise<Alarm[]> {
+      const rows = await db.query<AlarmRow>(
+        `with a as (
+           update alerts set state = 'acknowledged', acknowledged_at = $3, ack_comment = $4,
+             acknowledged_by = (select username from clients where client_id = $1)
+           where client_id = $1 and state = 'open' and mcu_id in (select mcu_id from mcus where client_id = $1 and farm_id = $2) returning *
+         )
+         select ${ALARM_COLUMNS} from a ${JOINS} order by a.raised_at desc, a.alert_id desc`,
+        [clientId, farmId, now, comment],
+      );
+      return rows.map(alarmOf);
     },
 
     /** A page of the client's alarms, newest opened first, after the cursor; each with its own cursor. */
@@ -207,9 +274,14 @@ export function alertsRepo(db: Database) {
  * transaction; its words are the notification's.
  */
 export async function recordOpenAlert(sql: Sql, key: { clientId: number; mcuId: number; type: AlarmKind }, notificationId: number, raisedAt: Date): Promise<void> {
+  // The notification leads to the alarm, as one the engine stores does.
   await sql.query(
-    `insert into alerts (client_id, mcu_id, type, raised_at, notification_id, title, body, announced)
-     select $1, $2, $3, $4, notification_id, title, body, true from notifications where notification_id = $5`,
+    `with a as (
+       insert into alerts (client_id, mcu_id, type, raised_at, notification_id, title, body, announced)
+       select $1, $2, $3, $4, notification_id, title, body, true from notifications where notification_id = $5
+       returning alert_id, mcu_id, notification_id
+     )
+     update notifications n set alarm_id = a.alert_id, mcu_id = a.mcu_id from a where n.notification_id = a.notification_id`,
     [key.clientId, key.mcuId, key.type, raisedAt, notificationId],
   );
 }

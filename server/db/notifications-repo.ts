@@ -1,3 +1,4 @@
+import type { NotificationSubject } from "../../src/contract/alarms-values.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import type { Sql } from "./database.ts";
 import { iso } from "./rows.ts";
@@ -9,11 +10,19 @@ interface NotificationRow {
   body: string;
   read_status: boolean;
   created_at: Date;
+  alarm_id: number | null;
+  mcu_id: number | null;
+  mcu_name: string | null;
 }
 
-const COLUMNS = "notification_id, type, title, body, read_status, created_at";
+/** A notification as the bell shows it: SPEC §3's fields and what it is about (NotificationSubject). */
+export type SubjectNotification = Notification & Required<NotificationSubject>;
 
-function toNotification(row: NotificationRow): Notification {
+/** The columns of `n`, a notifications row, joined with its MCU `m` (by `MCU_JOIN`) for the MCU's name now. */
+const COLUMNS = "n.notification_id, n.type, n.title, n.body, n.read_status, n.created_at, n.alarm_id, n.mcu_id, m.name as mcu_name";
+const MCU_JOIN = "left join mcus m on m.mcu_id = n.mcu_id";
+
+function toNotification(row: NotificationRow): SubjectNotification {
   return {
     notification_id: row.notification_id,
     type: row.type,
@@ -21,24 +30,31 @@ function toNotification(row: NotificationRow): Notification {
     body: row.body,
     read_status: row.read_status,
     createdAt: iso(row.created_at),
+    alarm_id: row.alarm_id,
+    mcu_id: row.mcu_id,
+    mcu_name: row.mcu_name,
   };
 }
 
 /** The bell's notifications, newest first; the panel shows a bounded number. */
 export function notificationsRepo(sql: Sql) {
   return {
-    async list(clientId: number, limit = 200): Promise<Notification[]> {
+    async list(clientId: number, limit = 200): Promise<SubjectNotification[]> {
       const rows = await sql.query<NotificationRow>(
-        `select ${COLUMNS} from notifications where client_id = $1 order by created_at desc, notification_id desc limit $2`,
+        `select ${COLUMNS} from notifications n ${MCU_JOIN} where n.client_id = $1 order by n.created_at desc, n.notification_id desc limit $2`,
         [clientId, limit],
       );
       return rows.map(toNotification);
     },
 
-    async create(clientId: number, n: { type: string; title: string; body: string }, now: Date): Promise<Notification> {
+    /** Stores a notification; `about` names the MCU (and the alarm) it is about, where the bell and a push lead. */
+    async create(clientId: number, n: { type: string; title: string; body: string }, now: Date, about: { mcuId?: number; alarmId?: number } = {}): Promise<SubjectNotification> {
       const [row] = await sql.query<NotificationRow>(
-        `insert into notifications (client_id, type, title, body, created_at) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
-        [clientId, n.type, n.title, n.body, now],
+        `with n as (
+           insert into notifications (client_id, type, title, body, created_at, mcu_id, alarm_id) values ($1, $2, $3, $4, $5, $6, $7) returning *
+         )
+         select ${COLUMNS} from n ${MCU_JOIN}`,
+        [clientId, n.type, n.title, n.body, now, about.mcuId ?? null, about.alarmId ?? null],
       );
       return toNotification(row!);
     },

@@ -1,3 +1,4 @@
+import type { LiveReading } from "./entities.ts";
 import type { AlertType } from "./enums.ts";
 
 /**
@@ -34,6 +35,47 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   temperature_off_target: "Temperature off target",
 };
 
+/**
+ * The reading an alarm is about, named as the live reading's card values are (`batteryLevel` for
+ * a low battery); an MCU offline is about no reading.
+ */
+export const ALARM_METRICS = ["temperature", "humidity", "soilTemperature", "co2", "soilMoisture", "batteryLevel"] as const;
+export type AlarmMetric = (typeof ALARM_METRICS)[number];
+
+const METRIC_UNITS: Record<AlarmMetric, string> = { temperature: " °C", humidity: "%", soilTemperature: " °C", co2: " ppm", soilMoisture: "%", batteryLevel: "%" };
+
+/** A metric's value for a person, as the alarm texts write it: "1450 ppm", "78.5%", "21.3 °C". */
+export function formatMetricValue(metric: AlarmMetric, value: number): string {
+  const rounded = metric === "co2" || metric === "batteryLevel" ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${rounded}${METRIC_UNITS[metric]}`;
+}
+
+/** A metric's value in a live reading, if the reading has it. */
+export function metricValue(reading: LiveReading | null | undefined, metric: AlarmMetric): number | undefined {
+  if (!reading) return undefined;
+  switch (metric) {
+    case "temperature":
+      return reading.DHT?.temperature;
+    case "humidity":
+      return reading.DHT?.humidity;
+    case "soilTemperature":
+      return reading.SOIL_TEMP?.soil_temperature;
+    case "co2":
+      return reading.CO2?.co2;
+    case "soilMoisture":
+      return reading.MOISTURE?.soil_moisture;
+    case "batteryLevel":
+      return reading.batteryLevel;
+  }
+}
+
+/**
+ * Alarms of one MCU that opened within this time of each other are one incident (an open door
+ * sends temperature, humidity and CO2 out of profile together): the Alarms page and the bell show
+ * them as one entry that expands, the alarms themselves staying apart.
+ */
+export const ALARM_GROUP_WINDOW_MS = 5 * 60_000;
+
 /** `open`: active, not yet acknowledged; `acknowledged`: active, someone has seen it; `resolved`: its condition cleared. */
 export const ALARM_STATES = ["open", "acknowledged", "resolved"] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
@@ -61,6 +103,12 @@ export interface Alarm {
   title: string;
   /** The condition when it opened: "Humidity is 78%, below 85%." */
   body: string;
+  /** The reading it is about; null for an MCU offline, and for alarms opened before alarms kept their values. */
+  metric: AlarmMetric | null;
+  /** The metric's value when it opened (what `body` says). */
+  opened_value: number | null;
+  /** The worst value reached while it was unresolved: the highest CO2, the lowest humidity, soil moisture or battery, the temperature farthest from its target. */
+  worst_value: number | null;
   opened_at: string;
   acknowledged_at: string | null;
   /** The username of who acknowledged it, at the time. */
@@ -73,6 +121,11 @@ export interface Alarm {
 export interface AlarmPage {
   alarms: Alarm[];
   next: string | null;
+}
+
+/** The answer to acknowledging a farm's alarms: those this call acknowledged (none when none was open), newest first. */
+export interface FarmAcknowledgement {
+  acknowledged: Alarm[];
 }
 
 /**
@@ -115,9 +168,53 @@ export const ALARM_PATHS = {
   alarms: "/api/alarms",
   /** `POST {comment?}` → Alarm. 404 for another client's; 409 `{code: "alarm_resolved"}` once resolved; acknowledging twice answers the alarm as it is. */
   acknowledge: (alarmId: number) => `/api/alarms/${alarmId}/acknowledge`,
+  /**
+   * `POST {farm_id, comment?}` → FarmAcknowledgement: acknowledges every open alarm of the farm at
+   * once, each with the same comment. 404 for another client's farm, as for a missing one.
+   */
+  acknowledgeFarm: "/api/alarms/acknowledge",
   /** `GET` → NotificationPreferences; `PUT` a whole NotificationPreferences → the stored one. */
   preferences: "/api/notification-preferences",
 } as const;
 
 /** server → client socket event: an alarm opened, was acknowledged or resolved (its new state, whole). */
 export const ALARM_EVENT = "alarm";
+
+/**
+ * What a bell notification is about, when it is about an MCU or one of its alarms: fields the
+ * server adds to SPEC §3's notification (its list and its `notification` socket event). Absent on
+ * the other notifications (an account's), and null once the MCU or alarm is deleted.
+ */
+export interface NotificationSubject {
+  alarm_id?: number | null;
+  mcu_id?: number | null;
+  /** The MCU's name now. */
+  mcu_name?: string | null;
+}
+
+const idOrNull = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : null);
+
+/**
+ * A notification's subject, read defensively: these fields are not part of the notification's
+ * checked schema (any notification may be given; one without them is about nothing).
+ */
+export function notificationSubject(notification: object): { alarmId: number | null; mcuId: number | null; mcuName: string | null } {
+  const n = notification as NotificationSubject;
+  return { alarmId: idOrNull(n.alarm_id), mcuId: idOrNull(n.mcu_id), mcuName: typeof n.mcu_name === "string" ? n.mcu_name : null };
+}
+
+/**
+ * Where an alarm leads in the app: the Alarms page showing that MCU's alarms with this one
+ * selected (`?mcu=&alarm=`, as the Alarms page's filters read the address).
+ */
+export const alarmPagePath = (alarmId: number, mcuId: number) => `/alarms?mcu=${mcuId}&alarm=${alarmId}`;
+
+/** An MCU's history page (the route of the reading history screens). */
+export const mcuPagePath = (mcuId: number) => `/mcu/${mcuId}`;
+
+/** Where a notification leads: its alarm, else its MCU's history; null when it is about neither. */
+export function notificationPath(n: object): string | null {
+  const { alarmId, mcuId } = notificationSubject(n);
+  if (alarmId !== null && mcuId !== null) return alarmPagePath(alarmId, mcuId);
+  return mcuId !== null ? mcuPagePath(mcuId) : null;
+}

@@ -3,6 +3,7 @@ import type { RequestSchema } from "./api.ts";
 import {
   ALARM_COMMENT_MAX,
   ALARM_KINDS,
+  ALARM_METRICS,
   ALARM_PAGE_MAX,
   ALARM_STATE_FILTERS,
   ALARM_STATES,
@@ -10,6 +11,7 @@ import {
   type AlarmKind,
   type AlarmPage,
   type AlarmStateFilter,
+  type FarmAcknowledgement,
   type NotificationPreferences,
 } from "./alarms-values.ts";
 import { idField, optionalText } from "./fields.ts";
@@ -33,6 +35,9 @@ export const alarm = type({
   farm_name: "string | null",
   title: "string",
   body: "string",
+  metric: type.enumerated(...ALARM_METRICS).or("null"),
+  opened_value: "number | null",
+  worst_value: "number | null",
   opened_at: "string",
   acknowledged_at: "string | null",
   acknowledged_by: "string | null",
@@ -41,6 +46,8 @@ export const alarm = type({
 });
 
 export const alarmPage = type({ alarms: alarm.array(), next: "string | null" });
+
+export const farmAcknowledgement = type({ acknowledged: alarm.array() });
 
 /** A value of a closed set, with a message that lists the set (the values are typed by hand into links as often as the app sends them). */
 function oneOf<const T extends string>(name: string, values: readonly T[]) {
@@ -82,6 +89,16 @@ export const acknowledgeAlarmRequest = {
     "+": "reject",
   }),
   missing: {},
+} satisfies RequestSchema;
+
+/** `POST /api/alarms/acknowledge`: the farm whose open alarms are acknowledged, and an optional comment for each (as one alarm's). */
+export const acknowledgeFarmAlarmsRequest = {
+  schema: type({
+    farm_id: idField("farm_id"),
+    "comment?": type("null").or(optionalText("comment", ALARM_COMMENT_MAX)).pipe((s) => (s ? s : null)),
+    "+": "reject",
+  }),
+  missing: { farm_id: "farm_id is required" },
 } satisfies RequestSchema;
 
 /** "HH:MM", 24 h. */
@@ -146,5 +163,6 @@ export const notificationPreferencesRequest = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShapes: [
   Same<AlarmListQuery, { state?: AlarmStateFilter; farm_id?: number; mcu_id?: number; kind?: AlarmKind; limit?: number; cursor?: string }>,
-  Same<typeof alarm.infer, Alarm>, Same<typeof alarmPage.infer, AlarmPage>, Same<typeof notificationPreferences.infer, NotificationPreferences>] = [true, true, true, true];
+  Same<typeof alarm.infer, Alarm>, Same<typeof alarmPage.infer, AlarmPage>, Same<typeof notificationPreferences.infer, NotificationPreferences>,
+  Same<typeof farmAcknowledgement.infer, FarmAcknowledgement>] = [true, true, true, true, true];
 void sameShapes;

@@ -89,6 +89,19 @@ describe("the core's active alarms", () => {
     expect(fleetChanges() - changesAfterLoad).toBe(3);
   });
 
+  it("passes on an active alarm's worse value, and nothing for the same alarm again", async () => {
+    const { alarms, sent } = createDeps({}, { "": { alarms: [alarm(1)], next: null } });
+    await alarms.load();
+    sent.length = 0;
+    alarms.apply(alarm(1));
+    vi.advanceTimersByTime(100);
+    expect(sent).toEqual([]);
+    alarms.apply(alarm(1, { worst_value: 1650 }));
+    vi.advanceTimersByTime(100);
+    expect(sent).toEqual([{ kind: "alarms", reset: false, active: [alarm(1, { worst_value: 1650 })], resolved: [] }]);
+    expect(alarms.active()[0]!.worst_value).toBe(1650);
+  });
+
   it("never goes back to an earlier state (an event late behind the acknowledgement's answer)", async () => {
     const { alarms, sent } = createDeps({}, { "": { alarms: [], next: null } });
     await alarms.load();

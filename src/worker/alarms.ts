@@ -109,7 +109,8 @@ export function createAlarmCollection(deps: AlarmCollectionDeps) {
       upserts.delete(alarm.alarm_id);
       return active.delete(alarm.alarm_id);
     }
-    if (held && held.state === alarm.state && held.acknowledged_at === alarm.acknowledged_at) return false;
+    // A worse value reached is news too: the alarm shows it.
+    if (held && held.state === alarm.state && held.acknowledged_at === alarm.acknowledged_at && held.worst_value === alarm.worst_value) return false;
     active.set(alarm.alarm_id, alarm);
     upserts.set(alarm.alarm_id, alarm);
     return true;

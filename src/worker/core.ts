@@ -348,6 +348,12 @@ export function createDataCore(deps: CoreDeps = {}) {
       alarms.apply(acknowledged);
       return acknowledged;
     },
+    /** Acknowledges every open alarm of a farm at once; their new states are kept here at once. */
+    async acknowledgeFarmAlarms(farmId: number, comment: string): Promise<Alarm[]> {
+      const { acknowledged } = await rest.acknowledgeFarmAlarms(farmId, comment);
+      for (const a of acknowledged) alarms.apply(a);
+      return acknowledged;
+    },
     notificationPreferences: () => rest.notificationPreferences(),
     saveNotificationPreferences: (preferences: NotificationPreferences) => rest.saveNotificationPreferences(preferences),
 

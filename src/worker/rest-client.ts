@@ -13,8 +13,8 @@ import type {
   UpdateFarmRequest,
   UpdateMcuRequest,
 } from "../contract/api.ts";
-import { alarm, alarmPage, notificationPreferences } from "../contract/alarms.ts";
-import { ALARM_PATHS, type Alarm, type AlarmKind, type AlarmPage, type AlarmStateFilter, type NotificationPreferences } from "../contract/alarms-values.ts";
+import { alarm, alarmPage, farmAcknowledgement, notificationPreferences } from "../contract/alarms.ts";
+import { ALARM_PATHS, type Alarm, type AlarmKind, type AlarmPage, type AlarmStateFilter, type FarmAcknowledgement, type NotificationPreferences } from "../contract/alarms-values.ts";
 import { CoreError } from "../contract/core-error.ts";
 import { client, controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
@@ -212,6 +212,8 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     alarms: (query: AlarmQuery): Promise<AlarmPage> => call("GET", ALARM_PATHS.alarms + search({ ...query }), alarmPage),
     /** An empty comment is sent as none. */
     acknowledgeAlarm: (alarmId: number, comment: string): Promise<Alarm> => call("POST", ALARM_PATHS.acknowledge(alarmId), alarm, comment ? { comment } : {}),
+    acknowledgeFarmAlarms: (farmId: number, comment: string): Promise<FarmAcknowledgement> =>
+      call("POST", ALARM_PATHS.acknowledgeFarm, farmAcknowledgement, comment ? { farm_id: farmId, comment } : { farm_id: farmId }),
     notificationPreferences: (): Promise<NotificationPreferences> => call("GET", ALARM_PATHS.preferences, notificationPreferences),
     saveNotificationPreferences: (body: NotificationPreferences): Promise<NotificationPreferences> => call("PUT", ALARM_PATHS.preferences, notificationPreferences, body),
   };

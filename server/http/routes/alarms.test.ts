@@ -8,6 +8,7 @@ import {
   alarm as alarmSchema,
   alarmPage,
   DEFAULT_NOTIFICATION_PREFERENCES,
+  farmAcknowledgement,
   notificationPreferences,
   type Alarm,
   type AlarmKind,
@@ -263,6 +264,57 @@ describe("POST /api/alarms/:id/acknowledge", () => {
   it("answers 401 without a session", async () => {
     const id = await addAlarm(a, await mcu(a, farmA, "Room D"), "co2_high", 8);
     const res = await server.app.inject({ method: "POST", url: ALARM_PATHS.acknowledge(id), headers: { "content-type": "application/json" }, payload: "{}" });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("POST /api/alarms/acknowledge (a farm's alarms at once)", () => {
+  const ackFarm = (c: TestClient, body: unknown) => c.post(ALARM_PATHS.acknowledgeFarm, body);
+
+  it("acknowledges every open alarm of the farm with the comment, leaves the rest as they are and tells the client's sockets", async () => {
+    const tunnels = await farm(a, "Tunnels");
+    const [t1, t2] = [await mcu(a, tunnels, "Tunnel 1"), await mcu(a, tunnels, "Tunnel 2")];
+    // An open door: three alarms of one MCU within a minute, and one of another MCU of the farm.
+    const door = [await addAlarm(a, t1, "temperature_off_target", 3), await addAlarm(a, t1, "humidity_low", 3), await addAlarm(a, t1, "co2_high", 2), await addAlarm(a, t2, "co2_high", 1)];
+    const seenBefore = await addAlarm(a, t2, "humidity_low", 9, "acknowledged");
+    const resolved = await addAlarm(a, t2, "battery_low", 30, "resolved");
+    const elsewhere = await addAlarm(a, roomA2, "soil_moisture_low", 2);
+    raised.alarms.length = 0;
+
+    const answer = farmAcknowledgement.assert(ok(await ackFarm(a, { farm_id: tunnels, comment: "  Door closed  " })));
+    expect(answer.acknowledged.map((x) => x.alarm_id).sort()).toEqual([...door].sort());
+    for (const x of answer.acknowledged) {
+      expect(x).toMatchObject({ state: "acknowledged", acknowledged_by: a.registration.username, acknowledged_at: new Date(server.clock.now).toISOString(), ack_comment: "Door closed", farm_id: tunnels });
+    }
+    expect(raised.alarms).toEqual(answer.acknowledged);
+
+    const all = (await list(a, { state: "all", farm_id: String(tunnels) })).alarms;
+    expect(all.find((x) => x.alarm_id === seenBefore)).toMatchObject({ state: "acknowledged", acknowledged_by: "someone", ack_comment: null });
+    expect(all.find((x) => x.alarm_id === resolved)).toMatchObject({ state: "resolved", acknowledged_at: null });
+    expect((await list(a, { mcu_id: String(roomA2) })).alarms.find((x) => x.alarm_id === elsewhere)).toMatchObject({ state: "open" });
+
+    // Nothing open any more: nothing to acknowledge, no event.
+    raised.alarms.length = 0;
+    expect(ok(await ackFarm(a, { farm_id: tunnels }))).toEqual({ acknowledged: [] });
+    expect(raised.alarms).toEqual([]);
+  });
+
+  it("answers 404 for another client's farm and for none, changing nothing", async () => {
+    const theirs = await addAlarm(b, roomB, "soil_moisture_low", 2);
+    refused(await ackFarm(a, { farm_id: farmB, comment: "not mine" }), "Farm not found", 404);
+    refused(await ackFarm(a, { farm_id: 2_000_000_000 }), "Farm not found", 404);
+    expect((await list(b)).alarms.find((x) => x.alarm_id === theirs)).toMatchObject({ state: "open", acknowledged_by: null });
+  });
+
+  it("refuses a bad body with a 400 saying what is wrong", async () => {
+    refused(await ackFarm(a, {}), "farm_id is required");
+    refused(await ackFarm(a, { farm_id: "abc" }), "farm_id must be a positive whole number");
+    refused(await ackFarm(a, { farm_id: farmA, comment: "x".repeat(ALARM_COMMENT_MAX + 1) }), `comment must be at most ${ALARM_COMMENT_MAX} characters`);
+    refused(await ackFarm(a, { farm_id: farmA, client_id: b.clientId }), "Unknown field: client_id");
+  });
+
+  it("answers 401 without a session", async () => {
+    const res = await server.app.inject({ method: "POST", url: ALARM_PATHS.acknowledgeFarm, headers: { "content-type": "application/json" }, payload: JSON.stringify({ farm_id: farmA }) });
     expect(res.statusCode).toBe(401);
   });
 });

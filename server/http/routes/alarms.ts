@@ -1,5 +1,15 @@
 import type { FastifyInstance } from "fastify";
-import { acknowledgeAlarmRequest, alarmListQuery, ALARM_PATHS, notificationPreferencesRequest, type Alarm, type AlarmPage, type NotificationPreferences } from "../../../src/contract/alarms.ts";
+import {
+  acknowledgeAlarmRequest,
+  acknowledgeFarmAlarmsRequest,
+  alarmListQuery,
+  ALARM_PATHS,
+  notificationPreferencesRequest,
+  type Alarm,
+  type AlarmPage,
+  type FarmAcknowledgement,
+  type NotificationPreferences,
+} from "../../../src/contract/alarms.ts";
 import { alertsRepo, type AlarmCursor } from "../../db/alerts-repo.ts";
 import { preferencesRepo } from "../../db/preferences-repo.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -25,7 +35,7 @@ function decodeAlarmCursor(value: string): AlarmCursor {
   return { openedMicros: atMicros, alarmId };
 }
 
-/** Alarms (list, acknowledge) and notification preferences (issue 15), for the signed-in client only. */
+/** Alarms (list, acknowledge one or a farm's) and notification preferences (issue 15), for the signed-in client only. */
 export function alarmRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const alarms = alertsRepo(ctx.db);
   const preferences = preferencesRepo(ctx.db);
@@ -58,6 +68,15 @@ export function alarmRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if ("resolved" in result) throw new AppError("alarm_resolved", "This alarm has resolved already: its condition cleared, so there is nothing to acknowledge");
     if (result.changed) ctx.events.alarmChanged?.(clientId, result.alarm);
     return result.alarm;
+  });
+
+  app.post(ALARM_PATHS.acknowledgeFarm, async (req): Promise<FarmAcknowledgement> => {
+    const { clientId } = await ctx.sessions.require(req);
+    const { farm_id, comment } = parse(acknowledgeFarmAlarmsRequest, req.body ?? {});
+    await ownFilterTarget(clientId, "farms", farm_id);
+    const acknowledged = await alarms.acknowledgeFarm(clientId, farm_id, comment ?? null, ctx.now());
+    for (const alarm of acknowledged) ctx.events.alarmChanged?.(clientId, alarm);
+    return { acknowledged };
   });
 
   app.get(ALARM_PATHS.preferences, async (req): Promise<NotificationPreferences> => {
