@@ -7,10 +7,20 @@ import type {
   UpdateFarmRequest,
   UpdateMcuRequest,
 } from "../contract/api.ts";
-import type { Controller, Farm, Mcu, Sensor, SettingProfile } from "../contract/entities.ts";
+import { type } from "arktype";
+import { CoreError } from "../contract/core-error.ts";
+import { controller, farm, mcuList, notification, sensor, settingProfile, type Controller, type Farm, type Mcu, type Sensor, type SettingProfile } from "../contract/entities.ts";
 import type { Entities, EntityName } from "../contract/live.ts";
 import { FIRST_MCUS } from "../contract/api-paths.ts";
 import type { RestClient } from "./rest-client.ts";
+import type { SavedLists } from "./saved-lists.ts";
+
+/**
+ * The lists shown from what this device saved (or kept from earlier in the page's life) because
+ * the server could not be reached, each with when the server last gave it (epoch ms). A list not
+ * named here is as the server last answered, or not loaded yet.
+ */
+export type SavedAges = Partial<Record<EntityName, number>>;
 
 export interface CollectionsContext {
   /** The session-bound REST client of the moment. */
@@ -21,6 +31,38 @@ export interface CollectionsContext {
   changed<K extends EntityName>(name: K, value: Entities[K]): void;
   /** The first screen of a long MCU list, ahead of the whole list (sent on, not kept). */
   firstMcus?(mcus: Mcu[]): void;
+  /** Where the lists are kept on this device; without it nothing is kept. */
+  saved?: SavedLists;
+  now?(): number;
+  /** Lists shown from what was saved, or back to what the server says (sent on to the main thread). */
+  agesChanged?(ages: SavedAges): void;
+  /** A list as it is saved (the MCU list with the live readings folded in); the list itself by default. */
+  toSave?<K extends EntityName>(name: K, value: Entities[K]): Entities[K];
+  /** A list is shown from what this device saved (the MCUs' last readings seed the live side). */
+  restored?<K extends EntityName>(name: K, value: Entities[K]): void;
+  /** How long a changed list waits before it is saved, so a burst of changes is saved once (ms). */
+  saveDelayMs?: number;
+}
+
+/** What a saved list must still be to be shown: the app may have changed since it was saved. */
+const SAVED_SCHEMAS: { [K in EntityName]: (value: unknown) => Entities[K] | type.errors } = {
+  farms: farm.array(),
+  mcus: mcuList,
+  profiles: settingProfile.array(),
+  notifications: notification.array(),
+  controllers: controller.array(),
+  sensors: sensor.array(),
+};
+
+/**
+ * The server could not be reached (no network, the server down, a gateway without it): what the
+ * device saved is the best there is. A server that answered with an error said something else,
+ * and that failure is the screen's to show.
+ */
+export function isUnreachable(err: unknown): boolean {
+  if (!(err instanceof CoreError)) return false;
+  if (err.code === "NETWORK" || err.code === "TIMEOUT") return true;
+  return (err.status === 502 || err.status === 504) && err.serverMessage === null;
 }
 
 /** How each collection loads. */
@@ -42,16 +84,102 @@ const emptyEntities = (): Entities => ({ farms: [], mcus: [], profiles: [], noti
  */
 export function createCollections(ctx: CollectionsContext) {
   const entities = emptyEntities();
+  const now = ctx.now ?? Date.now;
 
+  /** When each list last came from the server (or a mutation the server answered), in this page's life. */
+  const answeredAt = new Map<EntityName, number>();
+  /** The lists shown from what was saved or kept, and when the server last gave them. */
+  const ages = new Map<EntityName, number>();
+  /** The lists whose load found neither the server nor a saved copy. */
+  const unreached = new Set<EntityName>();
+  const saveTimers = new Map<EntityName, ReturnType<typeof setTimeout>>();
+
+  const sendAges = () => ctx.agesChanged?.(Object.fromEntries(ages));
+
+  /** A list from the server (or changed by a mutation it answered): it is current, and saved on the device. */
   function set<K extends EntityName>(name: K, value: Entities[K]): Entities[K] {
     entities[name] = value;
     ctx.changed(name, value);
+    answeredAt.set(name, now());
+    unreached.delete(name);
+    if (ages.delete(name)) sendAges();
+    scheduleSave(name);
     return value;
   }
+
+  /** Saves the list as it is then, once a burst of changes is over; a list shown from the saved copy is not saved again. */
+  function scheduleSave(name: EntityName) {
+    if (!ctx.saved || saveTimers.has(name)) return;
+    const asOf = generation;
+    saveTimers.set(
+      name,
+      setTimeout(() => {
+        saveTimers.delete(name);
+        if (asOf === generation) void save(name);
+      }, ctx.saveDelayMs ?? 250),
+    );
+  }
+  async function save(name: EntityName, savedAt = answeredAt.get(name)): Promise<void> {
+    if (!ctx.saved || savedAt === undefined || ages.has(name)) return;
+    let clientId: number;
+    try {
+      clientId = ctx.clientId();
+    } catch {
+      return;
+    }
+    const value = ctx.toSave ? ctx.toSave(name, entities[name]) : entities[name];
+    // A device that cannot keep it (storage full, refused) shows the server's lists as before.
+    await ctx.saved.write(clientId, name, { value, savedAt }).catch((err: unknown) => console.warn(`The ${name} list could not be saved on this device`, err));
+  }
+
+  /**
+   * The server could not be reached: the list stays what this page already has from it, or becomes
+   * what this device saved. False when there is neither.
+   */
+  async function showSaved(name: EntityName, asOf: number): Promise<boolean> {
+    if (ages.has(name)) return true;
+    const kept = answeredAt.get(name);
+    if (kept !== undefined) {
+      ages.set(name, kept);
+      sendAges();
+      return true;
+    }
+    if (!ctx.saved) return false;
+    let clientId: number;
+    try {
+      clientId = ctx.clientId();
+    } catch {
+      return false;
+    }
+    const saved = await ctx.saved.read(clientId, name);
+    if (asOf !== generation) return false;
+    // The server answered another load of it meanwhile.
+    if (answeredAt.has(name)) return true;
+    if (!saved) return false;
+    const value = SAVED_SCHEMAS[name](saved.value);
+    if (value instanceof type.errors) return false;
+    entities[name] = value as never;
+    ctx.changed(name, value as Entities[typeof name]);
+    ages.set(name, saved.savedAt);
+    sendAges();
+    ctx.restored?.(name, value as Entities[typeof name]);
+    return true;
+  }
+
   /** Counts clears: a list that arrives after one belongs to the session that ended, and is dropped. */
   let generation = 0;
   async function load(name: EntityName): Promise<void> {
     const asOf = generation;
+    try {
+      await loadFromServer(name, asOf);
+    } catch (err) {
+      if (asOf !== generation || !isUnreachable(err)) throw err;
+      if (await showSaved(name, asOf)) return;
+      if (asOf === generation) unreached.add(name);
+      throw err;
+    }
+  }
+  async function loadFromServer(name: EntityName, asOf: number): Promise<void> {
     if (name === "mcus" && entities.mcus.length === 0 && ctx.firstMcus) {
       // A large fleet's first cards paint before the whole list (megabytes) is built, sent and parsed.
       // One after the other: on one database connection the whole list would hold the first page up.
@@ -194,10 +322,41 @@ export function createCollections(ctx: CollectionsContext) {
   return {
     entities,
     set,
+    /**
+     * Loads again the lists the server could not give (shown from the saved copy, or not at all):
+     * it answers again. Each joins a load of it under way.
+     */
+    reloadUnreached(): void {
+      for (const name of new Set([...ages.keys(), ...unreached])) shared(name).catch(() => undefined);
+    },
+    /** Whether some list waits for the server to answer again. */
+    get waiting(): boolean {
+      return ages.size > 0 || unreached.size > 0;
+    },
+    /**
+     * Saves a current list again as of `savedAt` (the MCU list, for the live readings that came since
+     * it loaded); a list shown from the saved copy is left as it was saved.
+     */
+    saveAgain(name: EntityName, savedAt: number): Promise<void> {
+      const answered = answeredAt.get(name);
+      return answered === undefined ? Promise.resolve() : save(name, Math.max(answered, savedAt));
+    },
+    /** Forgets every list saved on this device (sign-out). */
+    forgetSaved(): Promise<void> {
+      return ctx.saved ? ctx.saved.clear().catch((err: unknown) => console.warn("The lists saved on this device could not be removed", err)) : Promise.resolve();
+    },
     /** Forgets every collection (sign-out) and sends them empty at once. */
     clear(): Entities {
       generation++;
       inFlight.clear();
+      for (const timer of saveTimers.values()) clearTimeout(timer);
+      saveTimers.clear();
+      answeredAt.clear();
+      unreached.clear();
+      if (ages.size > 0) {
+        ages.clear();
+        sendAges();
+      }
       Object.assign(entities, emptyEntities());
       return { ...entities };
     },

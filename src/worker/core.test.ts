@@ -8,7 +8,7 @@ import type { Notification } from "../contract/entities.ts";
 import { mcuQueryKey, type FleetResults, type SnapshotBatch } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import { ALARM_EVENT } from "../contract/alarms-values.ts";
-import { createDataCore, type CoreDeps, type CoreUpdate } from "./core.ts";
+import { createDataCore, type CoreDeps, type DataCoreUpdate } from "./core.ts";
 import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
 import { SessionEndedError, type SessionEnded } from "../contract/session-ended.ts";
 
@@ -80,7 +80,7 @@ function createDeps(routes: Record<string, Answer | ((body: unknown) => Answer)>
   const socket = fakeSocket();
   const core = createDataCore({ ...deps, fetch, connect: (() => socket) as unknown as typeof io });
   const ended: SessionEnded[] = [];
-  const updates: CoreUpdate[] = [];
+  const updates: DataCoreUpdate[] = [];
   core.subscribe((u) => updates.push(u));
   core.onSessionEnded((e) => ended.push(e));
   core.start(7);

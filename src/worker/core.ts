@@ -5,18 +5,34 @@ import { ALARM_PAGE_MAX, type Alarm, type NotificationPreferences } from "../con
 import type { RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
 import type { Client, Controller, Mcu, Sensor } from "../contract/entities.ts";
+import type { DeviceSnapshot } from "../contract/realtime.ts";
+import { parseReadings, type McuLive } from "../streams/device-snapshots.ts";
 import type { CoreUpdate, EntityName, WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
 import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../contract/session-ended.ts";
 import { createAlarmCollection } from "./alarms.ts";
-import { createCollections } from "./collections.ts";
+import { createCollections, isUnreachable, type SavedAges } from "./collections.ts";
 import { createLive } from "./live.ts";
 import type { LiveSocketOptions } from "./live-socket.ts";
 import type { EarlyFetches } from "./early-fetch.ts";
+import { createIndexedDbSavedLists, type SavedLists } from "./saved-lists.ts";
 import { createRestClient, type AlarmQuery, type CommandLogQuery, type FarmHistoryQuery, type HistoryRange, type McuHistoryQuery, type RestClient } from "./rest-client.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
+export type { SavedAges } from "./collections.ts";
+
+/**
+ * The lists on screen that the server could not refresh, shown from what this device saved, with
+ * when the server last gave each; sent whenever that changes (empty: everything is current).
+ */
+export interface SavedAgesUpdate {
+  kind: "saved-ages";
+  ages: SavedAges;
+}
+
+/** What the core sends to the main thread. */
+export type DataCoreUpdate = CoreUpdate | SavedAgesUpdate;
 
 export interface CoreDeps {
   fetch?: typeof fetch;
@@ -26,7 +42,24 @@ export interface CoreDeps {
   frameMs?: number;
   /** Responses the worker's entry requested before the core loaded (early-fetch.ts). */
   early?: Pick<EarlyFetches, "take" | "clear">;
+  /** Where the lists are kept on this device (IndexedDB by default, where there is one). */
+  savedLists?: SavedLists;
+  /** How long a changed list waits before it is saved (ms). */
+  saveDelayMs?: number;
+  /** While connected, the MCU list is saved again this often with the live readings that came (ms). */
+  readingsSaveMs?: number;
 }
+
+/** An MCU record with its latest live reading (if newer than the record's), as it is saved on the device. */
+function withLatestReading(mcu: Mcu, live: McuLive | undefined): Mcu {
+  if (!live?.readings || live.lastReadingAt === null) return mcu;
+  const recorded = mcu.lastSeen ? Date.parse(mcu.lastSeen) : Number.NaN;
+  if (!Number.isNaN(recorded) && recorded >= live.lastReadingAt) return mcu;
+  return { ...mcu, readings: live.readings, lastSeen: new Date(live.lastReadingAt).toISOString() };
+}
+
+/** What the socket would have said of a saved MCU: its last readings seed the live side until it does. */
+const savedSnapshot = (mcu: Mcu): DeviceSnapshot => ({ deviceId: normalizeMac(mcu.mac), mcu_id: mcu.mcu_id, status: mcu.status, readings: parseReadings(mcu.readings), lastSeen: mcu.lastSeen });
 
 /** The calls that work without a session (or end one): a 401 from them is an answer, not an ended session. */
 const SIGNED_OUT_CALLS: ReadonlySet<keyof RestClient> = new Set(["register", "login", "logout", "me"]);
@@ -52,11 +85,12 @@ export function createDataCore(deps: CoreDeps = {}) {
   let clientId: number | null = null;
   /** The session of the last started client ended (reset by the next start). */
   let sessionEnded = false;
-  let listener: ((update: CoreUpdate) => void) | null = null;
+  let listener: ((update: DataCoreUpdate) => void) | null = null;
   let sessionListener: ((ended: SessionEnded) => void) | null = null;
   let rest: RestClient = sessionBound(createRestClient({ apiBase: "", fetch: deps.fetch, early: deps.early?.take }));
 
-  const send = (update: CoreUpdate) => listener?.(update);
+  const send = (update: DataCoreUpdate) => listener?.(update);
+  const now = deps.now ?? Date.now;
   function requireClient(): number {
     if (clientId === null) throw sessionEnded ? new SessionEndedError() : new CoreError("NOT_STARTED", "Sign in first");
     return clientId;
@@ -104,6 +138,14 @@ export function createDataCore(deps: CoreDeps = {}) {
       if (name === "mcus" || name === "farms") live.entitiesChanged();
     },
     firstMcus: (mcus) => sendMcus(mcus, true),
+    saved: deps.savedLists ?? createIndexedDbSavedLists(),
+    now,
+    saveDelayMs: deps.saveDelayMs,
+    agesChanged: (ages) => send({ kind: "saved-ages", ages }),
+    toSave: (name, value) => (name === "mcus" ? ((value as Mcu[]).map((m) => withLatestReading(m, live.state.devices.get(normalizeMac(m.mac)))) as typeof value) : value),
+    restored(name, value) {
+      if (name === "mcus") live.seed((value as Mcu[]).map(savedSnapshot));
+    },
   });
   const { entities } = collections;
 
@@ -132,6 +174,9 @@ export function createDataCore(deps: CoreDeps = {}) {
     authenticated() {
       // Failures are the load's state (the Alarms page shows them, with Try again).
       alarms.load().catch(() => undefined);
+      // The server is back: the lists it could not give while it was away are loaded again.
+      collections.reloadUnreached();
+      readingsSaves.start();
     },
     alarm(payload) {
       const checked = alarmSchema(payload);
@@ -144,11 +189,35 @@ export function createDataCore(deps: CoreDeps = {}) {
       if (state === "unauthorized") {
         if (clientId !== null) endSession(clientId, "socket");
       } else send({ kind: "connection", state, message, ...(heardAt == null ? {} : { heardAt }) });
+      if (state !== "connected") readingsSaves.stop();
+      // The server just went away: the readings it sent until then are what this device will show.
+      if (state === "reconnecting" && heardAt != null) void collections.saveAgain("mcus", heardAt);
     },
   });
 
+  /**
+   * While connected, the MCU list is saved again every so often with the readings that came, so a
+   * page closed without warning leaves recent readings on the device.
+   */
+  const readingsSaves = (() => {
+    let timer: ReturnType<typeof setInterval> | null = null;
+    return {
+      start() {
+        if (timer !== null) return;
+        timer = setInterval(() => void collections.saveAgain("mcus", now()), deps.readingsSaveMs ?? 60_000);
+        // Node (tests): a pending save must not keep the process alive.
+        (timer as { unref?: () => void }).unref?.();
+      },
+      stop() {
+        if (timer !== null) clearInterval(timer);
+        timer = null;
+      },
+    };
+  })();
+
   /** Closes the connection and forgets the client's data. */
   function halt() {
+    readingsSaves.stop();
     live.close();
     alarms.clear();
     clientId = null;
@@ -166,6 +235,8 @@ export function createDataCore(deps: CoreDeps = {}) {
   function endSession(ofClient: number, cause: SessionEndCause) {
     if (clientId !== ofClient) return;
     core.stop();
+    // Whoever signs in next on this device must not see this client's saved lists.
+    void collections.forgetSaved();
     sessionEnded = true;
     sessionListener?.({ clientId: ofClient, cause });
   }
@@ -182,8 +253,11 @@ export function createDataCore(deps: CoreDeps = {}) {
       bound[name] = async (...args: unknown[]) => {
         const asClient = clientId;
         try {
-          return await call(...args);
+          const answer = await call(...args);
+          serverAnswered();
+          return answer;
         } catch (err) {
+          heardOrNot(err);
           if (asClient === null || !(err instanceof CoreError) || err.code !== "UNAUTHENTICATED") throw err;
           endSession(asClient, "api");
           throw new SessionEndedError();
@@ -191,6 +265,23 @@ export function createDataCore(deps: CoreDeps = {}) {
       };
     }
     return bound as RestClient;
+  }
+
+  /**
+   * Whether the last call found no server. When it answers again (the socket may still be
+   * reconnecting), the lists it could not give are loaded again, once: a list it then refuses is
+   * the screen's failure to show, not a reason to ask again and again.
+   */
+  let serverAway = false;
+  function serverAnswered() {
+    if (!serverAway) return;
+    serverAway = false;
+    if (clientId !== null && collections.waiting) collections.reloadUnreached();
+  }
+  /** A failed call: no server, or a server that answered with an error. */
+  function heardOrNot(err: unknown) {
+    if (isUnreachable(err)) serverAway = true;
+    else if (err instanceof CoreError && err.status !== null) serverAnswered();
   }
 
   /** A socket call's answer, or why there is none. */
@@ -210,7 +301,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
 
     /** The main thread's receiver of updates (a Comlink proxy in the worker). */
-    subscribe(receiver: (update: CoreUpdate) => void) {
+    subscribe(receiver: (update: DataCoreUpdate) => void) {
       listener = receiver;
     },
 
@@ -262,9 +353,19 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
     async logout(): Promise<void> {
       core.stop();
-      await rest.logout().catch(() => undefined);
+      await Promise.all([collections.forgetSaved(), rest.logout().catch(() => undefined)]);
     },
-    me: () => rest.me(),
+    /** The signed-in client; its answer also tells that the server is back (the lists it could not give are loaded again). */
+    async me(): Promise<Client> {
+      try {
+        const client = await rest.me();
+        serverAnswered();
+        return client;
+      } catch (err) {
+        heardOrNot(err);
+        throw err;
+      }
+    },
     async updateClient(id: number, body: UpdateClientRequest): Promise<Client> {
       return rest.updateClient(id, body);
     },

@@ -2,7 +2,7 @@ import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from "
 import type { Mcu, Notification } from "../contract/entities.ts";
 import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
-import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
+import type { CommandAck, CommandTarget, DeviceSnapshot } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
 import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
@@ -87,6 +87,8 @@ export function createLive(deps: LiveDeps) {
   const heard = () => {
     heardAt = now();
   };
+  /** The socket has said what the devices are since it opened: nothing saved may stand in for that. */
+  let authenticated = false;
 
   const pipeline = snapshotPipeline({
     events$,
@@ -152,6 +154,7 @@ export function createLive(deps: LiveDeps) {
         handlers: {
           authenticated: (p) => {
             heard();
+            authenticated = true;
             events$.next({ kind: "snapshot", devices: p.devices });
             deps.authenticated?.();
           },
@@ -182,10 +185,19 @@ export function createLive(deps: LiveDeps) {
     close() {
       socket?.close();
       socket = null;
+      authenticated = false;
       events$.next({ kind: "reset" });
       sentCards.clear();
       wallSent = null;
       heardAt = null;
+    },
+
+    /**
+     * The devices as this device saved them (their last readings and when they came), shown until
+     * the socket says what they are now; ignored once it has.
+     */
+    seed(devices: DeviceSnapshot[]) {
+      if (!authenticated) events$.next({ kind: "snapshot", devices });
     },
 
     /** The main thread applied the last batch: the next one may come. */

@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router-dom";
 import { CoreError } from "../../contract/core-error.ts";
-import { useConnection } from "../data/hooks.ts";
+import { useNow } from "../components/use-now.ts";
+import { useConnection, useOldestSavedAt } from "../data/hooks.ts";
 import { useAppData } from "../data/provider.tsx";
+import { savedAgeText } from "../data/saved-age.ts";
 
 /** Asks the server (through the data core) whether it answers at all: any HTTP answer counts. */
 async function serverAnswers(me: () => Promise<unknown>): Promise<boolean> {
@@ -23,6 +25,8 @@ export function OfflineNotice() {
   const connection = useConnection();
   const [online, setOnline] = useState(() => navigator.onLine);
   const [reachable, setReachable] = useState(true);
+  const savedAt = useOldestSavedAt();
+  const now = useNow();
 
   useEffect(() => {
     let cancelled = false;
@@ -61,7 +65,8 @@ export function OfflineNotice() {
   if (!offline || onWall) return null;
   return (
     <div role="status" className="fixed bottom-4 inset-x-4 mx-auto z-40 max-w-xl rounded-xl bg-gray-900 text-white px-4 py-3 shadow-lg text-sm 4xl:text-xl">
-      {!online ? "You are offline." : "Cannot reach the farm server."} Showing what this device has; live data resumes when the connection is back.
+      {!online ? "You are offline." : "Cannot reach the farm server."}{" "}
+      {savedAt === null ? "Showing what this device has" : `Showing what this device saved ${savedAgeText(savedAt, Math.max(now, Date.now()))}`}; live data resumes when the connection is back.
     </div>
   );
 }

@@ -1,4 +1,9 @@
 import type { ReactNode } from "react";
+import type { EntityName } from "../../contract/live.ts";
+import { useSavedAt } from "../data/hooks.ts";
+import { savedAgeText } from "../data/saved-age.ts";
+import { formatDateTime } from "./dates.ts";
+import { useNow } from "./use-now.ts";
 
 /** A list's loading state, announced politely to screen readers. */
 export function Loading({ text = "Loading…" }: { text?: string }) {
@@ -28,5 +33,24 @@ export function LoadError({ text, onRetry }: { text: string; onRetry: () => void
         Try again
       </button>
     </div>
+  );
+}
+
+/**
+ * Says how old the lists on screen are while the farm server cannot be reached and they are shown
+ * from what this device saved; nothing while they are current. They reload by themselves when the
+ * server answers again.
+ */
+export function SavedDataNotice({ lists }: { lists: readonly EntityName[] }) {
+  const savedAt = useSavedAt(lists);
+  const now = useNow();
+  if (savedAt === null) return null;
+  return (
+    <p role="status" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 4xl:px-6 4xl:py-4 text-sm 4xl:text-2xl text-amber-950">
+      <span className="font-semibold">
+        Last updated <time dateTime={new Date(savedAt).toISOString()} title={formatDateTime(savedAt)}>{savedAgeText(savedAt, Math.max(now, Date.now()))}</time>
+      </span>{" "}
+      · saved on this device. It reloads by itself when the farm server answers again.
+    </p>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useConnection } from "../data/hooks.ts";
 import { messageOf, notify } from "./toasts.ts";
 
 export type ListLoad = { status: "loading" } | { status: "ready" } | { status: "error"; message: string };
@@ -23,8 +24,27 @@ export interface ListLoadOptions {
 }
 
 /**
- * Runs one of the core's loads when the screen opens and again on retry. A failure shows SPEC §8's
- * toast and becomes an error state whose message the screen's LoadError shows beside its retry.
+ * Calls `retry` when the live connection comes back while `failed`: the server answers again, and
+ * the screen loads what it could not without a click (the core is loading it already; the retry
+ * joins that load). Only on the way back, so a server that keeps refusing is not asked in a loop.
+ */
+export function useRetryOnReconnect(failed: boolean, retry: () => void): void {
+  const connected = useConnection().state === "connected";
+  const wasConnected = useRef(connected);
+  const latest = useRef({ failed, retry });
+  latest.current = { failed, retry };
+  useEffect(() => {
+    const cameBack = connected && !wasConnected.current;
+    wasConnected.current = connected;
+    if (cameBack && latest.current.failed) latest.current.retry();
+  }, [connected]);
+}
+
+/**
+ * Runs one of the core's loads when the screen opens, again on retry, and again when the live
+ * connection comes back after a failure. A failure shows SPEC §8's toast and becomes an error
+ * state whose message the screen's LoadError shows beside its retry. A load the server could not
+ * answer but the device had saved succeeds: the list shows, with its age (SavedDataNotice).
  */
 export function useListLoad({ load, failure, toastId, hasData = false }: ListLoadOptions): { state: ListLoad; retry: () => void } {
   const [state, setState] = useState<ListLoad>(hasData ? { status: "ready" } : { status: "loading" });
@@ -54,6 +74,8 @@ export function useListLoad({ load, failure, toastId, hasData = false }: ListLoa
       current.current++;
     };
   }, [run]);
+
+  useRetryOnReconnect(state.status === "error", () => void run());
 
   return { state, retry: () => void run() };
 }

@@ -1,8 +1,7 @@
 import * as Comlink from "comlink";
 import { CoreError, deserializeCoreError, toCoreError, type SerializedCoreError } from "../../contract/core-error.ts";
 import type { Mcu } from "../../contract/entities.ts";
-import type { CoreUpdate } from "../../contract/live.ts";
-import type { DataCore } from "../../worker/core.ts";
+import type { DataCore, DataCoreUpdate } from "../../worker/core.ts";
 import { isSessionEnded } from "../../contract/session-ended.ts";
 import { startWorker } from "./start-worker.ts";
 
@@ -46,7 +45,7 @@ interface RunningCore {
 
 interface CoreOptions {
   apiBase: string;
-  onUpdate: (update: CoreUpdate) => void;
+  onUpdate: (update: DataCoreUpdate) => void;
   /** The first screen of MCU records the worker sent before its core was up (not validated by the schema: see first-mcus.ts). */
   onFirstMcus?: (mcus: Mcu[]) => void;
   preferWorker?: boolean;

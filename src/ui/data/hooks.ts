@@ -103,6 +103,31 @@ export function useFarmStatus(farm: Farm): FarmStatus {
   return useSyncExternalStore(subscribe, () => store.getFarmStatus(id) ?? farm.status);
 }
 
+/**
+ * When the server last gave the oldest of these lists, if any of them is shown from what this
+ * device saved because the server cannot be reached; null while they are all current.
+ */
+export function useSavedAt(names: readonly EntityName[]): number | null {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.savedAges, fn), [store]);
+  const ages = useSyncExternalStore(subscribe, store.getSavedAges);
+  let oldest: number | null = null;
+  for (const name of names) {
+    const at = ages[name];
+    if (at !== undefined && (oldest === null || at < oldest)) oldest = at;
+  }
+  return oldest;
+}
+
+/** The oldest list shown from what this device saved (any screen's), or null while all are current. */
+export function useOldestSavedAt(): number | null {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.savedAges, fn), [store]);
+  const ages = useSyncExternalStore(subscribe, store.getSavedAges);
+  const times = Object.values(ages);
+  return times.length > 0 ? Math.min(...times) : null;
+}
+
 export function useConnection() {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => store.subscribe(keys.connection, fn), [store]);

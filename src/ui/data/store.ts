@@ -1,7 +1,8 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
 import { createCardViews } from "../../streams/card-view.ts";
 import { createAlarmStore } from "./alarm-store.ts";
-import { parseWallRequestKey, type CoreUpdate, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuStats, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
+import type { DataCoreUpdate, SavedAges } from "../../worker/core.ts";
+import { parseWallRequestKey, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuStats, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
 
 /** `heardAt`: when the server was last heard from (epoch ms), so a screen can tell how old its data is while the link is down. */
 export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string; heardAt?: number };
@@ -33,6 +34,8 @@ export const keys = {
   farmStatus: (farmId: number) => `fleet:farm:${farmId}`,
   /** The wall page on screen (issue 15); ask for one with `watchWall`. */
   wall: "wall",
+  /** The lists shown from what this device saved, with their ages (`SavedAges`). */
+  savedAges: "saved-ages",
 } as const;
 
 /**
@@ -102,6 +105,7 @@ export function createAppStore() {
   const mcuById = new Map<number, Entities["mcus"][number]>();
   let mcuIds: readonly number[] = NO_IDS;
   let connection: ConnectionInfo = { state: "idle" };
+  let savedAges: SavedAges = {};
   const listeners = new Map<string, Set<Listener>>();
   /** Null until the core has computed it (before, a 0 would be a false statement). */
   let summary: DashboardSummary | null = null;
@@ -237,7 +241,7 @@ export function createAppStore() {
 
   return {
     /** Applies what the core sent. Answers the live batch's seq, to acknowledge it. */
-    apply(update: CoreUpdate): number | null {
+    apply(update: DataCoreUpdate): number | null {
       switch (update.kind) {
         case "live":
           applyLive(update.batch);
@@ -257,6 +261,10 @@ export function createAppStore() {
           emit([keys.connection]);
           return null;
         case "notification":
+          return null;
+        case "saved-ages":
+          savedAges = update.ages;
+          emit([keys.savedAges]);
           return null;
         case "alarms":
           emit(alarms.apply(update));
@@ -333,6 +341,8 @@ export function createAppStore() {
     getMcuIds: (): readonly number[] => mcuIds,
     get: <K extends EntityName>(name: K): Entities[K] => entities[name],
     getConnection: () => connection,
+    /** The lists shown from what this device saved, and when the server last gave each (none: all current). */
+    getSavedAges: (): SavedAges => savedAges,
 
     /** The Dashboard's summary counts, as the core computed them over the whole fleet; null before it has. */
     getSummary: (): DashboardSummary | null => summary,

@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { PlusIcon } from "../../components/icons.tsx";
+import { SavedDataNotice } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useFarms, useMcuIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
@@ -38,6 +39,9 @@ export function McuReadingsGrid({ ids, labelledBy }: { ids: readonly number[]; l
   );
 }
 
+/** The lists the dashboard shows (the profiles only name an MCU's link). */
+const DASHBOARD_LISTS = ["farms", "mcus"] as const;
+
 /** SPEC §2 Dashboard: summary, the client's farms and a live card per MCU. */
 export default function DashboardPage() {
   const { core } = useAppData();
@@ -65,7 +69,10 @@ export default function DashboardPage() {
         <InstallButton />
       </div>
 
-      <SummaryCards farmsReady={farmsLoad.status !== "loading"} mcusReady={mcusLoad.status !== "loading"} />
+      <SavedDataNotice lists={DASHBOARD_LISTS} />
+
+      {/* A failed load counts nothing: a 0 there would read as "you have none". */}
+      <SummaryCards farmsReady={farmsLoad.status === "ready"} mcusReady={mcusLoad.status === "ready"} />
 
       <DashboardSection
         headingId="farms-heading"

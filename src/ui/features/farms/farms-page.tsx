@@ -3,13 +3,15 @@ import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
-import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useFarms } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { FarmCard } from "./farm-card.tsx";
 import { FarmFormDialog } from "./farm-form-dialog.tsx";
+
+const FARM_LISTS = ["farms"] as const;
 
 interface Dialog {
   open: boolean;
@@ -55,6 +57,10 @@ export default function FarmsPage() {
         <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setDialog({ open: true, farm: null })}>
           <PlusIcon /> Add New Farm
         </button>
+      </div>
+
+      <div className="empty:hidden mb-5">
+        <SavedDataNotice lists={FARM_LISTS} />
       </div>
 
       {state.status === "error" ? (

@@ -4,7 +4,8 @@ import { MCU_STATUSES } from "../../../contract/enums.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
-import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
+import { useRetryOnReconnect } from "../../components/use-list-load.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useFarms, useMcuIds, useMcuQuery } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
@@ -79,6 +80,8 @@ export default function McuManagerPage() {
       current = false;
     };
   }, [load]);
+  // Lists that failed load again by themselves when the server is back (the saved ones too, in the core).
+  useRetryOnReconnect(failed.length > 0, () => void load(failed));
 
   // Searched and filtered in the core over the whole fleet, live statuses included; unfiltered,
   // the list itself (its ids are known from its first part, before the whole list has crossed).
@@ -156,6 +159,8 @@ export default function McuManagerPage() {
           </button>
         </div>
       </div>
+
+      <SavedDataNotice lists={LISTS} />
 
       <McuStats />
 
