@@ -1,5 +1,6 @@
+import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { mqttFrameScanner, takeLeadingPublishes, type FastLane } from "./mqtt-frame-guard.ts";
+import { mqttConnectionGuard, mqttFrameScanner, takeLeadingPublishes, type FastLane } from "./mqtt-frame-guard.ts";
 import { mqttFixedHeader, mqttPublish as publish } from "./mqtt-packet.fixture.ts";
 
 /** An MQTT packet: type byte, remaining length (varint), body. */
@@ -81,5 +82,54 @@ describe("the telemetry lane's reading of publishes", () => {
     expect(takeLeadingPublishes(Buffer.from([0x30, 0x01, 0x00]), lane)).toBe(0);
     expect(takeLeadingPublishes(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00]), lane)).toBe(0);
     expect(taken).toEqual([]);
+  });
+});
+
+describe("the telemetry lane of a guarded connection", () => {
+  const TOPIC = "devices/AA:BB:CC:DD:EE:01/telemetry";
+  /** A socket whose reads are fed by hand (push), guarded, authenticated, with its lane. */
+  const guarded = () => {
+    const taken: string[] = [];
+    const socket = new Socket();
+    const guard = mqttConnectionGuard({ beforeAuthBytes: 4096, afterAuthBytes: 4096, unauthenticatedPerAddress: 10 });
+    guard.admit(socket);
+    guard.authenticated(socket);
+    guard.lane(socket, { topic: Buffer.from(TOPIC), maxPayload: 1000, take: (chunk, start, end) => taken.push(chunk.toString("utf8", start, end)), heard: () => undefined });
+    const toBroker = () => {
+      const bytes: Buffer[] = [];
+      for (let b: Buffer | null; (b = socket.read() as Buffer | null) !== null; ) bytes.push(b);
+      return Buffer.concat(bytes);
+    };
+    return { socket, taken, toBroker };
+  };
+
+  it("takes a device's stream of publishes however its chunks cut them, none left to the broker", () => {
+    const stream = Buffer.concat(Array.from({ length: 500 }, (_, i) => publish(TOPIC, `{"n":${i}}`)));
+    for (const cut of [1, 2, 5, 64, 1000, 4096]) {
+      const { socket, taken, toBroker } = guarded();
+      for (let i = 0; i < stream.length; i += cut) socket.push(stream.subarray(i, i + cut));
+      expect(taken.length, `cut ${cut}`).toBe(500);
+      expect(taken.at(-1)).toBe('{"n":499}');
+      expect(toBroker().length, `cut ${cut}`).toBe(0);
+      socket.destroy();
+    }
+  });
+
+  it("hands the broker, in order, what is not the lane's, and the lane goes on once the broker has it all", () => {
+    const { socket, taken, toBroker } = guarded();
+    const status = publish("devices/AA:BB:CC:DD:EE:01/status", "online", { qos: 1 });
+    const first = Buffer.concat([publish(TOPIC, "1"), status, publish(TOPIC, "2")]);
+    // Cut inside the last publish: the broker has the status first; the publish after it is its too.
+    socket.push(first.subarray(0, first.length - 3));
+    socket.push(first.subarray(first.length - 3));
+    expect(taken).toEqual(["1"]);
+    expect(toBroker().equals(first.subarray(publish(TOPIC, "1").length))).toBe(true);
+    // The broker read everything: the next publishes are the lane's again, cut or not.
+    const next = Buffer.concat([publish(TOPIC, "3"), publish(TOPIC, "4")]);
+    socket.push(next.subarray(0, 5));
+    socket.push(next.subarray(5));
+    expect(taken).toEqual(["1", "3", "4"]);
+    expect(toBroker().length).toBe(0);
+    socket.destroy();
   });
 });

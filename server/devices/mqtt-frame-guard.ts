@@ -95,6 +95,12 @@ export function packetExtent(buf: Buffer, at: number): { body: number; end: numb
   return { body: i, end: i + length };
 }
 
+/** Whether the packet starting `buf` goes on past its end. */
+function cutShort(buf: Buffer): boolean {
+  const x = packetExtent(buf, 0);
+  return x === undefined || (x !== null && x.end > buf.length);
+}
+
 /**
  * The length of the complete plain publishes to `lane.topic` at the start of `chunk` (which
  * starts at a packet boundary), handing each payload to the lane; 0 when the first packet is
@@ -151,17 +157,29 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
       pendingSockets.add(socket);
       socket.once("close", () => settle(socket));
       const scanner = mqttFrameScanner(() => (authed.has(socket) ? limits.afterAuthBytes : limits.beforeAuthBytes));
+      /**
+       * The start of a plain publish the lane's last chunk ended in, kept from the broker until its
+       * rest arrives: a device sending fast fills every chunk, and each ends inside a publish; left
+       * to the broker, that publish and every chunk after it would be parsed there, one object per
+       * message, the lane never clear again.
+       */
+      let held: Buffer | null = null;
       // Every chunk the socket reads passes through push(): scanned there, before the broker's
       // parser buffers it (the broker reads the socket in paused mode, so no 'data' listener).
       const push = socket.push.bind(socket);
       socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
         if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
-        // Whether the broker has all earlier bytes (the lane must not overtake them).
-        const clear = scanner.atBoundary() && socket.readableLength === 0;
+        // Whether the broker has all earlier bytes (the lane must not overtake them); the bytes held
+        // start at a packet boundary.
+        const clear = (held !== null || scanner.atBoundary()) && socket.readableLength === 0;
         if (!scanner.scan(chunk)) {
           log?.(`mqtt: closed a connection from ${address} that sent a packet over the limit`);
           socket.destroy();
           return false;
+        }
+        if (held !== null) {
+          chunk = Buffer.concat([held, chunk]);
+          held = null;
         }
         const lane = clear ? lanes.get(socket) : undefined;
         if (lane) {
@@ -170,6 +188,10 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
             lane.heard();
             if (taken === chunk.length) return true;
             chunk = chunk.subarray(taken);
+          }
+          if (chunk[0] === PLAIN_PUBLISH && cutShort(chunk)) {
+            held = Buffer.from(chunk);
+            return true;
           }
         }
         return push(chunk, encoding);
