@@ -272,6 +272,10 @@ describe("an MCU's history page", () => {
     await chartPoints(chart(page, "Humidity (%)"));
     const reset = page.getByRole("button", { name: "Reset zoom" });
     expect(await reset.isDisabled()).toBe(true);
+    // The top bar names the page; the line under Readings says what the charts show.
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("MCU History");
+    const rangeLine = page.getByRole("heading", { name: "Readings", exact: true }).locator("xpath=following-sibling::p[1]");
+    expect(await rangeLine.textContent()).toBe("Last 24 hoursfollowing live readings");
 
     const box = (await plot.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
@@ -279,8 +283,13 @@ describe("an MCU's history page", () => {
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 8 });
     await page.mouse.up();
     await expect.poll(() => reset.isEnabled()).toBe(true);
+    // Zoomed: the part shown, which stays put as readings come.
+    await expect.poll(() => rangeLine.textContent()).toMatch(/^Zoomed to .+ – .+ of the last 24 hours· not following live readings/);
+    expect(await rangeLine.textContent()).not.toContain("Last 24 hours");
+    await page.screenshot({ path: "test-results/history-zoomed-laptop.png" });
     await plot.dblclick();
     await expect.poll(() => reset.isDisabled()).toBe(true);
+    await expect.poll(() => rangeLine.textContent()).toBe("Last 24 hoursfollowing live readings");
 
     await page.getByRole("button", { name: "Zoom in" }).click();
     await expect.poll(() => reset.isEnabled()).toBe(true);
@@ -304,6 +313,7 @@ describe("a farm's history page", () => {
     await page.goto("/farms");
     await page.getByRole("link", { name: `History of farm ${FARM}` }).click();
     await page.waitForURL(/\/farms\/\d+\/history/);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Farm History");
     const figure = page.getByRole("figure", { name: "Temperature (°C) by MCU" });
     await expect.poll(() => figure.getAttribute("data-series"), { timeout: 30_000 }).toBe("4");
     expect(await numberAttr(figure, "data-points")).toBeGreaterThan(4 * 1380);

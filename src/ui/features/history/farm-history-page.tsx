@@ -11,8 +11,9 @@ import { csvUrl } from "./csv-links.ts";
 import { ExportLink } from "./export-link.tsx";
 import { FarmChart } from "./farm-chart.tsx";
 import { ChartSkeletons } from "./history-charts.tsx";
+import { RangeLine } from "./range-line.tsx";
 import { RangePicker } from "./range-picker.tsx";
-import { describeRange, rangeFromParams, rangeTitle, rangeToParams, resolveRange, type RangeChoice } from "./time-range.ts";
+import { describeRange, rangeFromParams, rangeToParams, resolveRange, type RangeChoice } from "./time-range.ts";
 import { FARM_LIVE_MAX_MCUS, useFarmHistory } from "./use-farm-history.ts";
 import { useHeldWhileLoading } from "./use-held-while-loading.ts";
 import { useLoad } from "./use-load.ts";
@@ -109,10 +110,7 @@ export default function FarmHistoryPage() {
             <h2 id="farm-readings-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
               Compare MCUs
             </h2>
-            <p className="text-sm 4xl:text-xl text-gray-600">
-              {rangeTitle(choice, formatDateTime)}
-              {live && !many && <span className="ml-2 text-brand-800">· following live readings</span>}
-            </p>
+            <RangeLine choice={choice} range={range} live={live && !many} />
           </div>
           <ExportLink href={csv} name="Export CSV of the comparison" />
         </div>

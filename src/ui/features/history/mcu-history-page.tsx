@@ -14,8 +14,9 @@ import { ControllerTimeline } from "./controller-timeline.tsx";
 import { csvUrl } from "./csv-links.ts";
 import { ExportLink } from "./export-link.tsx";
 import { HistoryCharts } from "./history-charts.tsx";
+import { RangeLine } from "./range-line.tsx";
 import { RangePicker } from "./range-picker.tsx";
-import { describeRange, rangeFromParams, rangeTitle, rangeToParams, resolveRange, type RangeChoice } from "./time-range.ts";
+import { describeRange, rangeFromParams, rangeToParams, resolveRange, type RangeChoice } from "./time-range.ts";
 import { useHeldWhileLoading } from "./use-held-while-loading.ts";
 import { useLoad } from "./use-load.ts";
 import { useMcuHistory } from "./use-mcu-history.ts";
@@ -120,10 +121,7 @@ export default function McuHistoryPage() {
             <h2 id="readings-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
               Readings
             </h2>
-            <p className="text-sm 4xl:text-xl text-gray-600">
-              {rangeTitle(choice, formatDateTime)}
-              {live && <span className="ml-2 inline-flex items-center gap-1 text-brand-800"><span aria-hidden="true" className="w-2 h-2 rounded-full bg-brand-600 animate-pulse" />following live readings</span>}
-            </p>
+            <RangeLine choice={choice} range={range} live={live} />
           </div>
           <ExportLink href={historyCsv} name="Export CSV of readings" />
         </div>
