@@ -194,6 +194,12 @@ describe("the wall view", () => {
     const description = await page.locator(`[id="${await bay.getAttribute("aria-describedby")}"]`).textContent();
     expect(description).toBe("Out of profile: Humidity 78.0 % — below 85 %");
 
+    // Two values out: how many, in words, then the first named.
+    device("Bay 1").set({ co2: 1700 });
+    await expect.poll(() => stateText(bay), { timeout: 15_000 }).toBe("2 values out of profile: Humidity 78.0 % — below 85 %");
+    device("Bay 1").set({ co2: NORMAL.co2 });
+    await expect.poll(() => stateText(bay), { timeout: 15_000 }).toBe("Humidity 78.0 % — below 85 %");
+
     device("Bay 1").set({ humidity: 90 });
     await expect.poll(() => stateOf(bay), { timeout: 15_000 }).toBe("normal");
     expect(await stateText(bay)).toBe("Normal");

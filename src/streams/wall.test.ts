@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Mcu, ProfileConfig } from "../contract/entities.ts";
-import type { McuLive } from "../contract/live.ts";
+import type { McuLive, WallRequest } from "../contract/live.ts";
 import { farmRecord, mcuRecord } from "../contract/records.fixture.ts";
-import { createWallGroups, wallPage, wallPages, wallTileState } from "./wall.ts";
+import { createWallGroups, wallColumns, wallPage, wallPages, wallTileState, type WallSlice } from "./wall.ts";
 
 const PROFILE: ProfileConfig = {
   irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
@@ -143,13 +143,33 @@ describe("the wall's pages", () => {
     ];
     // With gaps, as on screen: 20 px between tiles, 30 between farms.
     const screen = { width: 2000, height: 1200, tileWidth: 300, tileHeight: 200, gap: 20, headingHeight: 60, sectionGap: 30 };
-    // Twice the size: 3 columns of 600 px (North in 2 rows); 2 headings, 3 rows: 2 × 150 + 3 × 440 = 1620 > 1200 + 100.
-    // 1.75: 3 columns (525 + 35), North 2 rows: 2 × 157.5 + 3 × 385 = 1470 > 1290. 1.5: 4 columns: 2 × 135 + 2 × 330 = 930, fits.
+    // Four columns (North in one row) while 4 × 320 s ≤ 2000 + 20 s, i.e. up to 1.58; then two rows
+    // of 310 s each fit 1200 + 50 s. Three columns put North on 2 rows: 840 s ≤ 1200 + 50 s only below 1.52.
     const page = wallPage(groups, counts, { ...screen, page: 0 });
-    expect([page.scale, page.columns, page.pages]).toEqual([1.5, 4, 1]);
+    expect([page.scale, page.columns, page.pages]).toEqual([1.58, 4, 1]);
     expect(page.sections.map((s) => s.mcuIds)).toEqual([ids(4), ids(2, 10)]);
+    expect(usedHeight(wallPages(groups, screen, page.scale), screen, page.scale)).toBeLessThanOrEqual(screen.height);
     // A fleet that takes more than one screen stays at the base size.
     const big = [{ ...groups[0]!, ids: ids(40) }];
     expect(wallPage(big, counts, { ...screen, page: 0 })).toMatchObject({ scale: 1, columns: 6, pages: 2 });
   });
+
+  it("fills a wall screen's height with a small fleet: no eighth of the screen left empty at the bottom", () => {
+    // The demo (three farms of four MCUs) on a 3840x2160 wall, as the page measures it there.
+    const counts = { mcus: 4, outOfProfile: 0, offline: 0, lowBattery: 0 };
+    const groups = [1, 2, 3].map((farmId) => ({ farmId, name: `Farm ${farmId}`, counts, ids: ids(4, farmId * 10) }));
+    const wall = { width: 3740, height: 1990, tileWidth: 600, tileHeight: 408, gap: 20, headingHeight: 56, sectionGap: 20 };
+    const page = wallPage(groups, counts, { ...wall, page: 0 });
+    expect(page.pages).toBe(1);
+    const used = usedHeight(wallPages(groups, wall, page.scale), wall, page.scale);
+    expect(used).toBeLessThanOrEqual(wall.height);
+    expect(used / wall.height).toBeGreaterThan(0.97);
+  });
 });
+
+/** The height a page's farms take at `scale`: headings and rows, without the last gaps (they may overhang). */
+function usedHeight(pages: WallSlice[][], layout: Omit<WallRequest, "page">, scale: number): number {
+  const columns = wallColumns(layout, scale);
+  const farms = pages[0]!.map((slice) => (layout.headingHeight + layout.sectionGap + Math.ceil(slice.count / columns) * (layout.tileHeight + layout.gap)) * scale);
+  return farms.reduce((a, b) => a + b, 0) - (layout.gap + layout.sectionGap) * scale;
+}

@@ -121,8 +121,13 @@ export interface WallSlice {
 /** A measured number from the main thread, made safe to lay out with. */
 const sane = (n: number, min: number) => (Number.isFinite(n) && n >= min ? n : min);
 
-/** The sizes a fleet that fits one screen larger is tried at, largest first. */
-export const WALL_SCALES = [2, 1.75, 1.5, 1.25] as const;
+/**
+ * A fleet that fits one screen is drawn at the largest size up to this at which it still does, in
+ * hundredths: its tiles fill the screen's height within a hundredth of their size, rather than the
+ * next size down of a few leaving an eighth of the screen empty.
+ */
+export const WALL_MAX_SCALE = 2;
+const SCALE_STEPS = 100;
 
 /** How many tile columns fit at `scale` times the base size (gaps scale with the tiles). */
 export function wallColumns(layout: Omit<WallRequest, "page">, scale = 1): number {
@@ -184,7 +189,9 @@ export function wallPage(groups: readonly WallGroup[], counts: WallCounts, reque
   let scale = 1;
   let pages = wallPages(groups, request);
   if (pages.length <= 1) {
-    for (const s of WALL_SCALES) {
+    // Largest first: a larger size may need fewer columns and so more rows, so fitting is not monotonic.
+    for (let step = Math.round(WALL_MAX_SCALE * SCALE_STEPS); step > SCALE_STEPS; step--) {
+      const s = step / SCALE_STEPS;
       const larger = wallPages(groups, request, s);
       if (larger.length <= 1) {
         scale = s;

@@ -11,7 +11,7 @@ const clockFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute
 function WallClock() {
   const now = useNow(10_000);
   return (
-    <time className="wall-title tabular-nums" dateTime={new Date(now).toISOString()}>
+    <time className="wall-clock tabular-nums" dateTime={new Date(now).toISOString()}>
       {clockFormat.format(now)}
     </time>
   );
@@ -40,9 +40,9 @@ export function WallBar({ counts, pages, rotation, rotateSec, onRotateChange, fu
     <header className="wall-bar">
       <h1 className="wall-title">Wall view</h1>
       <WallClock />
-      {counts && <p className="wall-muted">{countsText(counts)}</p>}
+      {counts && <p className="wall-summary">{countsText(counts)}</p>}
       {pages > 1 && (
-        <p className="wall-muted" aria-live="polite">
+        <p className="wall-summary" aria-live="polite">
           Page {rotation.page + 1} of {pages}
           {turning && !rotation.paused && <span> · turns every {rotateLabel(rotateSec)}</span>}
         </p>

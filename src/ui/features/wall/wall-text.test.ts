@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { thresholdBreaches } from "../../../contract/conditions.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
-import { agoText, breachText, countsText, orderedBreaches } from "./wall-text.ts";
+import { agoText, breachText, countsText, orderedBreaches, outOfProfileLine } from "./wall-text.ts";
 import { parseRotate } from "./use-rotation.ts";
 
 const PROFILE: ProfileConfig = {
@@ -16,6 +16,14 @@ describe("what a wall tile says of a value outside the profile", () => {
     const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 }, SOIL_TEMP: { soil_temperature: 21.26, count: 1 }, MOISTURE: { soil_moisture: 31, count: 1 } };
     const texts = thresholdBreaches("", reading, PROFILE).map((b) => breachText(b, reading));
     expect(texts).toEqual(["Humidity 78.0 % — below 85 %", "CO2 1450 ppm — above 1200 ppm", "Soil moisture 31.0 % — below 40 %", "Soil temp. 21.3 °C — target 18 °C"]);
+  });
+
+  it("says in words how many values are out of profile when there are several, before naming the first", () => {
+    const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 } };
+    const texts = orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => breachText(b, reading));
+    expect(outOfProfileLine(texts)).toBe("2 values out of profile: Humidity 78.0 % — below 85 %");
+    expect(outOfProfileLine(texts.slice(0, 1))).toBe("Humidity 78.0 % — below 85 %");
+    expect(outOfProfileLine(texts)).not.toMatch(/\(\+\d+\)/);
   });
 
   it("names first what no cell of the tile shows (soil moisture)", () => {

@@ -53,6 +53,16 @@ export function orderedBreaches(breaches: readonly Breach[]): readonly Breach[] 
   return [...breaches].sort((a, b) => Number(shown.has(a.metric)) - Number(shown.has(b.metric)));
 }
 
+/**
+ * A tile's state line while values are outside the profile, from their texts (breachText, in
+ * orderedBreaches' order): one named in full; several counted first, in words, so the count is
+ * read even where the line is cut short, then the first named (the others' cells are marked).
+ */
+export function outOfProfileLine(texts: readonly string[]): string {
+  if (texts.length <= 1) return texts[0] ?? "";
+  return `${texts.length} values out of profile: ${texts[0]}`;
+}
+
 /** A farm's or the fleet's counts in words: "24 MCUs · 2 out of profile · 1 offline"; what is zero is not said. */
 export function countsText(c: WallCounts): string {
   const parts = [`${c.mcus} ${c.mcus === 1 ? "MCU" : "MCUs"}`];

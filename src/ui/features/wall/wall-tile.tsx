@@ -6,7 +6,7 @@ import { wallTileState } from "../../../streams/wall.ts";
 import { formatReadingTime } from "../../components/dates.ts";
 import { AlertIcon, BatteryIcon } from "../../components/icons.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
-import { breachText, formatValue, orderedBreaches, WALL_METRICS } from "./wall-text.ts";
+import { breachText, formatValue, orderedBreaches, outOfProfileLine, WALL_METRICS } from "./wall-text.ts";
 
 /** What the state line says, in full (the line itself may cut it; its title and screen readers get all). */
 function stateLine(view: McuCardView, waiting: boolean): { text: string; full: string } {
@@ -14,8 +14,7 @@ function stateLine(view: McuCardView, waiting: boolean): { text: string; full: s
   const state = wallTileState(online, readings, breaches.length > 0);
   if (state === "out-of-profile") {
     const texts = orderedBreaches(breaches).map((b) => breachText(b, readings!));
-    // The first in words, how many more (their cells are marked too): it fits the line.
-    return { text: texts.length > 1 ? `${texts[0]} (+${texts.length - 1})` : texts[0]!, full: texts.join("; ") };
+    return { text: outOfProfileLine(texts), full: texts.join("; ") };
   }
   if (state === "offline") {
     const text = waiting ? "Waiting for live data…" : readings?.lastUpdated ? `Offline — last data ${formatReadingTime(readings.lastUpdated)}` : "Offline — no data yet";
