@@ -555,28 +555,40 @@ try {
         }
         return { p50: pct(times, 50), p99: pct(times, 99), failed, answered: times.length };
       })();
-    /** A device connection publishing QoS 0 as fast as mqtt.js writes (up to 1 MiB waiting), for `ms` or until the server closes it. */
-    const deviceFlood = async (d: { mac: string; key: string }, payloads: Buffer[], ms: number) => {
-      const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: d.mac, username: d.mac, password: d.key, reconnectPeriod: 0, connectTimeout: 5000 });
+    /**
+     * A device connection publishing QoS 0 as fast as mqtt.js writes (up to 1 MiB waiting), for
+     * `ms` or until the server closes it; then it tries to connect again. In a process of its own:
+     * the other tenant's requests, timed here, do not wait behind the flood's writes.
+     */
+    const FLOODER = `
+      import mqtt from "mqtt";
+      const [url, mac, key, ms, ...payloads] = process.argv.slice(1);
+      const bytes = payloads.map((p) => Buffer.from(p, "base64"));
+      const options = { clientId: mac, username: mac, password: key, reconnectPeriod: 0, connectTimeout: 5000 };
+      const c = await mqtt.connectAsync(url, options);
       c.on("error", () => undefined);
       let closedAt = 0;
       c.once("close", () => (closedAt = Date.now()));
-      const stream = (c as unknown as { stream: { writableLength: number } }).stream;
-      const topic = `devices/${d.mac}/telemetry`;
+      const topic = "devices/" + mac + "/telemetry";
       const t0 = Date.now();
       let sent = 0;
-      while (!closedAt && Date.now() - t0 < ms && sent < 5_000_000) {
-        if (stream.writableLength < 1 << 20) for (let i = 0; i < 500 && c.connected; i++) c.publish(topic, payloads[sent++ % payloads.length]!, { qos: 0 });
+      while (!closedAt && Date.now() - t0 < Number(ms) && sent < 50000000) {
+        if (c.stream.writableLength < 1 << 20) for (let i = 0; i < 500 && c.connected; i++) c.publish(topic, bytes[sent++ % bytes.length], { qos: 0 });
         await new Promise((r) => setImmediate(r));
       }
       const endedAt = closedAt || Date.now();
       c.end(true);
-      const refused = await mqtt
-        .connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: d.mac, username: d.mac, password: d.key, reconnectPeriod: 0, connectTimeout: 5000 })
-        .then((again) => (again.end(true), "connected again"))
-        .catch((err: Error) => (/unavailable/i.test(err.message) ? "refused (server unavailable)" : err.message));
-      return { sent, seconds: (endedAt - t0) / 1000, disconnectedAfter: closedAt ? (closedAt - t0) / 1000 : null, endedAt, refused };
-    };
+      const refused = await mqtt.connectAsync(url, options).then((again) => (again.end(true), "connected again"), (err) => (/unavailable/i.test(err.message) ? "refused (server unavailable)" : err.message));
+      process.stdout.write(JSON.stringify({ sent, seconds: (endedAt - t0) / 1000, disconnectedAfter: closedAt ? (closedAt - t0) / 1000 : null, endedAt, refused }));
+      process.exit(0);
+    `;
+    const deviceFlood = (d: { mac: string; key: string }, payloads: Buffer[], ms: number) =>
+      new Promise<{ sent: number; seconds: number; disconnectedAfter: number | null; endedAt: number; refused: string }>((resolve, reject) => {
+        const p = spawn(process.execPath, ["--input-type=module", "-e", FLOODER, `mqtt://127.0.0.1:${mqttPort}`, d.mac, d.key, String(ms), ...payloads.map((b) => b.toString("base64"))], { stdio: ["ignore", "pipe", "inherit"] });
+        let said = "";
+        p.stdout!.on("data", (chunk) => (said += chunk));
+        p.once("exit", (code) => (code === 0 ? resolve(JSON.parse(said)) : reject(new Error(`the flooding device exited with ${code}`))));
+      });
     /** From `since`, how long until the other tenant's request answers within `withinMs` again (at most 30 s). */
     const recovery = async (since: number, withinMs: number) => {
       while (Date.now() - since < 30_000) {
@@ -626,7 +638,7 @@ try {
         rss: { before: rssBefore, peak: rssPeak, after: rssMiB() },
       };
     };
-    const reading = Buffer.from(JSON.stringify({ DHT: { temperature: 18.5, humidity: 86, count: 1 }, CO2: { value: 900, count: 1 }, batteryLevel: 71 }));
+    const reading = Buffer.from(JSON.stringify({ DHT: { temperature: 18.5, humidity: 86, count: 1 }, CO2: { co2: 900, count: 1 }, batteryLevel: 71 }));
     const readings = await attack(floodDevices[0]!, [reading], 15_000);
     row({
       point: 120,
