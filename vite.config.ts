@@ -54,7 +54,13 @@ export default defineConfig({
     }),
   ],
   worker: { format: "es" },
-  build: { outDir: "dist", sourcemap: true, target: "es2022" },
+  build: {
+    outDir: "dist",
+    sourcemap: true,
+    target: "es2022",
+    // Rolldown's note on how long the plugins took (UnoCSS, PWA) is a warning on every build: nothing to act on.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   server: {
     // changeOrigin false keeps the page's Host, so the API sees same-origin requests.
     proxy: {
