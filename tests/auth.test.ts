@@ -88,19 +88,19 @@ describe("sign in, registration and sign out", () => {
     await context.close();
   });
 
-  it("answers a taken username as it answers a new account (SPEC's welcome, on to /login), and the stranger cannot sign in with it", async () => {
+  it("says a taken username is taken, top-centre as SPEC's registration error, and stays on /register", async () => {
     const { context, page } = await app.newPage("phone");
     await page.goto("/register");
-    await fillRegistration(page, { username: DEMO.username, email: "someone-else@example.com", password: "grow-more-9", confirm: "grow-more-9", mobile: "70 123 456", address: "Bekaa" });
+    await fillRegistration(page, { username: DEMO.username.toUpperCase(), email: "someone-else@example.com", password: "grow-more-9", confirm: "grow-more-9", mobile: "70 123 456", address: "Bekaa" });
     const answered = page.waitForResponse((r) => r.url().endsWith("/api/clients") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Create Account" }).click();
-    expect((await answered).status()).toBe(201);
-    await expectToast(page, "Welcome, Registration is Successfull !");
-    await page.waitForURL("**/login");
-    await page.getByLabel("Email or Username").fill(DEMO.username);
-    await page.getByLabel("Password", { exact: true }).fill("grow-more-9");
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await expectToast(page, "Invalid credentials or server error");
+    expect((await answered).status()).toBe(409);
+    const taken = "That username is taken. Choose another.";
+    await expectToast(page, taken);
+    expect(await page.locator(".Toastify__toast-container--top-center").getByRole("alert").filter({ hasText: taken }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/register");
+    // What was typed stays, so only the username needs changing.
+    expect(await page.getByLabel("Email", { exact: true }).inputValue()).toBe("someone-else@example.com");
     expect(await storedClient(page)).toBeNull();
     await context.close();
   });
