@@ -53,6 +53,8 @@ export interface ServerConfig {
    * (DEVICE_MESSAGE_BURST): the rest is dropped; a device over it for long is cut off for a minute.
    */
   deviceMessages: { perSecond: number; burst: number };
+  /** CSV exports one client may stream at once (EXPORTS_PER_CLIENT), and this node in all (EXPORTS_PER_NODE). */
+  exports: { perClient: number; perNode: number };
 }
 
 /** Hops (a number) or proxy addresses and CIDRs (a comma-separated list, as Fastify's trustProxy takes them); false: none. */
@@ -136,7 +138,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   return {
     port: intOf(env, "PORT", 8080, 0, 65535),
-    host: env.HOST || "0.0.0.0",
+    // Loopback unless asked: the demo's password is public, so a first start must not open it (or the broker) to the network.
+    host: env.HOST || "127.0.0.1",
     dataDir: resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -158,7 +161,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
           password: env.MQTT_PASSWORD || "",
           shareGroup: env.MQTT_SHARE_GROUP || "mushroom-farm",
         }
-      : { mode: "embedded", host: env.MQTT_HOST || env.HOST || "0.0.0.0", port: intOf(env, "MQTT_PORT", 1883, 0, 65535) },
+      : { mode: "embedded", host: env.MQTT_HOST || env.HOST || "127.0.0.1", port: intOf(env, "MQTT_PORT", 1883, 0, 65535) },
     demo: env.DEMO !== "0" && !env.MQTT_URL,
     demoHz: numberOf(env, "DEMO_HZ", 0.5, 0.01, 10),
     // Real time by default: the live curves go on from the seeded day at its pace, and the alarms' grace periods read true.
@@ -173,5 +176,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       perSecond: numberOf(env, "DEVICE_MESSAGES_PER_SECOND", DEFAULT_DEVICE_MESSAGES_PER_SECOND, 0.01, 100_000),
       burst: intOf(env, "DEVICE_MESSAGE_BURST", DEFAULT_DEVICE_MESSAGE_BURST, 1, 1_000_000),
     },
+    exports: { perClient: intOf(env, "EXPORTS_PER_CLIENT", 2, 1, 1000), perNode: intOf(env, "EXPORTS_PER_NODE", 8, 1, 10_000) },
   };
 }

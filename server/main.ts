@@ -9,10 +9,8 @@ import { openPgliteThread } from "./db/pglite-thread.ts";
 import { migrate } from "./db/migrate.ts";
 import { sessionsRepo } from "./db/sessions-repo.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
-import { DEMO_LOGIN, ensureDemo, saveDemoKey } from "./simulator/demo.ts";
-import { seedDemoHistory } from "./simulator/history-seed.ts";
-import { startFleet, type Fleet } from "./simulator/fleet.ts";
-import { startIncidents, type Incidents } from "./simulator/incidents.ts";
+import { DEMO_LOGIN } from "./simulator/demo.ts";
+import { startDemo, type RunningDemo } from "./simulator/demo-start.ts";
 import { startSystem } from "./system.ts";
 
 const config = readConfig();
@@ -50,6 +48,7 @@ const system = await startSystem({
     trustProxy: config.trustProxy,
     metrics: { port: config.metricsPort, token: config.metricsToken },
     loginGuard: { perAddressPerMinute: config.loginAttemptsPerMinute },
+    exports: config.exports,
     rateLimitRedis: redis,
     // Behind a proxy (an https origin is served through one) every connection comes from it: it caps them, not us.
     connections: { perAddress: secure || config.trustProxy !== false ? 0 : config.maxConnectionsPerAddress },
@@ -76,41 +75,18 @@ if (config.trustProxy === false && secure) {
 if (config.metricsPort !== undefined) log.info(`Metrics: http://127.0.0.1:${config.metricsPort}/metrics (METRICS_PORT)${config.metricsToken ? ", with METRICS_TOKEN" : ""}`);
 log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded MQTT broker on port ${system.broker!.port}` : config.mqtt.url}`);
 
-let fleet: Fleet | undefined;
-let incidents: Incidents | undefined;
-if (config.demo) {
-  const demo = await ensureDemo(db, hasher);
-  // The seed links profiles in the database directly: their devices must hear of it.
-  if (demo.created) await system.publishLinkedConfigs();
-  // A day of history for a new demo (or one last run over a day ago); its devices go on from where it ends.
-  const started = Date.now();
-  const history = await seedDemoHistory(db, demo.devices).catch((err: Error) => {
-    log.warn({ err }, "demo history: not made");
-    return undefined;
-  });
-  const generatedMs = Date.now() - started;
-  history?.written.then(
-    (n) =>
-      n.mcus > 0 &&
-      log.info(`Demo history: the last 24 h of ${n.mcus} MCUs (${n.minuteRows} minutes, ${n.stateEvents} state changes, ${n.commands} commands, ${n.alarms} alarms): made in ${generatedMs} ms, written in the background in ${Date.now() - started} ms`),
-    (err: Error) => log.warn({ err }, "demo history: not written"),
-  );
-  fleet = await startFleet({
-    url: system.mqttUrl,
-    devices: demo.devices.map((d) => ({ ...d, room: history?.rooms.get(d.mac) })),
-    hz: config.demoHz,
-    speed: config.demoSpeed,
-    log: (m) => log.debug(m),
-    onKey: (mac, key) => void saveDemoKey(db, mac, key).catch((err: Error) => log.warn({ err }, `demo device ${mac}: its new key was not saved`)),
-  });
-  log.info(`Demo fleet: ${demo.devices.length} simulated MCUs${demo.created ? " (demo data created)" : ""}`);
-  if (config.demoIncidentMinutes > 0) {
-    // A shorter incident when they come often, so that one is over before the next begins.
-    const everyMs = config.demoIncidentMinutes * 60_000;
-    const names = new Map((await db.query<{ mac: string; name: string }>("select mac, name from mcus where mac = any($1::text[])", [demo.devices.map((d) => d.mac)])).map((r) => [r.mac, r.name]));
-    incidents = startIncidents(fleet.mcus, { everyMs, lastsMs: Math.min(10 * 60_000, everyMs / 3), log: (m) => log.info(m), nameOf: (mac) => names.get(mac) });
-  }
-}
+// A restart goes on in each room from where it was (startDemo): no step in the charts, no alarm of its own.
+const demo: RunningDemo | undefined = config.demo
+  ? await startDemo({
+      db,
+      hasher,
+      system,
+      hz: config.demoHz,
+      speed: config.demoSpeed,
+      incidentMinutes: config.demoIncidentMinutes,
+      log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
+    })
+  : undefined;
 
 // Expired sessions are refused on use, old sign-in failures no longer count: this only keeps the tables small.
 const sweep = setInterval(() => {
@@ -122,9 +98,19 @@ const sweep = setInterval(() => {
 }, 3600_000);
 sweep.unref();
 
-console.log(`\n  Mushroom farm is running: http://localhost:${(system.app.server.address() as { port: number }).port}`);
-if (config.demo) console.log(`  Demo sign-in: ${DEMO_LOGIN.username} (or ${DEMO_LOGIN.email}) / ${DEMO_LOGIN.password}`);
-console.log("");
+// The few lines a new user needs, after the log: where to open it, how to sign in, where the data lives.
+const loopbackOnly = ["127.0.0.1", "::1", "localhost"].includes(config.host);
+const port = (system.app.server.address() as { port: number }).port;
+console.log(
+  [
+    "",
+    `  Mushroom farm is running: http://${loopbackOnly || config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`,
+    loopbackOnly ? "  Reachable from this machine only (HOST=0.0.0.0 opens the app and the MQTT broker to the network)" : `  Listening on ${config.host} (HOST)`,
+    ...(demo ? [`  Demo sign-in: ${DEMO_LOGIN.username} (or ${DEMO_LOGIN.email}) / ${DEMO_LOGIN.password}`] : []),
+    `  Data: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `${config.dataDir} (PGlite; DATA_DIR; delete it for a new demo)`}`,
+    "",
+  ].join("\n"),
+);
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -138,8 +124,7 @@ async function shutdown(signal: string) {
   force.unref();
   clearInterval(sweep);
   try {
-    incidents?.stop();
-    await fleet?.stop();
+    await demo?.stop();
     await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker
     await db.close();
     redis?.disconnect();
