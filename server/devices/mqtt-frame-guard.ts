@@ -177,24 +177,25 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
           socket.destroy();
           return false;
         }
+        let bytes: Buffer = chunk;
         if (held !== null) {
-          chunk = Buffer.concat([held, chunk]);
+          bytes = Buffer.concat([held, bytes]);
           held = null;
         }
         const lane = clear ? lanes.get(socket) : undefined;
         if (lane) {
-          const taken = takeLeadingPublishes(chunk, lane);
+          const taken = takeLeadingPublishes(bytes, lane);
           if (taken > 0) {
             lane.heard();
-            if (taken === chunk.length) return true;
-            chunk = chunk.subarray(taken);
+            if (taken === bytes.length) return true;
+            bytes = bytes.subarray(taken);
           }
-          if (chunk[0] === PLAIN_PUBLISH && cutShort(chunk)) {
-            held = Buffer.from(chunk);
+          if (bytes[0] === PLAIN_PUBLISH && cutShort(bytes)) {
+            held = Buffer.from(bytes);
             return true;
           }
         }
-        return push(chunk, encoding);
+        return push(bytes, encoding);
       };
       return true;
     },
