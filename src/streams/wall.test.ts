@@ -167,9 +167,12 @@ describe("the wall's pages", () => {
   });
 });
 
-/** The height a page's farms take at `scale`: headings and rows, without the last gaps (they may overhang). */
+/** The height a page's farms take at `scale` as the page draws them: headings, rows and gaps between rows, and the page's gaps between farms. */
 function usedHeight(pages: WallSlice[][], layout: Omit<WallRequest, "page">, scale: number): number {
   const columns = wallColumns(layout, scale);
-  const farms = pages[0]!.map((slice) => (layout.headingHeight + layout.sectionGap + Math.ceil(slice.count / columns) * (layout.tileHeight + layout.gap)) * scale);
-  return farms.reduce((a, b) => a + b, 0) - (layout.gap + layout.sectionGap) * scale;
+  const farms = pages[0]!.map((slice) => {
+    const rows = Math.ceil(slice.count / columns);
+    return (layout.headingHeight + rows * layout.tileHeight + (rows - 1) * layout.gap) * scale;
+  });
+  return farms.reduce((a, b) => a + b, 0) + (farms.length - 1) * layout.sectionGap;
 }

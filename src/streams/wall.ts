@@ -144,11 +144,12 @@ export function wallColumns(layout: Omit<WallRequest, "page">, scale = 1): numbe
 export function wallPages(groups: readonly { ids: readonly number[] }[], layout: Omit<WallRequest, "page">, scale = 1): WallSlice[][] {
   const columns = wallColumns(layout, scale);
   const gap = sane(layout.gap, 0) * scale;
-  const sectionGap = sane(layout.sectionGap, 0) * scale;
+  // Between farms, outside them: the page's gap, not drawn larger with the tiles.
+  const sectionGap = sane(layout.sectionGap, 0);
   const rowHeight = (sane(layout.tileHeight, 1) + sane(layout.gap, 0)) * scale;
-  const headingHeight = sane(layout.headingHeight, 0) * scale + sectionGap;
-  // The last row's gap and the last farm's gap are not on screen: they may overhang.
-  const height = sane(layout.height, 0) + gap + sectionGap;
+  // A farm's last row has no gap under it: one gap less than its rows' steps.
+  const headingHeight = sane(layout.headingHeight, 0) * scale - gap;
+  const height = sane(layout.height, 0);
   const rowsOnEmptyPage = Math.max(1, Math.floor((height - headingHeight) / rowHeight));
   const pages: WallSlice[][] = [];
   let page: WallSlice[] = [];
@@ -162,7 +163,8 @@ export function wallPages(groups: readonly { ids: readonly number[] }[], layout:
     let from = 0;
     while (from < g.ids.length) {
       const rowsLeft = Math.ceil((g.ids.length - from) / columns);
-      const rowsFit = Math.floor((height - used - headingHeight) / rowHeight);
+      const before = page.length > 0 ? sectionGap : 0;
+      const rowsFit = Math.floor((height - used - before - headingHeight) / rowHeight);
       if (page.length > 0 && (rowsFit < 1 || (rowsFit < rowsLeft && rowsLeft <= rowsOnEmptyPage))) {
         nextPage();
         continue;
@@ -170,7 +172,7 @@ export function wallPages(groups: readonly { ids: readonly number[] }[], layout:
       const rows = Math.min(rowsLeft, Math.max(1, rowsFit));
       const count = Math.min(g.ids.length - from, rows * columns);
       page.push({ group, from, count });
-      used += headingHeight + rows * rowHeight;
+      used += before + headingHeight + rows * rowHeight;
       from += count;
       if (from < g.ids.length) nextPage();
     }
