@@ -73,6 +73,16 @@ describe("a screen opened while the server is down", () => {
     expect(await page.getByText(/Showing what this device saved .* ago/).count()).toBe(1);
     for (const size of ["phone", "wall", "laptop"] as const) await shoot(page, "offline-mcu", size);
 
+    // The wall opened afresh on its screen: the saved fleet, saying how old it is.
+    await page.setViewportSize(SHOT_SIZES.wall);
+    await page.goto("/wall?rotate=0");
+    await page.getByText(/^Cannot reach the farm server — data saved on this device .* ago\. Trying again…$/).waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByRole("group", { name: /./ }).locator("h3").count()).toBe(12);
+    await shoot(page, "offline-wall", "wall");
+    await page.setViewportSize(SHOT_SIZES.laptop);
+    await page.goto("/mcu");
+    await savedNotice(page).first().waitFor({ timeout: 20_000 });
+
     // The server comes back: the page reloads its lists and goes live by itself, without a click.
     await app.restart();
     const back = Date.now();

@@ -1,7 +1,7 @@
 import { formatReadingTime } from "../../components/dates.ts";
 import { WifiOffIcon } from "../../components/icons.tsx";
 import { useNow } from "../../components/use-now.ts";
-import { useConnection } from "../../data/hooks.ts";
+import { useConnection, useOldestSavedAt } from "../../data/hooks.ts";
 import { agoText } from "./wall-text.ts";
 
 /** While the link is down the age moves on: said again every few seconds. */
@@ -22,10 +22,14 @@ export function ConnectionBanner() {
 
 function LinkDown({ heardAt }: { heardAt: number | undefined }) {
   const now = useNow(AGE_TICK_MS);
+  // A wall opened while the server was down shows what this device saved, as old as that.
+  const savedAt = useOldestSavedAt();
   const text =
     heardAt !== undefined
       ? `Connection lost — data from ${formatReadingTime(heardAt, new Date(now))}, ${agoText(now - heardAt)}. Reconnecting…`
-      : "Cannot reach the farm server. Trying again…";
+      : savedAt !== null
+        ? `Cannot reach the farm server — data saved on this device ${agoText(Math.max(now, Date.now()) - savedAt)}. Trying again…`
+        : "Cannot reach the farm server. Trying again…";
   return (
     <div role="status" className="wall-banner">
       <WifiOffIcon aria-hidden="true" className="shrink-0" />
