@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { thresholdBreaches } from "../../src/contract/conditions.ts";
-import { ambientAt, DEFAULT_CONFIG, DOOR_OPEN_LEAK, initialRoom, rng, stepRoom, telemetryOf } from "./physics.ts";
+import { ambientAt, BATTERY_SWAPPED_AT, DEFAULT_CONFIG, DOOR_OPEN_LEAK, initialRoom, rng, roomFromReading, stepRoom, telemetryOf } from "./physics.ts";
 
 const run = (room: ReturnType<typeof initialRoom>, config = DEFAULT_CONFIG, seconds = 600) => {
   const random = rng(3);
@@ -128,5 +128,44 @@ describe("simulated grow room", () => {
     expect(humidities.size).toBeGreaterThan(1);
     for (const h of humidities) expect(Math.abs(h - room.humidity)).toBeLessThanOrEqual(0.35);
     expect(telemetryOf(room, counts).DHT!.humidity).toBe(Math.round(room.humidity * 10) / 10);
+  });
+  it("drains the battery, and a battery run down to 10 % is swapped for a charged one", () => {
+    const room = initialRoom(rng(12), BATTERY_SWAPPED_AT + 1);
+    run(room, DEFAULT_CONFIG, 3600); // 1.44 points an hour
+    expect(room.battery).toBeGreaterThan(98);
+    run(room, DEFAULT_CONFIG, 3600);
+    expect(room.battery).toBeLessThan(100 - 1.4);
+  });
+
+  it("takes a room from a reading: its values and its controllers, Automation included; the rest from the room given", () => {
+    const rest = initialRoom(rng(13));
+    rest.airLeak = DOOR_OPEN_LEAK;
+    rest.irrigationLiters = 7;
+    const room = roomFromReading(
+      {
+        DHT: { temperature: 17.4, humidity: 91.2, count: 2 },
+        CO2: { co2: 812, count: 1 },
+        MOISTURE: { soil_moisture: 52.3, count: 1 },
+        Irrigation: { status: true, auto: true, session: true },
+        AC: { status: false, auto: false },
+        Ventilation: { status: true, auto: true },
+        Humidifier: { status: false, auto: true },
+        batteryLevel: 24,
+      },
+      rest,
+    );
+    expect(room).toMatchObject({ temperature: 17.4, humidity: 91.2, co2: 812, soilMoisture: 52.3, battery: 24, soilTemperature: rest.soilTemperature, sinceIrrigation: rest.sinceIrrigation });
+    expect(room.actuators).toEqual({
+      Irrigation: { status: true, auto: true },
+      AC: { status: false, auto: false },
+      Ventilation: { status: true, auto: true },
+      Humidifier: { status: false, auto: true },
+    });
+    // A door left open and a session's liters are not in a reading: a restart shuts the door and counts afresh.
+    expect(room).toMatchObject({ airLeak: 1, irrigationLiters: 0 });
+    // Its own object: stepping it leaves the room given alone.
+    room.actuators.Irrigation.auto = false;
+    expect(rest.actuators.Irrigation.auto).toBe(true);
+    expect(telemetryOf(room, { DHT: 2, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }).DHT).toEqual({ temperature: 17.4, humidity: 91.2, count: 2 });
   });
 });
