@@ -203,6 +203,34 @@ try {
   const demo = { cookie: cookieOf(demoLogin), clientId: JSON.parse(demoLogin.body).client.client_id as number };
   const demoMcus = JSON.parse((await call("GET", `/api/mcus/by-client/${demo.clientId}`, { cookie: demo.cookie, from: "127.0.0.20" })).body) as { mac: string }[];
 
+  // ------------------------------------------------------------ round 2, history edges: far future, year 0050, a formula behind `;`
+  {
+    const owner = await newAccount("127.0.0.60");
+    const from = "127.0.0.60";
+    // A stock MCU named with a formula that a spreadsheet splitting on `;` would run.
+    const formula = "zz;=1+cmd|' /C calc'!A0";
+    const stock = DEMO_STOCK.mcus[2]!;
+    const mcu = await call("POST", "/api/mcus", { body: { name: formula, mac: stock, claim_code: demoClaimCode(stock), farm_id: owner.farmId, status: "active" }, cookie: owner.cookie, from });
+    const mcuId = JSON.parse(mcu.body).mcu_id as number;
+    // Before, the answer began (200, the header) and never ended: given up on after 10 s.
+    const stalled: Answer = { status: 0, headers: {}, body: "", bytes: 0, ms: 10_000 };
+    const farFuture = await Promise.race([
+      call("GET", `/api/mcus/${mcuId}/history.csv?from=9999-12-30T00:00:00Z&to=9999-12-31T23:59:30Z`, { cookie: owner.cookie, from, timeoutMs: 10_000 }),
+      sleep(10_000).then(() => stalled),
+    ]);
+    const year50 = await call("GET", `/api/mcus/${mcuId}/history?from=0050-01-01T00:00:00Z&to=0050-01-02T00:00:00Z`, { cookie: owner.cookie, from });
+    const farmCsv = await call("GET", `/api/farms/${owner.farmId}/history.csv?metric=co2&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`, { cookie: owner.cookie, from });
+    const header = farmCsv.body.replace(/^\uFEFF/, "").split("\r\n")[0]!;
+    const formulaCells = header.split(/[;,\t|]/).filter((c) => /^[=+\-@]/.test(c));
+    row({
+      point: 102,
+      attack: "history edges: a CSV whose last bucket ends after 9999-12-31; from=0050-01-01; an MCU named `zz;=1+cmd|' /C calc'!A0` heading the farm CSV",
+      before: "200, the header, then the stream dies (no end); year 50 read as 1950 (200); header cell unquoted, a `;` reader runs =1+cmd|…",
+      after: `${farFuture === stalled ? "no end after 10 s" : `${farFuture.status} ${farFuture.headers["content-type"]} ${farFuture.body.startsWith("\uFEFF") ? "CSV bytes" : "no CSV byte"}`}; year 0050: ${year50.status} ${JSON.parse(year50.body).message ?? JSON.parse(year50.body).from}; header ${header}`,
+      holds: mcu.status === 201 && farFuture.status === 400 && !farFuture.body.startsWith("\uFEFF") && year50.status === 400 && farmCsv.status === 200 && formulaCells.length === 0,
+    });
+  }
+
   // ------------------------------------------------------------ 7. one socket cannot slow everyone
   {
     const victim = await openSocket(demo.cookie, demo.clientId, "127.0.0.20");
