@@ -41,7 +41,8 @@ function openLink(link) {
   return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((clients) => {
     const own = clients.find((c) => new URL(c.url).origin === self.location.origin && "navigate" in c);
     // navigate() refuses a window this worker does not control (yet): a new window then.
-    if (own) return own.navigate(link).then((c) => (c || own).focus(), () => self.clients.openWindow(link));
+    // Focus is only granted within a click: the window has gone there either way.
+    if (own) return own.navigate(link).then((c) => (c || own).focus().catch(() => c || own), () => self.clients.openWindow(link));
     return self.clients.openWindow(link);
   });
 }

@@ -1,9 +1,13 @@
-import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
-import type { ComponentType, SVGProps } from "react";
+import { Dialog, DialogPanel, DialogTitle, Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
+import { useMemo, type ComponentType, type ReactNode, type SVGProps } from "react";
+import { Link } from "react-router-dom";
+import { groupIncidents } from "../../contract/alarms-groups.ts";
+import { ALARM_KINDS, notificationPath, notificationSubject } from "../../contract/alarms-values.ts";
 import type { Notification } from "../../contract/entities.ts";
 import { formatDateTime } from "../components/dates.ts";
 import { useNotifications } from "../data/hooks.ts";
 import {
+  AlertIcon,
   BatteryIcon,
   BellIcon,
   CardIcon,
@@ -40,25 +44,87 @@ export function iconOf(type: string) {
   return ICONS[type] ?? InfoIcon;
 }
 
+const ALARM_TYPES: ReadonlySet<string> = new Set(ALARM_KINDS);
+
+/**
+ * A notification's content, a link where it leads (its alarm, its MCU's history): following it
+ * closes the panel. One about nothing (an account's) is not a link.
+ */
+function Target({ to, onNavigate, className, children }: { to: string | null; onNavigate: () => void; className: string; children: ReactNode }) {
+  return to === null ? (
+    <div className={className}>{children}</div>
+  ) : (
+    <Link to={to} onClick={onNavigate} className={`${className} hover:ring-1 hover:ring-brand-600/40 focus-visible:outline-2 focus-visible:outline-brand-600`}>
+      {children}
+    </Link>
+  );
+}
+
 /** SPEC §2: an unread notification is highlighted, a read one greyed. */
-function Item({ n, unread }: { n: Notification; unread: boolean }) {
+function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onNavigate: () => void }) {
   const Icon = iconOf(n.type);
   return (
-    <li className={`flex gap-3 p-3 rounded-xl ${unread ? "bg-brand-50 text-gray-900" : "bg-gray-50 text-gray-500"}`} data-read={!unread}>
-      <span className={`shrink-0 mt-0.5 text-xl ${unread ? "text-brand-700" : "text-gray-400"}`}>
-        <Icon />
-      </span>
-      <div className="min-w-0">
-        <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
-          {n.title}
-          {unread && <span className="sr-only"> (unread)</span>}
-        </p>
-        <p className="text-sm break-words">{n.body}</p>
-        <p className="text-xs mt-1 text-gray-500">
-          <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
-        </p>
-      </div>
+    <li data-read={!unread}>
+      <Target to={notificationPath(n)} onNavigate={onNavigate} className={`flex gap-3 p-3 rounded-xl ${unread ? "bg-brand-50 text-gray-900" : "bg-gray-50 text-gray-500"}`}>
+        <span className={`shrink-0 mt-0.5 text-xl ${unread ? "text-brand-700" : "text-gray-400"}`}>
+          <Icon />
+        </span>
+        <div className="min-w-0">
+          <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
+            {n.title}
+            {unread && <span className="sr-only"> (unread)</span>}
+          </p>
+          <p className="text-sm break-words">{n.body}</p>
+          <p className="text-xs mt-1 text-gray-500">
+            <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
+          </p>
+        </div>
+      </Target>
     </li>
+  );
+}
+
+/**
+ * Alarms of one MCU announced together (an open door): one entry, "Tunnel 1: 3 alarms", leading to
+ * that MCU's alarms, that expands to the notifications themselves. Unread while any of them is.
+ */
+function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notification[]; isUnread: (n: Notification) => boolean; onNavigate: () => void }) {
+  const newest = notes[0]!;
+  const { mcuId, mcuName } = notificationSubject(newest);
+  const unread = notes.some(isUnread);
+  // The MCU's name now, else as the alarm's title has it ("Tunnel 1: CO2 high").
+  const name = mcuName ?? newest.title.split(":")[0]!;
+  const kinds = notes.map((n) => n.title.slice(n.title.indexOf(":") + 1).trim() || n.title);
+  return (
+    <Disclosure as="li" data-read={!unread} data-incident>
+      {({ open }) => (
+        <div className={`rounded-xl ${unread ? "bg-brand-50 text-gray-900" : "bg-gray-50 text-gray-500"}`}>
+          <Target to={mcuId === null ? null : `/alarms?mcu=${mcuId}`} onNavigate={onNavigate} className="flex gap-3 p-3 rounded-xl">
+            <span className={`shrink-0 mt-0.5 text-xl ${unread ? "text-brand-700" : "text-gray-400"}`}>
+              <AlertIcon />
+            </span>
+            <div className="min-w-0">
+              <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
+                {name}: {notes.length} alarms
+                {unread && <span className="sr-only"> (unread)</span>}
+              </p>
+              <p className="text-sm break-words">{kinds.join(", ")}</p>
+              <p className="text-xs mt-1 text-gray-500">
+                <time dateTime={newest.createdAt}>{formatDateTime(newest.createdAt)}</time>
+              </p>
+            </div>
+          </Target>
+          <DisclosureButton className="mx-3 mb-2 text-sm font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900">
+            {open ? `Hide the ${notes.length} alarms` : `Show the ${notes.length} alarms`}
+          </DisclosureButton>
+          <DisclosurePanel as="ul" className="space-y-2 px-2 pb-2" aria-label={`${name}: ${notes.length} alarms`}>
+            {notes.map((n) => (
+              <Item key={n.notification_id} n={n} unread={isUnread(n)} onNavigate={onNavigate} />
+            ))}
+          </DisclosurePanel>
+        </div>
+      )}
+    </Disclosure>
   );
 }
 
@@ -68,6 +134,12 @@ function Item({ n, unread }: { n: Notification; unread: boolean }) {
  */
 export function NotificationPanel({ open, onClose, newIds }: { open: boolean; onClose: () => void; newIds: ReadonlySet<number> }) {
   const notifications = useNotifications();
+  // Only alarms group: an MCU back online or an account's notification stands alone.
+  const groups = useMemo(
+    () => groupIncidents(notifications, (n) => ({ mcuId: ALARM_TYPES.has(n.type) ? notificationSubject(n).mcuId : null, at: n.createdAt })),
+    [notifications],
+  );
+  const isUnread = (n: Notification) => !n.read_status || newIds.has(n.notification_id);
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
@@ -88,9 +160,13 @@ export function NotificationPanel({ open, onClose, newIds }: { open: boolean; on
             <p className="text-center text-gray-500 py-12">No notifications yet</p>
           ) : (
             <ul className="space-y-2">
-              {notifications.map((n) => (
-                <Item key={n.notification_id} n={n} unread={!n.read_status || newIds.has(n.notification_id)} />
-              ))}
+              {groups.map((g) =>
+                g.entries.length === 1 ? (
+                  <Item key={g.entries[0]!.notification_id} n={g.entries[0]!} unread={isUnread(g.entries[0]!)} onNavigate={onClose} />
+                ) : (
+                  <IncidentEntry key={`incident-${g.entries[g.entries.length - 1]!.notification_id}`} notes={g.entries} isUnread={isUnread} onNavigate={onClose} />
+                ),
+              )}
             </ul>
           )}
         </div>

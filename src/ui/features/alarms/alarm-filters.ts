@@ -21,6 +21,10 @@ export function filtersFrom(params: URLSearchParams): AlarmFilters {
   };
 }
 
+/** The alarm a link led to (`?alarm=`: the bell, a push), shown marked among the others; null when none. */
+export const selectedAlarmFrom = (params: URLSearchParams): number | null => idOf(params.get("alarm"));
+
+/** The address of the filters alone: changing them leaves the alarm a link led to. */
 export function filtersToParams(f: AlarmFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (f.farmId !== null) params.set("farm", String(f.farmId));
@@ -30,6 +34,9 @@ export function filtersToParams(f: AlarmFilters): URLSearchParams {
 }
 
 export const isFiltered = (f: AlarmFilters) => f.farmId !== null || f.mcuId !== null || f.kind !== null;
+
+/** How many filters are set (the phone's Filters button says it while they are folded away). */
+export const filterCount = (f: AlarmFilters) => (f.farmId !== null ? 1 : 0) + (f.mcuId !== null ? 1 : 0) + (f.kind !== null ? 1 : 0);
 
 /** Whether an alarm is among those the filters show (the farm it was raised in, as the server filters too). */
 export function matchesFilters(a: Alarm, f: AlarmFilters): boolean {

@@ -1,8 +1,10 @@
 import { memo } from "react";
 import { Link } from "react-router-dom";
-import { ALARM_KIND_LABELS, type Alarm, type AlarmState } from "../../../contract/alarms-values.ts";
+import { ALARM_KIND_LABELS, formatMetricValue, metricValue, type Alarm, type AlarmMetric, type AlarmState } from "../../../contract/alarms-values.ts";
+import type { McuLive } from "../../../contract/live.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
+import { useMcuLiveWith } from "../../data/hooks.ts";
 import { alarmDurationMs, formatAgo, formatDuration } from "./alarm-times.ts";
 
 const STATE_LABELS: Record<AlarmState, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
@@ -13,6 +15,31 @@ const STATE_LOOKS: Record<AlarmState, string> = {
 };
 const EDGES: Record<AlarmState, string> = { open: "border-l-red-600", acknowledged: "border-l-amber-500", resolved: "border-l-green-600" };
 
+/** What "Now" shows: the MCU's live value of the alarm's metric, "offline" while it reports nothing, or nothing known yet. */
+type LiveValue = { value: number } | "offline" | null;
+const sameLiveValue = (a: LiveValue, b: LiveValue) => (a !== null && b !== null && typeof a === "object" && typeof b === "object" ? a.value === b.value : a === b);
+
+/**
+ * The value the MCU reports now of what the alarm is about, beside the value the alarm opened
+ * with (its words keep that one): it re-renders when that value changes, not at every reading.
+ */
+function CurrentValue({ mac, metric }: { mac: string; metric: AlarmMetric }) {
+  const live = useMcuLiveWith(
+    mac,
+    (l: McuLive | undefined): LiveValue => {
+      if (!l || l.lastReadingAt === null) return null;
+      // An old reading says nothing about the room now.
+      if (!l.online) return "offline";
+      const value = metricValue(l.readings, metric);
+      return value === undefined ? null : { value };
+    },
+    sameLiveValue,
+  );
+  if (live === null) return <span className="text-gray-600">No reading yet</span>;
+  if (live === "offline") return <span className="text-gray-600">No current reading (MCU offline)</span>;
+  return <span className="font-semibold">{formatMetricValue(metric, live.value)}</span>;
+}
+
 /** The DOM id of an alarm's entry (focus goes back to it after its Acknowledge button is gone). */
 export const alarmEntryId = (alarmId: number) => `alarm-${alarmId}`;
 
@@ -21,17 +48,30 @@ export const alarmEntryId = (alarmId: number) => `alarm-${alarmId}`;
  * and how long it lasted or has lasted, its state in words (colour repeats it), who acknowledged it
  * and what they said, and Acknowledge while nobody has.
  */
-export const AlarmItem = memo(function AlarmItem({ alarm, now, onAcknowledge }: { alarm: Alarm; now: number; onAcknowledge?: (alarm: Alarm) => void }) {
+export const AlarmItem = memo(function AlarmItem({
+  alarm,
+  now,
+  onAcknowledge,
+  selected = false,
+}: {
+  alarm: Alarm;
+  now: number;
+  onAcknowledge?: (alarm: Alarm) => void;
+  /** The alarm a link (the bell, a push) led to: marked, and announced as current. */
+  selected?: boolean;
+}) {
   const titleId = `${alarmEntryId(alarm.alarm_id)}-title`;
   const active = alarm.state !== "resolved";
+  const { metric, worst_value: worst } = alarm;
   return (
     <li>
       <article
         id={alarmEntryId(alarm.alarm_id)}
         tabIndex={-1}
         aria-labelledby={titleId}
+        aria-current={selected ? "true" : undefined}
         data-state={alarm.state}
-        className={`card h-full p-4 4xl:p-6 border-l-4 ${EDGES[alarm.state]} flex flex-col gap-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600/40`}
+        className={`card h-full p-4 4xl:p-6 border-l-4 ${EDGES[alarm.state]} flex flex-col gap-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600/40 ${selected ? "ring-2 ring-brand-600" : ""}`}
       >
         <div className="flex flex-wrap items-center gap-2">
           <span data-state-badge className={`inline-flex rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ring-1 ring-inset ${STATE_LOOKS[alarm.state]}`}>
@@ -44,6 +84,22 @@ export const AlarmItem = memo(function AlarmItem({ alarm, now, onAcknowledge }: 
         </h3>
         <p className="text-sm 4xl:text-xl text-gray-700 break-words">{alarm.body}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-xl">
+          {active && metric !== null && (
+            <>
+              <dt className="text-gray-600">Now</dt>
+              <dd className="text-gray-900 tabular-nums" data-current-value>
+                <CurrentValue mac={alarm.mac} metric={metric} />
+              </dd>
+            </>
+          )}
+          {metric !== null && worst !== null && (
+            <>
+              <dt className="text-gray-600">Worst</dt>
+              <dd className="text-gray-900 tabular-nums" data-worst-value>
+                {formatMetricValue(metric, worst)}
+              </dd>
+            </>
+          )}
           <dt className="text-gray-600">MCU</dt>
           <dd className="min-w-0 break-words">
             <Link to={mcuHistoryPath(alarm.mcu_id)} className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900" aria-label={`${alarm.mcu_name} (history)`}>

@@ -1,4 +1,5 @@
-import { useCallback, useMemo, useState } from "react";
+import { Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { ALARM_KIND_LABELS, ALARM_KINDS, type Alarm, type AlarmKind } from "../../../contract/alarms-values.ts";
 import { FilterSelect } from "../../components/filter-select.tsx";
@@ -8,12 +9,13 @@ import { useNow } from "../../components/use-now.ts";
 import { useActiveAlarms, useAlarmLoad, useFarms, useMcus } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AcknowledgeDialog } from "./acknowledge-dialog.tsx";
-import { filtersFrom, filtersToParams, isFiltered, matchesFilters, type AlarmFilters } from "./alarm-filters.ts";
-import { alarmEntryId, AlarmItem } from "./alarm-item.tsx";
+import { filterCount, filtersFrom, filtersToParams, isFiltered, matchesFilters, selectedAlarmFrom, type AlarmFilters } from "./alarm-filters.ts";
+import { alarmEntryId } from "./alarm-item.tsx";
+import { AlarmList } from "./alarm-list.tsx";
+import { FarmAcknowledgeDialog, farmsWithOpenAlarms } from "./farm-acknowledge-dialog.tsx";
 import { useRecentAlarms } from "./use-recent-alarms.ts";
 
 const KIND_OPTIONS = ALARM_KINDS.map((k) => ({ value: k, label: ALARM_KIND_LABELS[k] }));
-const LIST_CLASS = "grid grid-cols-1 xl:grid-cols-2 3xl:grid-cols-3 gap-3 sm:gap-4 4xl:gap-6";
 
 function SectionHeading({ id, title, count }: { id: string; title: string; count?: number }) {
   return (
@@ -24,7 +26,11 @@ function SectionHeading({ id, title, count }: { id: string; title: string; count
   );
 }
 
-/** The filters: farm, MCU (of the farm chosen) and kind, with Reset. */
+/**
+ * The filters: farm, MCU (of the farm chosen) and kind, with Reset. On a phone they fold behind a
+ * Filters button (saying how many are set), so the first alarm is on the first screen; wider
+ * screens show them in a row.
+ */
 function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: AlarmFilters) => void }) {
   const farms = useFarms();
   const mcus = useMcus();
@@ -33,25 +39,50 @@ function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: A
     () => mcus.filter((m) => filters.farmId === null || m.farm_id === filters.farmId).map((m) => ({ value: String(m.mcu_id), label: m.name })),
     [mcus, filters.farmId],
   );
+  const count = filterCount(filters);
   return (
-    <div role="search" aria-label="Filter alarms" className="flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3">
-      <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1">
-        <FilterSelect
-          label="Farm"
-          allLabel="All farms"
-          value={filters.farmId === null ? "" : String(filters.farmId)}
-          options={farmOptions}
-          // Another farm's MCU would leave the list empty for no visible reason.
-          onChange={(v) => onChange({ ...filters, farmId: v ? Number(v) : null, mcuId: null })}
-        />
-        <FilterSelect label="MCU" allLabel="All MCUs" value={filters.mcuId === null ? "" : String(filters.mcuId)} options={mcuOptions} onChange={(v) => onChange({ ...filters, mcuId: v ? Number(v) : null })} />
-        <FilterSelect<AlarmKind> label="Kind" allLabel="All kinds" value={filters.kind ?? ""} options={KIND_OPTIONS} onChange={(v) => onChange({ ...filters, kind: v || null })} />
-      </div>
-      <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" disabled={!isFiltered(filters)} onClick={() => onChange({ farmId: null, mcuId: null, kind: null })}>
-        Reset
-      </button>
-    </div>
+    <Disclosure as="div" role="search" aria-label="Filter alarms">
+      {({ open }) => (
+        <>
+          <DisclosureButton className="sm:hidden btn-secondary w-full justify-between">
+            <span>Filters{count > 0 ? ` (${count} set)` : ""}</span>
+            <span aria-hidden="true">{open ? "▴" : "▾"}</span>
+          </DisclosureButton>
+          {/* Always in the page (wider screens show it whatever the button says); folded away on a phone until asked for. */}
+          <DisclosurePanel static className={`${open ? "flex mt-3" : "hidden"} sm:mt-0 sm:flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3`}>
+            <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1">
+              <FilterSelect
+                label="Farm"
+                allLabel="All farms"
+                value={filters.farmId === null ? "" : String(filters.farmId)}
+                options={farmOptions}
+                // Another farm's MCU would leave the list empty for no visible reason.
+                onChange={(v) => onChange({ ...filters, farmId: v ? Number(v) : null, mcuId: null })}
+              />
+              <FilterSelect label="MCU" allLabel="All MCUs" value={filters.mcuId === null ? "" : String(filters.mcuId)} options={mcuOptions} onChange={(v) => onChange({ ...filters, mcuId: v ? Number(v) : null })} />
+              <FilterSelect<AlarmKind> label="Kind" allLabel="All kinds" value={filters.kind ?? ""} options={KIND_OPTIONS} onChange={(v) => onChange({ ...filters, kind: v || null })} />
+            </div>
+            <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" disabled={!isFiltered(filters)} onClick={() => onChange({ farmId: null, mcuId: null, kind: null })}>
+              Reset
+            </button>
+          </DisclosurePanel>
+        </>
+      )}
+    </Disclosure>
   );
+}
+
+/** Brings the alarm a link led to into view and focus, once it is listed (it may arrive with the list, or live). */
+function useRevealSelected(selectedId: number | null, listed: boolean) {
+  const revealed = useRef<number | null>(null);
+  useEffect(() => {
+    if (selectedId === null || !listed || revealed.current === selectedId) return;
+    const element = document.getElementById(alarmEntryId(selectedId));
+    if (!element) return;
+    revealed.current = selectedId;
+    element.scrollIntoView({ block: "center" });
+    element.focus({ preventScroll: true });
+  }, [selectedId, listed]);
 }
 
 /**
@@ -65,6 +96,7 @@ export default function AlarmsPage() {
   const filters = useMemo(() => filtersFrom(params), [params]);
   const setFilters = (f: AlarmFilters) => setParams(filtersToParams(f), { replace: true });
   const filtered = isFiltered(filters);
+  const selectedId = useMemo(() => selectedAlarmFrom(params), [params]);
   const now = useNow();
 
   // The filters' farms and MCUs; SPEC §8's toasts if they fail (the alarms themselves carry their names).
@@ -77,6 +109,9 @@ export default function AlarmsPage() {
   const recent = useRecentAlarms(filters);
 
   const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
+  const [acknowledgingFarm, setAcknowledgingFarm] = useState(false);
+  const farmsToAcknowledge = useMemo(() => farmsWithOpenAlarms(allActive), [allActive]);
+  useRevealSelected(selectedId, active.some((a) => a.alarm_id === selectedId) || (recent.state.status === "ready" && recent.state.alarms.some((a) => a.alarm_id === selectedId)));
   const acknowledged = (a: Alarm) => {
     setAcknowledging(null);
     // Its Acknowledge button is gone: focus stays on the alarm, now marked acknowledged.
@@ -89,18 +124,21 @@ export default function AlarmsPage() {
       <Filters filters={filters} onChange={setFilters} />
 
       <section aria-labelledby="active-alarms-heading" className="flex flex-col gap-3 4xl:gap-4">
-        <SectionHeading id="active-alarms-heading" title="Active" count={activeKnown ? active.length : undefined} />
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <SectionHeading id="active-alarms-heading" title="Active" count={activeKnown ? active.length : undefined} />
+          {farmsToAcknowledge.length > 0 && (
+            <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setAcknowledgingFarm(true)}>
+              Acknowledge all…
+            </button>
+          )}
+        </div>
         {/* Alarms come and go while the page is open: a screen reader hears the count change. */}
         <p aria-live="polite" className="sr-only">
           {activeKnown ? (active.length === 1 ? "1 active alarm" : `${active.length} active alarms`) : ""}
         </p>
         {load.state === "error" && <LoadError text={`The active alarms could not be loaded: ${load.message ?? "try again"}`} onRetry={() => void core.reloadAlarms().catch(() => undefined)} />}
         {active.length > 0 ? (
-          <ul className={LIST_CLASS} aria-label="Active alarms, newest first">
-            {active.map((a) => (
-              <AlarmItem key={a.alarm_id} alarm={a} now={now} onAcknowledge={setAcknowledging} />
-            ))}
-          </ul>
+          <AlarmList alarms={active} label="Active alarms, newest first" now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
         ) : !activeKnown ? (
           load.state !== "error" && <Loading text="Loading alarms…" />
         ) : (
@@ -122,11 +160,7 @@ export default function AlarmsPage() {
           </EmptyState>
         ) : (
           <>
-            <ul className={LIST_CLASS} aria-label="Resolved alarms, newest first">
-              {recent.state.alarms.map((a) => (
-                <AlarmItem key={a.alarm_id} alarm={a} now={now} />
-              ))}
-            </ul>
+            <AlarmList alarms={recent.state.alarms} label="Resolved alarms, newest first" now={now} selectedId={selectedId} />
             {recent.state.next !== null && (
               <div className="flex flex-col items-center gap-2">
                 <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => void recent.loadMore()} disabled={recent.more.loading} aria-busy={recent.more.loading}>
@@ -144,6 +178,7 @@ export default function AlarmsPage() {
       </section>
 
       <AcknowledgeDialog alarm={acknowledging} onClose={() => setAcknowledging(null)} onAcknowledged={acknowledged} />
+      <FarmAcknowledgeDialog open={acknowledgingFarm} farms={farmsToAcknowledge} initialFarmId={filters.farmId} onClose={() => setAcknowledgingFarm(false)} />
     </div>
   );
 }
