@@ -115,7 +115,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     const c = client as Authed | null;
     // A QoS 1 or 2 publish needs a non-zero packet id (MQTT 3.1.1 §2.3.1, MQTT 5 §2.2.1): the error
     // closes the connection before the publish is acknowledged or handed over.
-    if (packet.qos > 0 && packet.messageId === 0) return done(new Error("protocol error: a QoS 1 publish with packet id 0"));
+    if (packet.qos > 0 && packet.messageId === 0) return done(new Error("protocol error: a QoS 1 or 2 publish with packet id 0"));
     if (c?.isGateway) return done(null);
     const t = parseDeviceTopic(packet.topic);
     // client is null only for a stored will published after the device is gone: it passed this check when set.
