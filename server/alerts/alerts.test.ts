@@ -295,6 +295,14 @@ describe("alarms", () => {
     expect(stored.filter((n) => notificationSubject(n).mcuId === entry.mcuId).map((n) => notificationPath(n))).toEqual(sent.map((n) => notificationPath(n)).reverse());
   });
 
+  it("leads an MCU's 'sends too much' notification and push to the MCU's history", async () => {
+    const { alerts, entry, sent, heard } = await setup("Chatty Room");
+    alerts.sendsTooMuch(entry, { mac: entry.mac, messages: 5000, seconds: 10, perSecond: 50, cooldownMs: 60_000, again: false }, true);
+    await alerts.idle();
+    expect(sent.map((n) => [n.title, notificationPath(n)])).toEqual([['MCU "Chatty Room" sends too much', `/mcu/${entry.mcuId}`]]);
+    expect(heard.pushes.map((p) => p.link)).toEqual([`/mcu/${entry.mcuId}`]);
+  });
+
   it("does not open low battery again after a restart while the battery stays low, and opens a new one once it recovered", async () => {
     const { alerts, entry, sent, advance, restart, listed } = await setup();
     alerts.onReading(entry, { batteryLevel: 24 });

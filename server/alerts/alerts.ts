@@ -364,8 +364,9 @@ export function createAlerts(o: AlertOptions) {
       const text = sendsTooMuchText(entry.name, cutOff, disconnected);
       const done = (async () => {
         const prefs = await preferencesOf(entry.clientId);
-        if (prefs.in_app.device_status) o.notify(entry.clientId, await notificationsRepo(o.db).create(entry.clientId, { type: SENDS_TOO_MUCH, ...text }, t));
-        if (mayPush(prefs, t)) push(entry.clientId, text);
+        // It leads to the MCU's history, where its readings show what it sent.
+        if (prefs.in_app.device_status) o.notify(entry.clientId, await notificationsRepo(o.db).create(entry.clientId, { type: SENDS_TOO_MUCH, ...text }, t, { mcuId: entry.mcuId }));
+        if (mayPush(prefs, t)) push(entry.clientId, { ...text, link: mcuPagePath(entry.mcuId) });
       })().catch((err: Error) => o.log?.(`alerts: ${entry.mac}: ${err.message}`));
       running.add(done);
       void done.finally(() => running.delete(done));
