@@ -164,6 +164,17 @@ describe("the wall's pages", () => {
     const used = usedHeight(wallPages(groups, wall, page.scale), wall, page.scale);
     expect(used).toBeLessThanOrEqual(wall.height);
     expect(used / wall.height).toBeGreaterThan(0.97);
+    expect(page.columns).toBe(4);
+  });
+
+  it("spreads a one-page fleet whose farms are narrower than a row over the row's width", () => {
+    // Four farms, the largest of four MCUs, on the same wall: six columns fit, four are used.
+    const counts = { mcus: 4, outOfProfile: 0, offline: 0, lowBattery: 0 };
+    const groups = [1, 2, 3, 4].map((farmId) => ({ farmId, name: `Farm ${farmId}`, counts, ids: ids(farmId === 4 ? 3 : 4, farmId * 10) }));
+    const wall = { width: 3740, height: 1990, tileWidth: 600, tileHeight: 408, gap: 20, headingHeight: 56, sectionGap: 20 };
+    const page = wallPage(groups, counts, { ...wall, page: 0 });
+    expect([page.pages, page.columns]).toEqual([1, 4]);
+    expect(wallColumns(wall, page.scale)).toBeGreaterThan(4);
   });
 });
 

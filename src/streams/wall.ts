@@ -207,5 +207,9 @@ export function wallPage(groups: readonly WallGroup[], counts: WallCounts, reque
     const g = groups[group]!;
     return { farmId: g.farmId, name: g.name, counts: g.counts, from, mcuIds: g.ids.slice(from, from + count) };
   });
-  return { page, pages: Math.max(1, pages.length), scale, columns: wallColumns(request, scale), sections, counts };
+  // On a single page whose farms are all narrower than a row, the tiles share the row's width among
+  // the most a farm has, rather than leave the right of the screen empty (the rows stay the same).
+  const widest = Math.max(1, ...sections.map((s) => s.mcuIds.length));
+  const columns = pages.length <= 1 ? Math.min(wallColumns(request, scale), widest) : wallColumns(request, scale);
+  return { page, pages: Math.max(1, pages.length), scale, columns, sections, counts };
 }
