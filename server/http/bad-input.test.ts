@@ -139,12 +139,11 @@ describe("SPEC §5 Register: POST /api/clients", () => {
   const signIn = (username: string, password: string) => anonymousPost("/api/clients/login", { username, password });
   const notificationsOf = async () => ((await c.get(`/notifications/${c.clientId}`)).json() as { type: string; title: string; body: string }[]).filter((n) => n.type === "account");
 
-  it("answers a username taken in another case as it answers a new account, and creates nothing", async () => {
+  it("answers a username taken in another case with 409 saying so, and creates nothing", async () => {
     const fresh = registration({ password: "a-strangers-pass", confirmPassword: "a-strangers-pass" });
     const taken = await anonymousPost("/api/clients", { ...fresh, username: c.registration.username.toUpperCase() });
-    const free = await anonymousPost("/api/clients", registration());
-    expect([taken.statusCode, taken.body]).toEqual([free.statusCode, free.body]);
-    expect(taken.json()).toEqual({ message: REGISTERED_MESSAGE });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: "CONFLICT", message: "That username is taken. Choose another." });
     // The owner's password still signs in; the stranger's does not (no second account).
     expect((await signIn(c.registration.username, c.registration.password)).statusCode).toBe(200);
     expect((await signIn(c.registration.username, fresh.password)).statusCode).toBe(401);

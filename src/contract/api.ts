@@ -284,7 +284,7 @@ export interface MessageResponse {
 export interface RegisterResponse {
   message: string;
 }
-export const REGISTERED_MESSAGE = "Registration received. If the username and email were not taken, the account is ready: sign in with them.";
+export const REGISTERED_MESSAGE = "Registration received. If the email was not registered already, the account is ready: sign in with it.";
 export interface LoginResponse {
   message: string;
   client: Client;
