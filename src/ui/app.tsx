@@ -1,4 +1,5 @@
-import { Portal } from "@headlessui/react";
+import { useEffect, useLayoutEffect, useState } from "react";
+import { createPortal } from "react-dom";
 import { BrowserRouter } from "react-router-dom";
 import { Bounce, ToastContainer } from "react-toastify";
 import "react-toastify/dist/ReactToastify.css";
@@ -7,10 +8,27 @@ import { OfflineNotice } from "./app/offline-notice.tsx";
 import { AppRoutes } from "./app/routes.tsx";
 import { SessionEndNotice } from "./app/session-end-notice.tsx";
 import { ConfirmProvider } from "./components/confirm-dialog.tsx";
-import { TOAST_AUTO_CLOSE_MS, TOAST_POSITION } from "./components/toasts.ts";
+import { keepNewestToasts, TOAST_AUTO_CLOSE_MS, TOAST_POSITION } from "./components/toasts.ts";
 import { AppDataProvider, type AppData } from "./data/provider.tsx";
 
+/**
+ * The toasts' own element, a child of <body>. An open Headless UI dialog makes inert every other
+ * child of its portal root and the app's root, but leaves the body's other children alone (and
+ * counts them as its own, so a tap on a toast does not close it): toasts shown over a dialog stay
+ * announced and can be tapped away.
+ */
+function useToastHost(): HTMLElement {
+  const [host] = useState(() => document.createElement("div"));
+  useLayoutEffect(() => {
+    document.body.append(host);
+    return () => host.remove();
+  }, [host]);
+  return host;
+}
+
 export function App({ data }: { data: AppData }) {
+  const toastHost = useToastHost();
+  useEffect(() => keepNewestToasts(), []);
   return (
     <AppDataProvider value={data}>
       <ConfirmProvider>
@@ -20,16 +38,14 @@ export function App({ data }: { data: AppData }) {
           <SessionEndNotice />
         </BrowserRouter>
       </ConfirmProvider>
-      {/* In Headless UI's portal root: an open dialog makes the rest of the page inert, and toasts
-          shown over a dialog must still be announced and clickable. */}
-      <Portal>
-        {/* Top-centre: over the middle of the top bar, which holds no button on a laptop and only
-            the menu and the bell on a phone (a tap on a toast closes it). Every page keeps its own
-            buttons at the top right and its forms' buttons at the bottom (a sheet on a phone), so
-            neither corner nor the bottom edge is free. At most three at a time, stacked (they
-            spread out on hover), so even three stay clear of the page's buttons. */}
-        <ToastContainer position={TOAST_POSITION} autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop limit={3} closeOnClick stacked />
-      </Portal>
+      {/* Top-centre: over the middle of the top bar, which holds no button on a laptop; on a phone
+          they come just below the top bar, clear of its menu button and bell (toasts.css). Every
+          page keeps its own buttons at the top right and its forms' buttons at the bottom (a sheet
+          on a phone), so neither corner nor the bottom edge is free. Stacked, the newest in front:
+          react-toastify draws the container's last toast in front, which is the newest only
+          without newestOnTop. At most three at a time (keepNewestToasts closes the oldest, so a
+          new message never waits for an old one to go); they spread out on hover. */}
+      {createPortal(<ToastContainer position={TOAST_POSITION} autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} closeOnClick stacked />, toastHost)}
     </AppDataProvider>
   );
 }

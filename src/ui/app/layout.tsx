@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType, type SVGProps } from "react";
+import { useEffect, useRef, useState, type ComponentType, type SVGProps } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
 import { useConnection, useNotifications, useOpenAlarmCount } from "../data/hooks.ts";
@@ -36,6 +36,29 @@ function OpenAlarmsBadge({ describes }: { describes?: string }) {
   );
 }
 
+/**
+ * Publishes the top bar's height as `--top-bar-height` on the document while the layout shows, so
+ * that toasts on a phone can come just below it (toasts.css) instead of over its menu button and
+ * bell. Measured, not assumed: the bar grows with the text size and the Reconnecting… note.
+ */
+function usePublishedTopBarHeight() {
+  const topBar = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const bar = topBar.current;
+    if (!bar) return;
+    const root = document.documentElement;
+    const publish = () => root.style.setProperty("--top-bar-height", `${bar.getBoundingClientRect().height}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(bar);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--top-bar-height");
+    };
+  }, []);
+  return topBar;
+}
+
 /** SPEC §2 shared layout: sidebar (collapsible on small screens), top bar with title and bell. */
 export function Layout() {
   const { pathname } = useLocation();
@@ -44,6 +67,7 @@ export function Layout() {
   const client = useClient();
   const notifications = useNotifications();
   const connection = useConnection();
+  const topBar = usePublishedTopBarHeight();
   const [menuOpen, setMenuOpen] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
   // SPEC §2: the dot shows while any notification is unread. Opening or closing the panel marks
@@ -139,7 +163,7 @@ export function Layout() {
       </aside>
 
       <div className="flex-1 min-w-0 flex flex-col">
-        <header className="sticky top-0 z-20 bg-white/90 backdrop-blur border-b border-gray-200 flex items-center gap-3 px-4 py-3">
+        <header ref={topBar} className="sticky top-0 z-20 bg-white/90 backdrop-blur border-b border-gray-200 flex items-center gap-3 px-4 py-3">
           <button type="button" className="icon-btn lg:hidden" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
             <MenuIcon className="text-xl" />
           </button>

@@ -5,10 +5,13 @@ import { Link } from "react-router-dom";
 import type { ZodType } from "zod";
 import type { Mcu } from "../../contract/entities.ts";
 import { SelectField, TextField } from "./fields.tsx";
+import { fieldError, FormAlert, refusalOf, type FormRefusal } from "./form-refusal.tsx";
 import { Modal } from "./modal.tsx";
 
 /** Read-only values look fixed, not like inputs waiting for text. */
 const READ_ONLY_CLASS = "block w-full rounded-lg border border-gray-200 bg-gray-100 px-3 py-2 text-gray-700 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
+/** A read-only value the server refused: outlined red like any field in error. */
+const REFUSED_READ_ONLY_CLASS = READ_ONLY_CLASS.replace("border-gray-200", "border-red-500");
 
 /** What the form starts from: a card's device, a scan result, or a bare scanned MAC. */
 export interface DeviceDraft<Type extends string> {
@@ -46,7 +49,10 @@ interface DeviceFormOptions<Type extends string, Values> {
   schema: ZodType<Values>;
   types: readonly Type[];
   lockedType: LockedTypeStyle;
-  /** Saves; the parent closes the dialog on success and keeps it open (with the values) on failure. */
+  /**
+   * Saves; the parent closes the dialog on success. On failure it rejects (after SPEC §8's toast)
+   * and the dialog stays open with the values and the server's reason.
+   */
   onSave: (values: Values) => Promise<void>;
 }
 
@@ -84,6 +90,9 @@ function DeviceForm<Type extends string, Values>({
   onSave,
 }: DeviceFormOptions<Type, Values> & { draft: DeviceDraft<Type>; onCancel: () => void }) {
   const [saving, setSaving] = useState(false);
+  // The server's refusal of the last attempt. The MAC cannot be changed here, so a refusal about
+  // it stands until the next attempt; one about the form goes as soon as something changes.
+  const [refusal, setRefusal] = useState<FormRefusal | null>(null);
   const [form, fields] = useForm<DeviceFields, Values>({
     defaultValue: { name: draft.name, mac: draft.mac, type: draft.type ?? "", mcu_id: draft.mcuId === null ? "" : String(draft.mcuId) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -93,25 +102,35 @@ function DeviceForm<Type extends string, Values>({
       event.preventDefault();
       if (submission?.status !== "success") return;
       setSaving(true);
+      setRefusal(null);
       try {
         await onSave(submission.value);
+      } catch (err) {
+        setRefusal(refusalOf(err, "Save failed"));
       } finally {
         setSaving(false);
       }
     },
   });
   const typeLocked = draft.type !== null;
+  const macError = fieldError(fields.mac.errors, refusal, "mac");
   const { name: typeName, ...typeSelect } = getSelectProps(fields.type);
 
   return (
-    <form {...getFormProps(form)}>
+    <form {...getFormProps(form)} onInput={() => refusal?.field === null && setRefusal(null)}>
       {draft.notice && (
         <p role="status" className="mb-4 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900">
           {draft.notice}
         </p>
       )}
       <TextField label="Name" {...getInputProps(fields.name, { type: "text" })} error={fields.name.errors} autoComplete="off" autoFocus />
-      <TextField label="MAC" {...getInputProps(fields.mac, { type: "text" })} readOnly className={READ_ONLY_CLASS + " font-mono"} />
+      <TextField
+        label="MAC"
+        {...getInputProps(fields.mac, { type: "text" })}
+        readOnly
+        className={(macError ? REFUSED_READ_ONLY_CLASS : READ_ONLY_CLASS) + " font-mono"}
+        error={macError}
+      />
       {typeLocked && lockedType === "read-only" ? (
         <TextField label="Type" {...getInputProps(fields.type, { type: "text" })} readOnly className={READ_ONLY_CLASS} />
       ) : (
@@ -141,6 +160,7 @@ function DeviceForm<Type extends string, Values>({
           You have no MCUs yet. <Link to="/mcu" className="text-brand-700 underline">Add an MCU</Link> first.
         </p>
       )}
+      <FormAlert refusal={refusal} />
       <div className="flex justify-end gap-3 mt-2">
         <button type="button" className="btn-secondary" onClick={onCancel}>
           Cancel

@@ -91,6 +91,8 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
       setDraft(null);
     } catch (err) {
       notify.error(messageOf(err, "Save failed"));
+      // The open form shows the reason too.
+      throw err;
     }
   }
 

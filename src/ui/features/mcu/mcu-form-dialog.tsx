@@ -6,10 +6,11 @@ import { formatClaimCode, readDeviceLabel } from "../../../contract/claim-code.t
 import { mcuAddForm, mcuEditForm } from "../../../contract/forms.ts";
 import { normalizeMac } from "../../../contract/mac.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
+import { fieldError, FormAlert, refusalOf, type FormRefusal } from "../../components/form-refusal.tsx";
 import { ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { Modal } from "../../components/modal.tsx";
-import { messageOf, notify } from "../../components/toasts.ts";
+import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 
 /** Codes copied from a device's label (MAC, claim code): no autofill, no autocorrect, capitals. */
@@ -39,6 +40,8 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
   const editing = target.kind === "edit" ? target.mcu : null;
   const [saving, setSaving] = useState(false);
   const [scanning, setScanning] = useState(false);
+  // The server's refusal of the last attempt, until the part of the form it is about changes.
+  const [refusal, setRefusal] = useState<FormRefusal | null>(null);
 
   const [schema] = useState(() => (editing ? mcuEditForm(editing.mac) : mcuAddForm));
   const [form, fields] = useForm({
@@ -56,6 +59,7 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
       const { name, mac, farm_id, claim_code } = submission.value;
       const body = { name, mac: normalizeMac(mac), farm_id };
       setSaving(true);
+      setRefusal(null);
       try {
         if (editing) {
           const moved = body.mac !== editing.mac && claim_code;
@@ -67,8 +71,11 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
         }
         onDone();
       } catch (err) {
-        // The modal stays open with what was typed, so a mistake can be fixed and sent again.
-        notify.error(editing ? messageOf(err, "Failed to update MCU") : `Creation failed : ${messageOf(err, "Failed to create MCU")}`);
+        // The modal stays open with what was typed, so a mistake can be fixed and sent again; it
+        // says why too, as the toast may be missed or gone by the time the form is read again.
+        const refused = refusalOf(err, editing ? "Failed to update MCU" : "Failed to create MCU");
+        setRefusal(refused);
+        notify.error(editing ? refused.text : `Creation failed : ${refused.text}`);
       } finally {
         setSaving(false);
       }
@@ -85,7 +92,14 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
 
   return (
     <>
-      <form {...getFormProps(form)} aria-busy={saving || undefined}>
+      <form
+        {...getFormProps(form)}
+        aria-busy={saving || undefined}
+        onInput={(event) => {
+          const changed = (event.target as HTMLInputElement).name;
+          if (refusal && (refusal.field === null || changed === fields.mac.name)) setRefusal(null);
+        }}
+      >
         <TextField key={nameKey} {...nameProps} label="MCU Name" placeholder="e.g. Oyster Room A" autoComplete="off" error={fields.name.errors} />
         <div className="flex items-start gap-2">
           <div className="flex-1 min-w-0">
@@ -95,7 +109,7 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
               label="MAC Address"
               placeholder="AA:BB:CC:DD:EE:FF"
               {...LABEL_CODE_INPUT}
-              error={fields.mac.errors}
+              error={fieldError(fields.mac.errors, refusal, "mac")}
             />
           </div>
           {!editing && (
@@ -127,6 +141,7 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
             </option>
           ))}
         </SelectField>
+        <FormAlert refusal={refusal} />
         <div className="flex justify-end gap-3 pt-2">
           <button type="button" className="btn-secondary" onClick={onDone}>
             Cancel
@@ -143,6 +158,7 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
         instructions="Point the rear camera at the QR code on the MCU's label."
         onResult={(mac, text) => {
           setScanning(false);
+          setRefusal(null);
           const label = scannedLabel(mac, text);
           // One update for both fields: a second one would be checked against the form before the first was applied.
           form.update({
