@@ -357,6 +357,13 @@ describe("the history pages on a phone, a laptop and a wall screen", () => {
       expect(boxes.filter((b) => b && Math.abs(b.y - boxes[0]!.y) < 2).length).toBe(expected[size]);
       expect(await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")).toBe(0);
       await page.screenshot({ path: `test-results/history-mcu-${size}.png`, fullPage: true });
+      // Zoomed, the line under Readings names the part shown (what a farmer sees of it at each size).
+      await page.getByRole("button", { name: "Zoom in" }).click();
+      const zoomed = page.getByText(/^Zoomed to .+ not following live readings/);
+      await zoomed.waitFor();
+      if (size === "phone") await page.setViewportSize({ width: 390, height: 844 });
+      await zoomed.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/history-mcu-zoomed-${size}.png` });
 
       const farm = mcu.farm_id;
       await page.goto(`/farms/${farm}/history`);
