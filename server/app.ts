@@ -11,7 +11,7 @@ import type { DomainEvents, RouteContext } from "./http/context.ts";
 import { installErrorHandler } from "./http/errors.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
-import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, type ConnectionLimits } from "./http/connection-limits.ts";
+import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, trustedProxies, type ConnectionLimits } from "./http/connection-limits.ts";
 import { alarmRoutes } from "./http/routes/alarms.ts";
 import { clientRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
@@ -80,7 +80,8 @@ function trustProxyOption(trust: TrustProxy): FastifyServerOptions["trustProxy"]
 
 /** Builds the HTTP server from its dependencies; the caller owns the database and closes it. */
 export async function buildApp({ db, hasher, config, now = () => new Date(), events = {}, sessions = createSessions(db, config.session, now) }: AppDeps): Promise<FastifyInstance> {
-  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...(config.trustProxy ? { perAddress: 0 } : {}), ...config.connections };
+  // Proxies known by hops only cannot be told from their clients: then no connection is capped by its address.
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...(typeof config.trustProxy === "number" ? { perAddress: 0 } : {}), ...config.connections };
   const app = Fastify({
     http: httpServerOptions(limits),
     requestTimeout: limits.requestMs,
@@ -91,7 +92,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     onConstructorPoisoning: "error",
     routerOptions: { maxParamLength: 200 },
   });
-  capConnectionsPerAddress(app.server, limits.perAddress);
+  capConnectionsPerAddress(app.server, limits.perAddress, typeof config.trustProxy === "string" ? trustedProxies(config.trustProxy) : undefined);
   installErrorHandler(app);
   // JSON is the only body the API takes; a form or text body is answered with 415.
   app.removeContentTypeParser(["text/plain"]);

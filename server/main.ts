@@ -50,8 +50,10 @@ const system = await startSystem({
     loginGuard: { perAddressPerMinute: config.loginAttemptsPerMinute },
     exports: config.exports,
     rateLimitRedis: redis,
-    // Behind a proxy (an https origin is served through one) every connection comes from it: it caps them, not us.
-    connections: { perAddress: secure || config.trustProxy !== false ? 0 : config.maxConnectionsPerAddress },
+    // Behind a proxy every connection may be its: it caps them, not us. The proxies TRUST_PROXY lists
+    // are left uncapped by the app (anyone else is still capped); hops, or an https origin's proxy
+    // that TRUST_PROXY does not name, cannot be told from a client.
+    connections: { perAddress: typeof config.trustProxy === "number" || (secure && config.trustProxy === false) ? 0 : config.maxConnectionsPerAddress },
   },
   mqtt: config.mqtt,
   // Also tells the history API which ranges the minutes still hold (AppConfig.historyMinuteRetentionDays).

@@ -1,10 +1,11 @@
 import type { Server } from "node:http";
+import { BlockList, isIP } from "node:net";
 
 export interface ConnectionLimits {
   /** Time to receive a request's headers, then the whole request; a slower client gets 408 and is closed. */
   headersMs: number;
   requestMs: number;
-  /** Open connections one address may hold (0: no cap, e.g. behind a proxy, where every connection comes from it). */
+  /** Open connections one address may hold (0: no cap, e.g. behind a proxy known by hops only, where every connection may be its). */
   perAddress: number;
 }
 
@@ -23,16 +24,42 @@ export function httpServerOptions(limits: ConnectionLimits) {
   };
 }
 
+/** proxy-addr's named ranges, as Fastify's trustProxy reads them. */
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ["127.0.0.1/8", "::1/128"],
+  linklocal: ["169.254.0.0/16", "fe80::/10"],
+  uniquelocal: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
+};
+
+/**
+ * Whether an address is one of a TRUST_PROXY list's proxies (addresses, CIDRs, IPv4 netmasks
+ * and the named ranges, as readConfig checked them): the connections the per-address cap leaves
+ * alone, since every client behind a proxy comes through its connections.
+ */
+export function trustedProxies(list: string): (address: string) => boolean {
+  const proxies = new BlockList();
+  for (const entry of list.split(",").flatMap((e) => NAMED_RANGES[e.trim()] ?? [e.trim()])) {
+    const [address = "", range] = entry.split("/");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (range === undefined) proxies.addAddress(address, family);
+    else if (isIP(range) === 4) proxies.addSubnet(address, range.split(".").reduce((bits, octet) => bits + (Number(octet) >>> 0).toString(2).replace(/0/g, "").length, 0), family);
+    else proxies.addSubnet(address, Number(range), family);
+  }
+  return (address) => isIP(address) !== 0 && proxies.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+}
+
 /**
  * Closes a connection at once when its address already holds `max` open ones: slow or idle
  * connections from one place cannot use up the server's file descriptors (which the MQTT
- * listener and everybody else need too).
+ * listener and everybody else need too). The trusted proxies' own connections (`exempt`) are not
+ * counted: they carry everyone behind them.
  */
-export function capConnectionsPerAddress(server: Server, max: number): void {
+export function capConnectionsPerAddress(server: Server, max: number, exempt: (address: string) => boolean = () => false): void {
   if (max <= 0) return;
   const open = new Map<string, number>();
   server.on("connection", (socket) => {
     const address = socket.remoteAddress ?? "";
+    if (exempt(address)) return;
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
       socket.destroy();
