@@ -37,9 +37,18 @@ export function text(value: string | null | undefined): string {
   return CELL_END.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** A number field (empty when null). */
-export function num(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? "" : String(value);
+/**
+ * Decimals a reading keeps in a CSV: rollups are stored as 4-byte floats, whose shortest exact
+ * text carries noise past any sensor's precision (99.666664 for 99.67).
+ */
+export const READING_DECIMALS = 2;
+
+/** A number field (empty when null), rounded to `decimals` when given (trailing zeros dropped). */
+export function num(value: number | null | undefined, decimals?: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "";
+  if (decimals === undefined) return String(value);
+  const scale = 10 ** decimals;
+  return String(Math.round(value * scale) / scale);
 }
 
 export function bool(value: boolean | null | undefined, yes = "on", no = "off"): string {
@@ -53,6 +62,56 @@ export function time(ms: number): string {
 }
 
 export const line = (fields: readonly string[]) => `${fields.join(",")}\r\n`;
+
+/**
+ * The writer of a local-time column in `timeZone` (an IANA name): ISO 8601 with the zone's offset
+ * at that instant (2026-07-01T15:00:00+03:00), beside the UTC column that stays the file's key.
+ * The offset is asked of Intl once per quarter hour of the file (every zone's offset changes on a
+ * quarter hour), not once per line: a year of minutes is half a million lines.
+ */
+export function localTimeIn(timeZone: string): (ms: number) => string {
+  const format = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
+  const offsets = new Map<number, { ms: number; text: string }>();
+  const offsetAt = (ms: number) => {
+    const key = Math.floor(ms / 900_000);
+    let o = offsets.get(key);
+    if (!o) {
+      // "GMT+05:30", "GMT-04:00", or "GMT" for UTC itself.
+      const name = format.formatToParts(new Date(ms)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+      const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
+      o = m ? { ms: (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3_600_000 + Number(m[3]) * 60_000), text: `${m[1]}${m[2]}:${m[3]}` } : { ms: 0, text: "+00:00" };
+      if (offsets.size > 10_000) offsets.clear();
+      offsets.set(key, o);
+    }
+    return o;
+  };
+  return (ms) => {
+    const o = offsetAt(ms);
+    const local = new Date(ms + o.ms).toISOString();
+    return `${local.slice(0, 19)}${local.slice(19, 23) === ".000" ? "" : local.slice(19, 23)}${o.text}`;
+  };
+}
+
+/**
+ * CSV lines whose first field is a UTC time as `time` writes it, with `local(ms)` added as the
+ * second field (the series export's lines are built by the database).
+ */
+export function withLocalTimes(lines: string, local: (ms: number) => string): string {
+  let out = "";
+  let start = 0;
+  while (start < lines.length) {
+    const comma = lines.indexOf(",", start);
+    const end = lines.indexOf("\r\n", start);
+    const stop = end === -1 ? lines.length : end + 2;
+    if (comma === -1 || (end !== -1 && comma > end)) {
+      out += lines.slice(start, stop);
+    } else {
+      out += `${lines.slice(start, comma)},${local(Date.parse(lines.slice(start, comma)))}${lines.slice(comma, stop)}`;
+    }
+    start = stop;
+  }
+  return out;
+}
 
 /**
  * The bytes of a CSV export: the header line, then each piece of `body` (whole lines) as it comes.

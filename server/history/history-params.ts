@@ -138,6 +138,20 @@ export function parseMetric(value: string | undefined): HistoryMetric {
   return metricOf(value.trim());
 }
 
+/**
+ * `tz`: the IANA time zone of a CSV's local-time column (the app sends the browser's), or
+ * undefined (no such column).
+ */
+export function parseTimeZone(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    if (value.length <= 64 && /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    // An unknown zone: the same answer as a malformed one.
+  }
+  throw invalid("tz must be an IANA time zone such as Asia/Beirut or UTC");
+}
+
 export function parseResolution(value: string | undefined): Resolution | undefined {
   if (value === undefined) return undefined;
   const r = /^\d{1,6}$/.test(value) ? Number(value) : NaN;

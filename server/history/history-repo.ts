@@ -2,6 +2,7 @@ import { STATE_TARGETS, type CommandLogEntry, type CommandOutcome, type HistoryM
 import type { Sql } from "../db/database.ts";
 import { iso, isoOrNull } from "../db/rows.ts";
 import type { CommandCursor, SeriesPlan } from "./history-params.ts";
+import { READING_DECIMALS } from "./csv.ts";
 
 /**
  * Reads of reading history (issue 14): rollup series of one MCU or of a farm's MCUs, device
@@ -182,7 +183,9 @@ export function historyRepo(sql: Sql) {
   async function mcuSeriesCsv(mcuId: number, metrics: readonly HistoryMetric[], plan: SeriesPlan, fromMs: number, toMs: number): Promise<string> {
     const { values, p } = params();
     const source = rollupSource(columnsOf(metrics), `mcu_id = ${p(mcuId)}`, plan, fromMs, toMs, p);
-    const fields = metrics.flatMap((m) => [`coalesce(${m}_min::text, '')`, `coalesce(${m}_avg::text, '')`, `coalesce(${m}_max::text, '')`, `${m}_n::text`]);
+    // Rounded as csv.ts `num` rounds: a 4-byte float's exact text carries noise (99.666664).
+    const rounded = (col: string) => `coalesce(trim_scale(round(${col}::numeric, ${READING_DECIMALS}))::text, '')`;
+    const fields = metrics.flatMap((m) => [rounded(`${m}_min`), rounded(`${m}_avg`), rounded(`${m}_max`), `${m}_n::text`]);
     const [row] = await sql.query<{ csv: string | null }>(
       `select string_agg(concat_ws(',', ${csvTime("b")}, ${fields.join(", ")}) || E'\r\n', '' order by b) as csv
        from (${buckets(metrics, source, plan, p)}) g`,

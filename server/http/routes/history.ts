@@ -10,7 +10,7 @@ import {
 } from "../../../src/contract/history.ts";
 import { iso } from "../../db/rows.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { attachment, bool, CSV_CONTENT_TYPE, csvStream, line, linesOf, num, text, time } from "../../history/csv.ts";
+import { attachment, bool, CSV_CONTENT_TYPE, csvStream, line, linesOf, localTimeIn, num, READING_DECIMALS, text, time, withLocalTimes } from "../../history/csv.ts";
 import {
   encodeCursor,
   parseCursor,
@@ -23,6 +23,7 @@ import {
   parseResolution,
   parseSource,
   parseTarget,
+  parseTimeZone,
   planSeries,
   queryOf,
   type Range,
@@ -95,14 +96,25 @@ function farmGrid(rows: FarmSeriesRow[], mcus: McuRef[]): { t: number[]; columns
   return { t, columns, counts };
 }
 
+/** A local-time writer, or none. */
+type LocalTime = ((ms: number) => string) | undefined;
+
+/** The time fields of a CSV line: UTC, and local time when the export asked for a time zone. */
+const times = (ms: number, local: LocalTime): string[] => (local ? [time(ms), local(ms)] : [time(ms)]);
+const timeHeader = (local: LocalTime): string[] => (local ? ["time", "local_time"] : ["time"]);
+
 /** A farm's series as CSV lines: time, then each MCU's average. */
-async function* farmCsv(chunks: AsyncIterable<FarmSeriesRow[]>, mcus: McuRef[]): AsyncGenerator<string> {
+async function* farmCsv(chunks: AsyncIterable<FarmSeriesRow[]>, mcus: McuRef[], local: LocalTime): AsyncGenerator<string> {
   for await (const rows of chunks) {
     const { t, columns } = farmGrid(rows, mcus);
     let out = "";
-    for (let i = 0; i < t.length; i++) out += line([time(t[i]!), ...columns.map((c) => num(c[i]))]);
+    for (let i = 0; i < t.length; i++) out += line([...times(t[i]!, local), ...columns.map((c) => num(c[i], READING_DECIMALS))]);
     yield out;
   }
+}
+
+async function* withLocal(chunks: AsyncIterable<string>, local: LocalTime): AsyncGenerator<string> {
+  for await (const csv of chunks) yield local ? withLocalTimes(csv, local) : csv;
 }
 
 async function* prepend<T>(first: T[], rest: AsyncIterable<T[]>): AsyncGenerator<T[]> {
@@ -110,10 +122,16 @@ async function* prepend<T>(first: T[], rest: AsyncIterable<T[]>): AsyncGenerator
   yield* rest;
 }
 
-const stateLine = (e: StateEventRow) => line([time(Date.parse(e.at)), e.target, bool(e.status), bool(e.auto), bool(e.session)]);
+const stateLine = (local: LocalTime) => (e: StateEventRow) => line([...times(Date.parse(e.at), local), e.target, bool(e.status), bool(e.auto), bool(e.session)]);
 
-const commandLine = (c: CommandRow) =>
-  line([time(Date.parse(c.at)), c.source, text(c.actor), c.target, c.type, bool(c.on_off), c.outcome, text(c.reason), c.answered_at ? time(Date.parse(c.answered_at)) : "", text(c.command_id)]);
+const commandLine = (local: LocalTime) => (c: CommandRow) =>
+  line([...times(Date.parse(c.at), local), c.source, text(c.actor), c.target, c.type, bool(c.on_off), c.outcome, text(c.reason), c.answered_at ? time(Date.parse(c.answered_at)) : "", text(c.command_id)]);
+
+/** The local-time writer a CSV request asks for with `tz`. */
+const localOf = (q: Record<string, string>): LocalTime => {
+  const tz = parseTimeZone(q.tz);
+  return tz === undefined ? undefined : localTimeIn(tz);
+};
 
 /** Reading history of an MCU and of a farm, device timelines and the command log, as JSON and as CSV (issue 14). */
 export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: HistoryRouteOptions): void {
@@ -152,11 +170,13 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
 
   async function mcuSeriesRequest(req: FastifyRequest<McuParams>, capped: boolean) {
     const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
-    const q = queryOf(req.query, SERIES_PARAMS);
+    // Charts are capped; exports are not, and may add a local-time column.
+    const q = queryOf(req.query, capped ? SERIES_PARAMS : [...SERIES_PARAMS, "tz"]);
     const range = parseRange(q);
     const metrics = parseMetrics(q.metrics);
     const series = plan(range, q.resolution, capped);
-    return { clientId, mcu: await ownMcu(clientId, id), range, metrics, series };
+    const local = localOf(q);
+    return { clientId, mcu: await ownMcu(clientId, id), range, metrics, series, local };
   }
 
   app.get<McuParams>("/api/mcus/:mcu_id/history", async (req): Promise<McuHistory> => {
@@ -172,24 +192,29 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     };
   });
 
-  /** Columns: time (each bucket's start), then min, avg, max and count of each metric. No point cap: 60 s buckets by default. */
+  /**
+   * Columns: time (each bucket's start, UTC), local_time with `tz`, then min, avg, max and count of
+   * each metric (two decimals). No point cap: 60 s buckets by default.
+   */
   app.get<McuParams>("/api/mcus/:mcu_id/history.csv", async (req, reply) => {
-    const { clientId, mcu, range, metrics, series } = await mcuSeriesRequest(req, false);
-    const header = ["time", ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_count`])];
-    return sendCsv(reply, clientId, attachment(mcu.name, "history", range.fromMs, range.toMs), csvStream(header, bulk.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series)));
+    const { clientId, mcu, range, metrics, series, local } = await mcuSeriesRequest(req, false);
+    const header = [...timeHeader(local), ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_count`])];
+    const body = withLocal(bulk.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series), local);
+    return sendCsv(reply, clientId, attachment(mcu.name, "history", range.fromMs, range.toMs), csvStream(header, body));
   });
 
   // ---- a farm's MCUs on one metric ----
 
   async function farmSeriesRequest(req: FastifyRequest<FarmParams>, capped: boolean) {
     const { clientId, id } = await request(req, req.params.farm_id, "Farm");
-    const q = queryOf(req.query, FARM_PARAMS);
+    const q = queryOf(req.query, capped ? FARM_PARAMS : [...FARM_PARAMS, "tz"]);
     const metric = parseMetric(q.metric);
     const range = parseRange(q);
     const series = plan(range, q.resolution, capped);
+    const local = localOf(q);
     const farm = await repo.farm(clientId, id);
     if (!farm) throw notFound("Farm");
-    return { clientId, farm, range, metric, series };
+    return { clientId, farm, range, metric, series, local };
   }
 
   app.get<FarmParams>("/api/farms/:farm_id/history", async (req): Promise<FarmHistory> => {
@@ -207,24 +232,26 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     };
   });
 
-  /** Columns: time, then each MCU's average (headed by its name). */
+  /** Columns: time (UTC), local_time with `tz`, then each MCU's average (headed by its name). */
   app.get<FarmParams>("/api/farms/:farm_id/history.csv", async (req, reply) => {
-    const { clientId, farm, range, metric, series } = await farmSeriesRequest(req, false);
+    const { clientId, farm, range, metric, series, local } = await farmSeriesRequest(req, false);
     const ids = farm.mcus.map((m) => m.mcu_id);
-    const header = ["time", ...mcuColumns(farm.mcus).map(text)];
-    return sendCsv(reply, clientId, attachment(farm.name, metric, range.fromMs, range.toMs), csvStream(header, farmCsv(bulk.farmSeriesChunks(ids, metric, series), farm.mcus)));
+    const header = [...timeHeader(local), ...mcuColumns(farm.mcus).map(text)];
+    return sendCsv(reply, clientId, attachment(farm.name, metric, range.fromMs, range.toMs), csvStream(header, farmCsv(bulk.farmSeriesChunks(ids, metric, series), farm.mcus, local)));
   });
 
   // ---- device state timeline ----
 
-  async function timelineRequest(req: FastifyRequest<McuParams>) {
+  async function timelineRequest(req: FastifyRequest<McuParams>, csv: boolean) {
     const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
-    const range = parseRange(queryOf(req.query, RANGE_PARAMS));
-    return { clientId, mcu: await ownMcu(clientId, id), range };
+    const q = queryOf(req.query, csv ? [...RANGE_PARAMS, "tz"] : RANGE_PARAMS);
+    const range = parseRange(q);
+    const local = localOf(q);
+    return { clientId, mcu: await ownMcu(clientId, id), range, local };
   }
 
   app.get<McuParams>("/api/mcus/:mcu_id/timeline", async (req): Promise<StateTimeline> => {
-    const { mcu, range } = await timelineRequest(req);
+    const { mcu, range } = await timelineRequest(req, false);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const events = await repo.events(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
     if (events.length > TIMELINE_MAX_EVENTS) {
@@ -235,10 +262,11 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
 
   /** Each controller's state at `from` (its last change before it, with that change's time), then every change in the range. */
   app.get<McuParams>("/api/mcus/:mcu_id/timeline.csv", async (req, reply) => {
-    const { clientId, mcu, range } = await timelineRequest(req);
+    const { clientId, mcu, range, local } = await timelineRequest(req, true);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const rows = prepend(initial, bulk.eventChunks(mcu.mcu_id, range.fromMs, range.toMs));
-    return sendCsv(reply, clientId, attachment(mcu.name, "timeline", range.fromMs, range.toMs), csvStream(["time", "target", "status", "auto", "session"], linesOf(rows, stateLine)));
+    const header = [...timeHeader(local), "target", "status", "auto", "session"];
+    return sendCsv(reply, clientId, attachment(mcu.name, "timeline", range.fromMs, range.toMs), csvStream(header, linesOf(rows, stateLine(local))));
   });
 
   // ---- command log ----
@@ -266,9 +294,11 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   /** Every matching command, oldest first, no paging. */
   app.get<McuParams>("/api/mcus/:mcu_id/commands.csv", async (req, reply) => {
     const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
-    const filters = commandFilters(queryOf(req.query, COMMAND_FILTER_PARAMS));
+    const q = queryOf(req.query, [...COMMAND_FILTER_PARAMS, "tz"]);
+    const filters = commandFilters(q);
+    const local = localOf(q);
     const mcu = await ownMcu(clientId, id);
-    const header = ["time", "source", "actor", "target", "type", "value", "outcome", "reason", "answered_at", "command_id"];
-    return sendCsv(reply, clientId, attachment(mcu.name, "commands", filters.fromMs, filters.toMs), csvStream(header, linesOf(bulk.commandChunks(mcu.mcu_id, filters), commandLine)));
+    const header = [...timeHeader(local), "source", "actor", "target", "type", "value", "outcome", "reason", "answered_at", "command_id"];
+    return sendCsv(reply, clientId, attachment(mcu.name, "commands", filters.fromMs, filters.toMs), csvStream(header, linesOf(bulk.commandChunks(mcu.mcu_id, filters), commandLine(local))));
   });
 }
