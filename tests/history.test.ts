@@ -239,11 +239,14 @@ describe("an MCU's history page", () => {
 
     const clicked = Date.now();
     const [header, ...rows] = await download(page, page.getByRole("link", { name: "Export CSV of readings" }));
-    expect(header![0]).toBe("time");
+    // UTC, then the same instant in the browser's time zone, with its offset.
+    expect(header!.slice(0, 2)).toEqual(["time", "local_time"]);
     expect(header).toContain("temperature_avg");
     expect(header).toContain("humidity_min");
     const data = rows.filter((r) => r.length > 1);
     expect(data.length).toBeGreaterThan(1380);
+    for (const r of data) expect(r[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+    for (const r of data.slice(0, 50)) expect(Date.parse(r[1]!)).toBe(Date.parse(r[0]!));
     const times = data.map((r) => Date.parse(r[0]!));
     for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]!);
     // The first minute is the range's, 24 h before the click; the last one within the last few minutes.
@@ -252,7 +255,7 @@ describe("an MCU's history page", () => {
     expect(times[times.length - 1]).toBeGreaterThan(clicked - 5 * MIN_MS);
     for (const r of data) {
       expect(r.length).toBe(header!.length);
-      for (const cell of r.slice(1)) expect(cell === "" || Number.isFinite(Number(cell))).toBe(true);
+      for (const cell of r.slice(2)) expect(cell === "" || /^-?\d+(\.\d{1,2})?$/.test(cell)).toBe(true);
     }
 
     const [commandHeader, ...commandRows] = await download(page, page.getByRole("link", { name: "Export CSV of commands" }));
@@ -326,7 +329,7 @@ describe("a farm's history page", () => {
     expect(new URL(page.url()).searchParams.get("metric")).toBe("co2");
 
     const [header, ...rows] = await download(page, page.getByRole("link", { name: "Export CSV of the comparison" }));
-    expect(header![0]).toBe("time");
+    expect(header!.slice(0, 2)).toEqual(["time", "local_time"]);
     const data = rows.filter((r) => r.length > 1);
     expect(data.length).toBeGreaterThan(1380);
     for (const r of data.slice(0, 50)) expect(r.length).toBe(header!.length);
