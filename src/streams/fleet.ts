@@ -1,5 +1,5 @@
 import { LOW_BATTERY_BELOW } from "../contract/conditions.ts";
-import type { Farm, FarmStatus, Mcu } from "../contract/entities.ts";
+import type { Farm, FarmStatus, Mcu, McuStatus } from "../contract/entities.ts";
 import type { FleetChanges, FleetResults, McuLive, McuQuery } from "../contract/live.ts";
 import { deriveFarmStatuses, mcuBatteryLevel, mcuLiveStatus } from "./live-status.ts";
 
@@ -44,9 +44,19 @@ export function computeFleet(
 }
 
 /**
+ * Whether an MCU whose badge shows `shown` is among those the status filter `wanted` lists. Each
+ * status lists the MCUs its badge names, except Active: it lists every MCU at work, those online
+ * (what the Dashboard counts as Active MCUs) and the new ones that have not reported yet (badged
+ * Active), so it does not come out empty on a fleet that reports.
+ */
+export function statusMatches(shown: McuStatus, wanted: McuStatus): boolean {
+  return wanted === "active" ? shown === "active" || shown === "online" : shown === wanted;
+}
+
+/**
  * SPEC §5: the search matches name, ID or MAC, case-insensitively; a MAC typed with dashes finds
- * the colon-separated MAC the server stores. The status filter matches the status the card's
- * badge shows, the live one (`mcuLiveStatus`), not the loaded record's.
+ * the colon-separated MAC the server stores. The status filter goes by the status the card's
+ * badge shows, the live one (`mcuLiveStatus`), not the loaded record's (`statusMatches`).
  */
 export function matchesMcuQuery(mcu: Mcu, q: McuQuery, live?: McuLive): boolean {
   const query = q.search.trim().toLowerCase();
@@ -55,7 +65,7 @@ export function matchesMcuQuery(mcu: Mcu, q: McuQuery, live?: McuLive): boolean 
     const hit = mcu.name.toLowerCase().includes(query) || String(mcu.mcu_id).includes(query) || mcu.mac.toLowerCase().includes(asMac);
     if (!hit) return false;
   }
-  if (q.status && mcuLiveStatus(mcu.status, live) !== q.status) return false;
+  if (q.status && !statusMatches(mcuLiveStatus(mcu.status, live), q.status)) return false;
   if (q.farmId && String(mcu.farm_id) !== q.farmId) return false;
   return true;
 }

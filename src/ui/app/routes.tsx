@@ -6,6 +6,7 @@ import { Layout } from "./layout.tsx";
 import NotFoundPage from "./not-found-page.tsx";
 import { loadWithRetry, PageLoadBoundary } from "./page-load-boundary.tsx";
 import { PAGES } from "./pages.ts";
+import { ScrollRestoration } from "./scroll-restoration.ts";
 
 /** Lazy page chunks, retried once, within SPEC §9's time-out. */
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => loadWithRetry(load));
@@ -47,32 +48,35 @@ const suspense = (node: ReactNode) => (
 
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/login" element={<SignedOutOnly>{suspense(<LoginPage />)}</SignedOutOnly>} />
-      <Route path="/register" element={<SignedOutOnly>{suspense(<RegisterPage />)}</SignedOutOnly>} />
-      <Route path="/forgot-password" element={suspense(<ForgotPasswordPage />)} />
-      {/* The wall view fills the screen: no sidebar, no top bar. */}
-      <Route path="/wall" element={<RequireClient>{suspense(<WallPage />)}</RequireClient>} />
-      <Route
-        element={
-          <RequireClient>
-            <Layout />
-          </RequireClient>
-        }
-      >
-        <Route index element={suspense(<DashboardPage />)} />
-        <Route path="/dashboard" element={suspense(<DashboardPage />)} />
-        <Route path="/farms" element={suspense(<FarmsPage />)} />
-        <Route path="/farms/:farmId/history" element={suspense(<FarmHistoryPage />)} />
-        <Route path="/mcu" element={suspense(<McuManagerPage />)} />
-        <Route path="/mcu/:mcuId" element={suspense(<McuHistoryPage />)} />
-        <Route path="/controllers" element={suspense(<ControllersPage />)} />
-        <Route path="/sensors" element={suspense(<SensorsPage />)} />
-        <Route path="/settings-profile" element={suspense(<ProfilesPage />)} />
-        <Route path="/settings" element={suspense(<SettingsPage />)} />
-        <Route path="/alarms" element={suspense(<AlarmsPage />)} />
-      </Route>
-      <Route path="*" element={<NotFoundPage />} />
-    </Routes>
+    <>
+      <ScrollRestoration />
+      <Routes>
+        <Route path="/login" element={<SignedOutOnly>{suspense(<LoginPage />)}</SignedOutOnly>} />
+        <Route path="/register" element={<SignedOutOnly>{suspense(<RegisterPage />)}</SignedOutOnly>} />
+        <Route path="/forgot-password" element={suspense(<ForgotPasswordPage />)} />
+        {/* The wall view fills the screen: no sidebar, no top bar. */}
+        <Route path="/wall" element={<RequireClient>{suspense(<WallPage />)}</RequireClient>} />
+        <Route
+          element={
+            <RequireClient>
+              <Layout />
+            </RequireClient>
+          }
+        >
+          <Route index element={suspense(<DashboardPage />)} />
+          <Route path="/dashboard" element={suspense(<DashboardPage />)} />
+          <Route path="/farms" element={suspense(<FarmsPage />)} />
+          <Route path="/farms/:farmId/history" element={suspense(<FarmHistoryPage />)} />
+          <Route path="/mcu" element={suspense(<McuManagerPage />)} />
+          <Route path="/mcu/:mcuId" element={suspense(<McuHistoryPage />)} />
+          <Route path="/controllers" element={suspense(<ControllersPage />)} />
+          <Route path="/sensors" element={suspense(<SensorsPage />)} />
+          <Route path="/settings-profile" element={suspense(<ProfilesPage />)} />
+          <Route path="/settings" element={suspense(<SettingsPage />)} />
+          <Route path="/alarms" element={suspense(<AlarmsPage />)} />
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </>
   );
 }

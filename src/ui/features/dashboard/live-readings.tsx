@@ -43,7 +43,7 @@ export function AlertIcon(props: SVGProps<SVGSVGElement>) {
 
 /**
  * The environmental readings of an online MCU, each labelled reporting / total sensors of its
- * type. A value the reading lacks shows as a dash with 0 reporting, not as a stale number. A
+ * type (sensors that report without being registered are said once for the card). A value the reading lacks shows as a dash with 0 reporting, not as a stale number. A
  * value outside the linked profile is marked in amber with the limit it crosses in words
  * ("Above 800 ppm"), so the mark does not rest on colour and a screen reader says it.
  *
@@ -73,7 +73,6 @@ export function LiveReadings({ readings, totals, breaches }: { readings: LiveRea
 
 /** One value of the readings grid; `limit` is the crossed profile limit in words, or null. */
 const MetricCell = memo(function MetricCell({ label, text, count, total, limit }: { label: string; text: string; count: number; total: number; limit: string | null }) {
-  const counted = sensorCountLabel(count, total);
   return (
     <div
       data-out-of-profile={limit !== null ? "" : undefined}
@@ -90,15 +89,7 @@ const MetricCell = memo(function MetricCell({ label, text, count, total, limit }
           </span>
         </dd>
       )}
-      <dd className="text-xs 4xl:text-base text-gray-500 tabular-nums">
-        {counted.text}
-        {counted.unregistered > 0 && (
-          <>
-            <span className="sr-only">,</span>
-            <span className="block text-gray-600">{counted.unregistered} not registered</span>
-          </>
-        )}
-      </dd>
+      <dd className="text-xs 4xl:text-base text-gray-500 tabular-nums">{sensorCountLabel(count, total)}</dd>
     </div>
   );
 });

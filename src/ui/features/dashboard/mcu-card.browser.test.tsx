@@ -257,16 +257,32 @@ describe("McuCard in a real browser", () => {
     expect(notes).toEqual(["Battery low: 24%", "Soil moisture is 31%, below 40%."]);
   });
 
-  it("counts sensors that report without being registered, never showing fewer sensors than report", async () => {
+  it("counts sensors that report without being registered, never showing fewer sensors than report, and says once how many are not registered", async () => {
     const registered = { ...mcuFixture(1, "AA:00:00:00:00:01", "Room A"), sensors: [sensor(1, "Humidity")] };
     await store.apply({ kind: "entities", entities: { mcus: [registered] } });
     await setLive(live("AA:00:00:00:00:01", 1, { readings: { ...READING, CO2: { co2: 850, count: 2 } } }));
     await render(<McuCard mcuId={1} />);
-    const text = card("Room A").querySelector("dl")!.textContent!;
+    const c = card("Room A");
+    const text = c.querySelector("dl")!.textContent!;
     expect(text).toContain("Temperature20.4 °C1/1 sensors");
-    expect(text).toContain("Soil Temperature19.5 °C1/1 sensors,1 not registered");
-    expect(text).toContain("CO2850 ppm2/2 sensors,2 not registered");
+    expect(text).toContain("Soil Temperature19.5 °C1/1 sensors");
+    expect(text).toContain("CO2850 ppm2/2 sensors");
     expect(text).not.toMatch(/\d\/0 sensors/);
+    // Each value's count is consistent with the note: no "not registered" under one value and not under another.
+    expect(text).not.toContain("not registered");
+    // 1 Soil_temp and 2 CO2 sensors report beyond what is registered (the Humidity sensor is).
+    expect(c.textContent).toContain("3 reporting sensors are not registered yet. Register them in Sensors Manager");
+    expect(c.querySelector('a[href="/sensors"]')?.textContent).toBe("Register them in Sensors Manager");
+  });
+
+  it("says what automation follows while no profile is linked, and nothing of it once one is", async () => {
+    const note = "Automation follows the MCU's built-in settings until a profile is linked.";
+    await setLive(live("AA:00:00:00:00:01", 1, {}));
+    await render(<McuCard mcuId={1} />);
+    expect(card("Room A").textContent).toContain(`No profile linked${note}`);
+    await store.apply({ kind: "entities", entities: { mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] } });
+    await expect.poll(() => card("Room A").textContent).toContain("Oyster fruiting");
+    expect(card("Room A").textContent).not.toContain(note);
   });
 
   it("re-renders only the card whose MCU got a reading", async () => {

@@ -1,14 +1,44 @@
 import { memo } from "react";
+import { Link, useInRouterContext } from "react-router-dom";
 import { isLowBattery, type Breach } from "../../../contract/conditions.ts";
-import type { LiveReading } from "../../../contract/entities.ts";
+import type { LiveReading, SensorType } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { formatReadingTime } from "../../components/dates.ts";
+import { BuiltInSettingsNote } from "../../components/built-in-settings-note.tsx";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { OnlinePill } from "../../components/online-pill.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
+import { unregisteredSensors } from "./sensor-totals.ts";
+
+/**
+ * Sensors that report without being registered, counted once for the card (each value's
+ * "reporting/total" already includes them), with the way to register them.
+ */
+function UnregisteredSensorsNote({ readings, totals }: { readings: LiveReading; totals: Readonly<Record<SensorType, number>> }) {
+  const inRouter = useInRouterContext();
+  const count = unregisteredSensors(readings, totals);
+  if (count === 0) return null;
+  const linkText = `Register ${count === 1 ? "it" : "them"} in Sensors Manager`;
+  const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
+  return (
+    <p className="text-sm 4xl:text-lg text-gray-700">
+      {count === 1 ? "1 reporting sensor is not registered yet." : `${count} reporting sensors are not registered yet.`}{" "}
+      {/* A card rendered alone (its browser tests) has no router: a plain link works the same. */}
+      {inRouter ? (
+        <Link to="/sensors" className={linkClass}>
+          {linkText}
+        </Link>
+      ) : (
+        <a href="/sensors" className={linkClass}>
+          {linkText}
+        </a>
+      )}
+    </p>
+  );
+}
 
 /**
  * What needs the farmer's attention beyond the marked values: a low battery (SPEC §9: below 30),
@@ -61,11 +91,15 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
         </div>
         <OnlinePill online={online} />
       </header>
-      <p className="text-sm 4xl:text-xl text-gray-700">
-        <span className="text-gray-500">Profile: </span>
-        {view.profileName ?? <span className="text-gray-500 italic">No profile linked</span>}
-      </p>
+      <div>
+        <p className="text-sm 4xl:text-xl text-gray-700">
+          <span className="text-gray-500">Profile: </span>
+          {view.profileName ?? <span className="text-gray-500 italic">No profile linked</span>}
+        </p>
+        {view.profileName === null && <BuiltInSettingsNote className="text-xs 4xl:text-lg text-gray-600" />}
+      </div>
       {online && readings && <LiveReadings readings={readings} totals={view.sensorTotals} breaches={breaches} />}
+      {online && readings && <UnregisteredSensorsNote readings={readings} totals={view.sensorTotals} />}
       {readings && <AttentionNotes readings={readings} breaches={breaches} />}
       {!online && (
         <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">

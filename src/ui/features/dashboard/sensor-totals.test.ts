@@ -1,17 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { sensorTotals } from "../../../streams/card-view.ts";
-import { sensorCountLabel } from "./sensor-totals.ts";
+import { sensorCountLabel, unregisteredSensors } from "./sensor-totals.ts";
+
+const NONE = { CO2: 0, Humidity: 0, Soil_temp: 0, Moisture: 0 };
 
 describe("sensorCountLabel", () => {
   it("reads reporting / registered sensors when the MCU knows every sensor that reports", () => {
-    expect(sensorCountLabel(1, 2)).toEqual({ text: "1/2 sensors", unregistered: 0 });
-    expect(sensorCountLabel(2, 2)).toEqual({ text: "2/2 sensors", unregistered: 0 });
-    expect(sensorCountLabel(0, 1)).toEqual({ text: "0/1 sensors", unregistered: 0 });
+    expect(sensorCountLabel(1, 2)).toBe("1/2 sensors");
+    expect(sensorCountLabel(2, 2)).toBe("2/2 sensors");
+    expect(sensorCountLabel(0, 1)).toBe("0/1 sensors");
   });
 
-  it("never shows a total below the reporting count, and counts the sensors not registered", () => {
-    expect(sensorCountLabel(1, 0)).toEqual({ text: "1/1 sensors", unregistered: 1 });
-    expect(sensorCountLabel(3, 1)).toEqual({ text: "3/3 sensors", unregistered: 2 });
+  it("never shows a total below the reporting count", () => {
+    expect(sensorCountLabel(1, 0)).toBe("1/1 sensors");
+    expect(sensorCountLabel(3, 1)).toBe("3/3 sensors");
+  });
+});
+
+describe("unregisteredSensors", () => {
+  it("counts each sensor a newly claimed MCU reports once, temperature and humidity being one sensor", () => {
+    const reading = { DHT: { temperature: 20, humidity: 88, count: 1 }, SOIL_TEMP: { soil_temperature: 19, count: 1 }, CO2: { co2: 800, count: 1 }, MOISTURE: { soil_moisture: 50, count: 1 } };
+    expect(unregisteredSensors(reading, NONE)).toBe(4);
+  });
+
+  it("counts only what reports beyond the registered sensors of each type", () => {
+    const reading = { DHT: { temperature: 20, humidity: 88, count: 2 }, CO2: { co2: 800, count: 1 } };
+    expect(unregisteredSensors(reading, { ...NONE, Humidity: 1, CO2: 2 })).toBe(1);
+    expect(unregisteredSensors(reading, { ...NONE, Humidity: 2, CO2: 1 })).toBe(0);
+    expect(unregisteredSensors({}, NONE)).toBe(0);
   });
 });
 

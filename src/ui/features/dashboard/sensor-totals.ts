@@ -1,10 +1,27 @@
+import type { LiveReading, SensorType } from "../../../contract/entities.ts";
+
 /**
  * SPEC §2's "reporting / total sensors" label of one reading. A device can count sensors the MCU
  * has not registered (wired, never scanned in): the total is then never below the reporting
- * count ("1/0" would say fewer sensors exist than report), and the unregistered ones are named so
- * the farmer knows to register them.
+ * count ("1/0" would say fewer sensors exist than report). Which of them are not registered is
+ * said once for the card (`unregisteredSensors`), not under each value: temperature and humidity
+ * come from the same sensors, and a note under each would count them twice.
  */
-export function sensorCountLabel(reporting: number, registered: number): { text: string; unregistered: number } {
-  const total = Math.max(reporting, registered);
-  return { text: `${reporting}/${total} sensors`, unregistered: Math.max(0, reporting - registered) };
+export function sensorCountLabel(reporting: number, registered: number): string {
+  return `${reporting}/${Math.max(reporting, registered)} sensors`;
+}
+
+/** The sensor type each group of a reading comes from (DHT readings come from Humidity sensors). */
+const SENSOR_GROUPS: readonly [group: "DHT" | "SOIL_TEMP" | "CO2" | "MOISTURE", type: SensorType][] = [
+  ["DHT", "Humidity"],
+  ["SOIL_TEMP", "Soil_temp"],
+  ["CO2", "CO2"],
+  ["MOISTURE", "Moisture"],
+];
+
+/** How many of the sensors a reading counts are more than the MCU has registered, each sensor once. */
+export function unregisteredSensors(readings: LiveReading, registered: Readonly<Record<SensorType, number>>): number {
+  let unregistered = 0;
+  for (const [group, type] of SENSOR_GROUPS) unregistered += Math.max(0, (readings[group]?.count ?? 0) - registered[type]);
+  return unregistered;
 }

@@ -2,6 +2,7 @@ import { memo, useId } from "react";
 import type { Mcu, McuStatus } from "../../../contract/entities.ts";
 import type { McuLive } from "../../../contract/live.ts";
 import { mcuLiveStatus } from "../../../streams/live-status.ts";
+import { BUILT_IN_SETTINGS_TEXT } from "../../components/built-in-settings-note.tsx";
 import { formatDate } from "../../components/dates.ts";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { EditIcon, TrashIcon } from "../../components/icons.tsx";
@@ -78,6 +79,8 @@ export const McuCard = memo(function McuCard({ mcuId, now, onEdit, onDelete }: {
         <dt className="text-gray-500">Farm</dt>
         <dd className="text-gray-900 font-medium truncate">{mcu.farm.name}</dd>
         <ProfileLinkField mcu={mcu} />
+        {/* A second description of Profile. */}
+        {mcu.profile_links.length === 0 && <dd className="col-start-2 -mt-1.5 text-xs 4xl:text-base text-gray-600">{BUILT_IN_SETTINGS_TEXT}</dd>}
         <dt className="text-gray-500">MAC</dt>
         <dd className="font-mono text-gray-900 break-all">{mcu.mac}</dd>
         <dt className="text-gray-500">Battery</dt>

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import type { Mcu, McuStatus } from "../../../contract/entities.ts";
 import { MCU_STATUSES } from "../../../contract/enums.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
@@ -11,7 +12,7 @@ import { useFarms, useMcuIds, useMcuQuery } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
-import { isFiltering, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
+import { isFiltering, mcuFiltersFrom, mcuFiltersToParams, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
 import { McuFormDialog, scannedLabel, type McuFormTarget } from "./mcu-form-dialog.tsx";
 import { McuStats } from "./mcu-stats.tsx";
 import { STATUS_LABELS } from "./status-badge.tsx";
@@ -43,6 +44,40 @@ const COLUMN_BREAKPOINTS: [query: string, columns: number][] = [
 ];
 const managerColumns: ColumnsFor = () => COLUMN_BREAKPOINTS.find(([query]) => window.matchMedia(query).matches)?.[1] ?? 1;
 
+/**
+ * The filters, kept in the address (replaced, not pushed: Back leaves the page rather than
+ * undoing a keystroke). What is typed is held here too, so the search box answers each key at
+ * once whatever the router takes to update; an address changed from elsewhere (Back to a filtered
+ * entry, the sidebar's plain /mcu) sets the filters again.
+ */
+function useAddressFilters(): [McuFilters, (change: (f: McuFilters) => McuFilters) => void] {
+  const [params, setParams] = useSearchParams();
+  const addressed = params.toString();
+  const [filters, setLocalFilters] = useState<McuFilters>(() => mcuFiltersFrom(params));
+  // The filters last set and the address they were written as, for changes and for telling an
+  // address this page wrote from one it is sent to.
+  const latest = useRef(filters);
+  const written = useRef(addressed);
+  useEffect(() => {
+    if (addressed === written.current) return;
+    written.current = addressed;
+    latest.current = mcuFiltersFrom(new URLSearchParams(addressed));
+    setLocalFilters(latest.current);
+  }, [addressed]);
+  const setFilters = useCallback(
+    (change: (f: McuFilters) => McuFilters) => {
+      const next = change(latest.current);
+      const nextParams = mcuFiltersToParams(next);
+      latest.current = next;
+      written.current = nextParams.toString();
+      setLocalFilters(next);
+      setParams(nextParams, { replace: true });
+    },
+    [setParams],
+  );
+  return [filters, setFilters];
+}
+
 /** SPEC §2 MCU Manager: the client's MCUs with search, filters, stats, profile links, add/edit/delete. */
 export default function McuManagerPage() {
   const { core } = useAppData();
@@ -53,7 +88,7 @@ export default function McuManagerPage() {
 
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState<List[]>([]);
-  const [filters, setFilters] = useState<McuFilters>(NO_FILTERS);
+  const [filters, setFilters] = useAddressFilters();
   const [formTarget, setFormTarget] = useState<McuFormTarget | null>(null);
   const [scanning, setScanning] = useState(false);
 
@@ -207,7 +242,7 @@ export default function McuManagerPage() {
               ))}
             </select>
           </div>
-          <button type="button" className="btn-secondary col-span-2 md:col-span-1 4xl:text-xl 4xl:px-6" onClick={() => setFilters(NO_FILTERS)} disabled={!filtering}>
+          <button type="button" className="btn-secondary col-span-2 md:col-span-1 4xl:text-xl 4xl:px-6" onClick={() => setFilters(() => NO_FILTERS)} disabled={!filtering}>
             Reset
           </button>
         </div>

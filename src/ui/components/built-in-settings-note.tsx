@@ -1,0 +1,11 @@
+/**
+ * What an MCU's automation follows while no profile is linked: the settings built into the
+ * device (the simulator's DEFAULT_CONFIG stands for them), until a linked profile's config reaches
+ * it. Said under "No profile linked" on the Dashboard's and the MCU Manager's cards, so an
+ * Automation switch that is on does not leave the grower guessing what it acts on.
+ */
+export const BUILT_IN_SETTINGS_TEXT = "Automation follows the MCU's built-in settings until a profile is linked.";
+
+export function BuiltInSettingsNote({ className }: { className: string }) {
+  return <p className={className}>{BUILT_IN_SETTINGS_TEXT}</p>;
+}
