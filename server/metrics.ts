@@ -184,7 +184,10 @@ export function registerNodeMetrics(registry: Registry, current: () => NodeMetri
     [{ reason: "invalid" }, g.dropped.invalid],
     [{ reason: "too_large" }, g.dropped.tooLarge],
     [{ reason: "unknown_device" }, g.dropped.unknownDevice],
+    [{ reason: "over_budget" }, g.dropped.overBudget],
   ]);
+  counter("mushroom_devices_cut_off_total", "Times a device was cut off for sending over its message budget.", [], (m) => [[{}, m.gateway.cutOff.total]]);
+  gauge("mushroom_devices_cut_off", "Devices cut off for sending over their message budget now.", [], (m) => [[{}, m.gateway.cutOff.now]]);
   gauge("mushroom_gateway_unacknowledged", "QoS 1 telemetry taken but not yet acknowledged to an external broker.", [], (m) => (m.gateway.sessions ? [[{}, m.gateway.sessions.unacknowledged]] : []));
   counter("mushroom_gateway_sessions_taken_over_total", "Dead nodes' broker sessions this node took over.", [], (m) => (m.gateway.sessions ? [[{}, m.gateway.sessions.takenOver]] : []));
   counter("mushroom_gateway_resent_skipped_total", "Telemetry sent again after a node died, skipped as already delivered.", [], (m) => (m.gateway.sessions ? [[{}, m.gateway.sessions.resentSkipped]] : []));

@@ -74,6 +74,9 @@ describe("GET /api/metrics on the main port", () => {
     for (const line of lines) expect(line).toMatch(/^(# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? (-?[0-9.e+-]+|\+Inf|NaN))$/);
     expect(scrape.body).toContain("# TYPE mushroom_gateway_messages_total counter");
     expect(scrape.body).toMatch(/^mushroom_gateway_messages_total\{kind="telemetry"\} \d+$/m);
+    // Messages dropped over a device's budget, and the devices cut off for it.
+    expect(scrape.body).toMatch(/^mushroom_gateway_dropped_total\{reason="over_budget"\} \d+$/m);
+    expect(scrape.body).toMatch(/^mushroom_devices_cut_off_total \d+$/m);
     expect(scrape.body).toContain("# TYPE nodejs_eventloop_delay_seconds histogram");
     expect(scrape.body).toMatch(/^nodejs_eventloop_delay_seconds_bucket\{le="\+Inf"\} [1-9]\d*$/m);
     expect(scrape.body).toMatch(/^mushroom_http_request_duration_seconds_count \d+$/m);
