@@ -1,5 +1,4 @@
 import { memo } from "react";
-import { Link, useInRouterContext } from "react-router-dom";
 import { isLowBattery, type Breach } from "../../../contract/conditions.ts";
 import type { LiveReading, SensorType } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
@@ -15,27 +14,15 @@ import { unregisteredSensors } from "./sensor-totals.ts";
 
 /**
  * Sensors that report without being registered, counted once for the card (each value's
- * "reporting/total" already includes them), with the way to register them.
+ * "reporting/total" already includes them), and where to register them. Words, not a link: a
+ * fleet of new MCUs would add a stop per card to the keyboard's way through the grid.
  */
 function UnregisteredSensorsNote({ readings, totals }: { readings: LiveReading; totals: Readonly<Record<SensorType, number>> }) {
-  const inRouter = useInRouterContext();
   const count = unregisteredSensors(readings, totals);
   if (count === 0) return null;
-  const linkText = `Register ${count === 1 ? "it" : "them"} in Sensors Manager`;
-  const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
   return (
     <p className="text-sm 4xl:text-lg text-gray-700">
-      {count === 1 ? "1 reporting sensor is not registered yet." : `${count} reporting sensors are not registered yet.`}{" "}
-      {/* A card rendered alone (its browser tests) has no router: a plain link works the same. */}
-      {inRouter ? (
-        <Link to="/sensors" className={linkClass}>
-          {linkText}
-        </Link>
-      ) : (
-        <a href="/sensors" className={linkClass}>
-          {linkText}
-        </a>
-      )}
+      {count === 1 ? "1 reporting sensor is not registered yet: scan it in Sensors Manager." : `${count} reporting sensors are not registered yet: scan them in Sensors Manager.`}
     </p>
   );
 }
