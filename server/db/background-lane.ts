@@ -9,28 +9,23 @@ export interface BackgroundLaneOptions {
   yieldToOthers: boolean;
   /** Background queries running at once (default 1): exports of every client take turns. */
   concurrency?: number;
-  /** A background query that has waited this long runs even while others keep the database busy, so exports always progress (default 250 ms). */
-  maxWaitMs?: number;
   /**
-   * While other queries have run within this long (default 1 s), background queries leave the
-   * database idle after each one for as long as it ran: at most half its time goes to bulk reads,
-   * so a query that arrives finds it free at least half the time. With nothing else going on,
-   * background queries run back to back. Only with `yieldToOthers`.
+   * When the lane has started nothing for this long while queries wait in it, the next one runs
+   * even while others keep the database busy, so exports always progress (default 250 ms).
    */
-  activeWindowMs?: number;
+  maxWaitMs?: number;
 }
 
 export interface BackgroundLaneStats {
   /** Background queries waiting for their turn now. */
   waiting: number;
-  /** Background queries run since the start, and how many of them ran after waiting their longest. */
+  /** Background queries run since the start, and how many of them were started because the lane had waited its longest. */
   ran: number;
   forced: number;
 }
 
 interface Queued {
   run(): void;
-  since: number;
 }
 
 /**
@@ -43,15 +38,14 @@ interface Queued {
 export function withBackgroundLane(db: PlainDatabase, options: BackgroundLaneOptions): Database {
   const concurrency = options.concurrency ?? 1;
   const maxWaitMs = options.maxWaitMs ?? 250;
-  const activeWindowMs = options.activeWindowMs ?? 1000;
-  let lastOtherEnd = -Infinity;
-  // The earliest a background query may start (the idle time owed by the previous one).
-  let notBefore = 0;
   const queue: Queued[] = [];
   let inFlight = 0;
   let running = 0;
   let ran = 0;
   let forced = 0;
+  // Since when the lane has had queries waiting without starting one (the starvation clock: how
+  // long one query has been queued says nothing, it may only be behind other exports' chunks).
+  let waitingSince = 0;
   let scheduled: NodeJS.Immediate | undefined;
   let overdue: NodeJS.Timeout | undefined;
 
@@ -59,21 +53,19 @@ export function withBackgroundLane(db: PlainDatabase, options: BackgroundLaneOpt
     scheduled = undefined;
     while (queue.length > 0 && running < concurrency) {
       const t = performance.now();
-      const force = t - queue[0]!.since >= maxWaitMs;
-      if (options.yieldToOthers && !force && (inFlight > 0 || t < notBefore)) break;
+      const force = t - waitingSince >= maxWaitMs;
+      if (options.yieldToOthers && !force && inFlight > 0) break;
       if (force) forced++;
       ran++;
       running++;
+      waitingSince = t;
       queue.shift()!.run();
     }
     clearTimeout(overdue);
     overdue = undefined;
     if (queue.length > 0 && running < concurrency) {
-      // Busy with others: try again when the idle time owed is over, or when the oldest has waited
-      // its longest (or sooner, when the others end).
-      const t = performance.now();
-      const wait = inFlight > 0 ? maxWaitMs - (t - queue[0]!.since) : Math.min(notBefore - t, maxWaitMs - (t - queue[0]!.since));
-      overdue = setTimeout(schedule, Math.max(1, wait));
+      // Busy with others: try again when the lane has waited its longest (or sooner, when they end).
+      overdue = setTimeout(schedule, Math.max(1, maxWaitMs - (performance.now() - waitingSince)));
       overdue.unref();
     }
   }
@@ -86,7 +78,6 @@ export function withBackgroundLane(db: PlainDatabase, options: BackgroundLaneOpt
     try {
       return await work();
     } finally {
-      lastOtherEnd = performance.now();
       if (--inFlight === 0 && queue.length > 0) schedule();
     }
   }
@@ -94,15 +85,14 @@ export function withBackgroundLane(db: PlainDatabase, options: BackgroundLaneOpt
   const background: Sql = {
     query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
       return new Promise<T[]>((resolve, reject) => {
+        if (queue.length === 0 && running === 0) waitingSince = performance.now();
         queue.push({
-          since: performance.now(),
           run() {
-            const started = performance.now();
             db.query<T>(text, params)
               .then(resolve, reject)
               .finally(() => {
-                const ended = performance.now();
-                if (ended - lastOtherEnd < activeWindowMs || inFlight > 0) notBefore = Math.max(notBefore, ended + (ended - started));
+                // The wait for the next starts now, not while this one ran.
+                waitingSince = performance.now();
                 running--;
                 schedule();
               });
