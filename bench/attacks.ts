@@ -1,12 +1,13 @@
 /**
- * Issue 12's attacks, run again from outside against a fresh server process (production defaults:
- * real scrypt cost, 20 sign-ins a minute per address, the demo fleet), every connection on
- * loopback. Different 127.x source addresses stand for different machines. Prints each attack
- * with the figure the issue measured before and the figure now, and writes JSON to bench/results.
+ * Attacks from outside against a fresh server process (production defaults: real scrypt cost, 20
+ * sign-ins a minute per address, the demo fleet), every connection on loopback. Different 127.x
+ * source addresses stand for different machines. Prints each attack with the figure measured
+ * before it was defended and the figure now, and writes JSON to bench/results.
  *
- *   npm run bench:attacks
+ *   npm run bench:attacks [-- --only exports,device-flood]
  *
- * Bounded: every loop has a count and a time limit; the whole run takes about two minutes.
+ * Bounded: every loop has a count and a time limit; the whole run takes several minutes (the
+ * year-long exports and the device floods most of it).
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -31,6 +32,11 @@ import { DEMO_LOGIN, DEMO_STOCK } from "../server/simulator/demo.ts";
 import { provisionDevices } from "../server/devices/provisioning.ts";
 import { metricsWindow, type NodeMetrics } from "../server/metrics.ts";
 
+/** `--only exports,proxy` runs those attacks alone (names: the `wanted(...)` of each block below). */
+const onlyArg = process.argv.indexOf("--only");
+const only = onlyArg === -1 ? undefined : new Set(process.argv[onlyArg + 1]?.split(","));
+const wanted = (name: string) => only === undefined || only.has(name);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : NaN);
 
@@ -38,7 +44,7 @@ const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a -
 const dataDir = await mkdtemp(join(tmpdir(), "mf-attacks-"));
 // The demo, and a year of minute history for one of its MCUs (the exports' attack), written before
 // the server starts: PGlite's folder is then this process's alone.
-const yearMcu = await (async () => {
+const yearMcu = !wanted("exports") ? { mcu_id: 0, name: "", from: 0, to: 0 } : await (async () => {
   const db = await openPglite(dataDir);
   await migrate(db);
   await ensureDemo(db, createPasswordHasher({ log2N: 17 }));
@@ -152,7 +158,7 @@ const row = (r: Row) => {
 
 try {
   // ------------------------------------------------------------ round 2, 1. one client's exports cannot stall the others
-  {
+  if (wanted("exports")) {
     const owner = await call("POST", "/api/clients/login", { body: { username: DEMO_LOGIN.username, password: DEMO_LOGIN.password }, from: "127.0.0.21" });
     const ownerCookie = cookieOf(owner);
     const other = await newAccount("127.0.0.22");
@@ -204,7 +210,7 @@ try {
   const demoMcus = JSON.parse((await call("GET", `/api/mcus/by-client/${demo.clientId}`, { cookie: demo.cookie, from: "127.0.0.20" })).body) as { mac: string }[];
 
   // ------------------------------------------------------------ round 2, history edges: far future, year 0050, a formula behind `;`
-  {
+  if (wanted("history-edges")) {
     const owner = await newAccount("127.0.0.60");
     const from = "127.0.0.60";
     // A stock MCU named with a formula that a spreadsheet splitting on `;` would run.
@@ -232,7 +238,7 @@ try {
   }
 
   // ------------------------------------------------------------ 7. one socket cannot slow everyone
-  {
+  if (wanted("socket")) {
     const victim = await openSocket(demo.cookie, demo.clientId, "127.0.0.20");
     let live = 0;
     victim.on("realtimeData", () => live++);
@@ -288,7 +294,7 @@ try {
   }
 
   // ------------------------------------------------------------ 2. no enumeration
-  {
+  if (wanted("enumeration")) {
     const reg = (username: string, email: string) => ({ username, email, password: "probe-password-1", confirmPassword: "probe-password-1", mobile: "+961 1 234 567", country: "LB", address: "x" });
     const taken = await call("POST", "/api/clients", { body: reg("demo", "someone@else.test"), from: "127.0.0.40" });
     const takenEmail = await call("POST", "/api/clients", { body: reg("someone2", DEMO_LOGIN.email), from: "127.0.0.40" });
@@ -335,7 +341,7 @@ try {
   }
 
   // ------------------------------------------------------------ 3. CSP everywhere
-  {
+  if (wanted("csp")) {
     const pages = await Promise.all(["/", "/index.html", "/mcu", "/api/clients/me"].map((p) => call("GET", p, { from: "127.0.0.50" })));
     const csp = pages.map((p) => String(p.headers["content-security-policy"] ?? ""));
     row({
@@ -348,7 +354,7 @@ try {
   }
 
   // ------------------------------------------------------------ 4. no 5xx on bad input
-  {
+  if (wanted("bad-input")) {
     // The issue's body: 60 000 characters of `{"a":{"a":…` (a body over the 64 KiB limit is a 413 before any parsing).
     const nested = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
     const arrays = `{"name":"x","mac":"02:00:00:00:00:01","farm_id":1,"status":${"[".repeat(6000)}${"]".repeat(6000)}}`;
@@ -369,7 +375,7 @@ try {
   }
 
   // ------------------------------------------------------------ 5. a device cannot break its owner's app
-  {
+  if (wanted("device-payloads")) {
     // The demo fleet's devices are the server's own; Infinity from a device is what the gateway must refuse.
     // (A device key is needed to publish: the probe cannot have one from outside, so it checks the
     // owner's list instead after the fleet ran: the unit suite publishes 1e309 with a real key.)
@@ -385,7 +391,7 @@ try {
   }
 
   // ------------------------------------------------------------ 6. unauthenticated MQTT cannot eat memory
-  {
+  if (wanted("mqtt-memory")) {
     const before = rssMiB();
     const header = Buffer.from([0x10, 0x80, 0x80, 0x80, 0x60]); // CONNECT, remaining length 200 MiB
     const chunk = Buffer.alloc(1 << 20, 0x61);
@@ -419,7 +425,7 @@ try {
   }
 
   // ------------------------------------------------------------ 9. slow clients cannot starve the server
-  {
+  if (wanted("slow-clients")) {
     const slow: ReturnType<typeof connect>[] = [];
     let closedByServer = 0;
     for (let i = 0; i < 1100; i++) {
@@ -452,7 +458,7 @@ try {
   }
 
   // ------------------------------------------------------------ round 2, proxy, metrics and claim hardening
-  {
+  if (wanted("proxy")) {
     /** A request with headers of the caller's choosing (a forged X-Forwarded-For, a proxy's headers). */
     const send = (method: string, path: string, o: { headers?: Record<string, string>; body?: unknown; cookie?: string; from: string }) =>
       new Promise<Answer>((resolve) => {
@@ -525,7 +531,7 @@ try {
   }
 
   // ------------------------------------------------------------ 1. sign-in brute force and floods (last: it locks demo)
-  {
+  if (wanted("sign-in")) {
     const statuses: Record<number, number> = {};
     for (let i = 0; i < 300; i++) {
       const a = await call("POST", "/api/clients/login", { body: { username: DEMO_LOGIN.username, password: `wrong-${i}` }, from: `127.0.4.${(i % 250) + 1}` });
@@ -562,7 +568,7 @@ try {
     });
   }
   // ------------------------------------------------------------ round 2, one device floods the server and the disk
-  {
+  if (wanted("device-flood")) {
     // The attacker's own MCUs (provisioned before the server started), claimed like any other.
     const attacker = await newAccount("127.0.0.70");
     for (const d of floodDevices) {
