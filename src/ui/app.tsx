@@ -39,9 +39,9 @@ export function App({ data }: { data: AppData }) {
         </BrowserRouter>
       </ConfirmProvider>
       {/* Top-centre: over the middle of the top bar, which holds no button on a laptop; on a phone
-          they come just below the top bar, clear of its menu button and bell (toasts.css). Every
-          page keeps its own buttons at the top right and its forms' buttons at the bottom (a sheet
-          on a phone), so neither corner nor the bottom edge is free. Stacked, the newest in front:
+          they sit on the top bar between its menu button and its bell (toasts.css). Every page
+          keeps its own buttons at the top right and its forms' buttons at the bottom (a sheet on
+          a phone), so neither corner nor the bottom edge is free. Stacked, the newest in front:
           react-toastify draws the container's last toast in front, which is the newest only
           without newestOnTop. At most three at a time (keepNewestToasts closes the oldest, so a
           new message never waits for an old one to go); they spread out on hover. */}

@@ -37,26 +37,40 @@ function OpenAlarmsBadge({ describes }: { describes?: string }) {
 }
 
 /**
- * Publishes the top bar's height as `--top-bar-height` on the document while the layout shows, so
- * that toasts on a phone can come just below it (toasts.css) instead of over its menu button and
- * bell. Measured, not assumed: the bar grows with the text size and the Reconnecting… note.
+ * Publishes where toasts may go on the top bar while the layout shows: `data-top-bar` on the
+ * document, the bar's height, and the free stretch between its menu button and its bell
+ * (`--top-bar-free-left`, `--top-bar-free-right`, from the screen's edges). On a phone the toasts
+ * sit there (toasts.css), over the title, clear of both buttons and of the page's own buttons
+ * below. Measured, not assumed: the bar follows the text size.
  */
-function usePublishedTopBarHeight() {
+function usePublishedTopBar() {
   const topBar = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const bell = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const bar = topBar.current;
     if (!bar) return;
     const root = document.documentElement;
-    const publish = () => root.style.setProperty("--top-bar-height", `${bar.getBoundingClientRect().height}px`);
+    // Room kept between a toast and either button.
+    const clearance = 8;
+    const publish = () => {
+      const menuRight = menuButton.current?.getBoundingClientRect().right ?? 0;
+      const bellLeft = bell.current?.getBoundingClientRect().left ?? root.clientWidth;
+      root.style.setProperty("--top-bar-height", `${bar.getBoundingClientRect().height}px`);
+      root.style.setProperty("--top-bar-free-left", `${Math.round(menuRight + clearance)}px`);
+      root.style.setProperty("--top-bar-free-right", `${Math.round(root.clientWidth - bellLeft + clearance)}px`);
+    };
+    root.dataset.topBar = "";
     publish();
     const observer = new ResizeObserver(publish);
     observer.observe(bar);
     return () => {
       observer.disconnect();
-      root.style.removeProperty("--top-bar-height");
+      delete root.dataset.topBar;
+      for (const name of ["--top-bar-height", "--top-bar-free-left", "--top-bar-free-right"]) root.style.removeProperty(name);
     };
   }, []);
-  return topBar;
+  return { topBar, menuButton, bell };
 }
 
 /** SPEC §2 shared layout: sidebar (collapsible on small screens), top bar with title and bell. */
@@ -67,7 +81,7 @@ export function Layout() {
   const client = useClient();
   const notifications = useNotifications();
   const connection = useConnection();
-  const topBar = usePublishedTopBarHeight();
+  const { topBar, menuButton, bell } = usePublishedTopBar();
   const [menuOpen, setMenuOpen] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
   // SPEC §2: the dot shows while any notification is unread. Opening or closing the panel marks
@@ -164,7 +178,7 @@ export function Layout() {
 
       <div className="flex-1 min-w-0 flex flex-col">
         <header ref={topBar} className="sticky top-0 z-20 bg-white/90 backdrop-blur border-b border-gray-200 flex items-center gap-3 px-4 py-3">
-          <button type="button" className="icon-btn lg:hidden" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
+          <button ref={menuButton} type="button" className="icon-btn lg:hidden" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
             <MenuIcon className="text-xl" />
           </button>
           <h1 className="flex-1 text-xl 4xl:text-3xl font-semibold text-gray-900 truncate">{title}</h1>
@@ -173,7 +187,7 @@ export function Layout() {
               Reconnecting…
             </span>
           )}
-          <button type="button" className="icon-btn relative" aria-label={unread ? "Notifications (unread)" : "Notifications"} onClick={openPanel}>
+          <button ref={bell} type="button" className="icon-btn relative" aria-label={unread ? "Notifications (unread)" : "Notifications"} onClick={openPanel}>
             <BellIcon className="text-xl" />
             {unread && <span data-testid="unread-dot" className="absolute top-1.5 right-1.5 w-2.5 h-2.5 rounded-full bg-red-600 ring-2 ring-white" />}
           </button>

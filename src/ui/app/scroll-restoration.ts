@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
-import { useLocation, useNavigationType } from "react-router-dom";
+import { useLocation, useNavigationType, type NavigationType } from "react-router-dom";
 
 /** Where each history entry was scrolled to (by location key), kept over a reload of the tab. */
 const STORAGE_KEY = "scroll-positions";
@@ -65,11 +65,23 @@ function holdScrollAt(y: number): () => void {
 }
 
 /**
+ * Whether a navigation shows its page from the top: a link followed (a push) unless it leads to
+ * an anchor; a replaced address when it names another page, or names the very page shown (a link
+ * to the current page, such as its sidebar entry, replaces rather than pushes), but not when only
+ * its query changed (filters kept in the address replace it).
+ */
+function opensAtTop(type: NavigationType, to: { pathname: string; search: string; hash: string }, from: { path: string; search: string }): boolean {
+  if (to.hash !== "") return false;
+  if (type === "PUSH") return true;
+  return to.pathname !== from.path || to.search === from.search;
+}
+
+/**
  * Scroll positions across navigation, for the window (the app's one scrolling element: the
- * layout's sidebar is sticky and its main column grows with the page). A new page (another path)
- * opens at the top; Back and Forward return where the person was on that entry. A change of
- * the address's query or hash on the same page (filters kept in the address) leaves the scroll
- * alone. A reload starts at the top, as the app's first load does. React Router's
+ * layout's sidebar is sticky and its main column grows with the page). A followed link opens its
+ * page at the top (`opensAtTop`); Back and Forward return where the person was on that entry; a
+ * page that keeps its filters in the address keeps its scroll as they change. A reload starts at
+ * the top, as the app's first load does. React Router's
  * ScrollRestoration does this only under a data router; the app uses BrowserRouter.
  *
  * Render it before the routes, as their elder sibling. A new page's top is set while rendering,
@@ -79,8 +91,8 @@ function holdScrollAt(y: number): () => void {
 export function ScrollRestoration(): null {
   const location = useLocation();
   const navigationType = useNavigationType();
-  const memory = useRef<{ positions: Map<string, number>; key: string | null; path: string | null }>(null);
-  memory.current ??= { positions: readStored(), key: null, path: null };
+  const memory = useRef<{ positions: Map<string, number>; key: string | null; path: string | null; search: string }>(null);
+  memory.current ??= { positions: readStored(), key: null, path: null, search: "" };
   const seen = memory.current;
   const toRestore = useRef<number | null>(null);
 
@@ -88,13 +100,14 @@ export function ScrollRestoration(): null {
   if (seen.key !== location.key) {
     // The entry being left is still on screen: its position now is where Back must return.
     if (seen.key !== null) seen.positions.set(seen.key, window.scrollY);
-    const previousPath = seen.path;
+    const previous = { path: seen.path, search: seen.search };
     seen.key = location.key;
     seen.path = location.pathname;
+    seen.search = location.search;
     // The app's first location (a reload too) is left as the browser shows it.
-    if (previousPath !== null && navigationType === "POP") {
+    if (previous.path !== null && navigationType === "POP") {
       toRestore.current = seen.positions.get(location.key) ?? null;
-    } else if (previousPath !== null && location.pathname !== previousPath) {
+    } else if (previous.path !== null && opensAtTop(navigationType, location, { path: previous.path, search: previous.search })) {
       window.scrollTo(0, 0);
     }
   }
