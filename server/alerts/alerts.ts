@@ -91,7 +91,7 @@ function inAppWants(p: NotificationPreferences, kind: AlarmKind): boolean {
 }
 
 /**
- * Turns device events into alarms (issue 15): an MCU offline, a low battery, a reading outside
+ * Turns device events into alarms: an MCU offline, a low battery, a reading outside
  * the linked profile's thresholds for longer than a grace period. An alarm is a row of alerts
  * that stays unresolved while its condition lasts, so it opens once, not again after a restart
  * nor on another server node; it resolves once its condition has stayed clear for the hold time

@@ -5,7 +5,7 @@ import type { Farm, LiveReading } from "../../src/contract/entities.ts";
 import { createTestServer, sampleConfig, type TestClient, type TestServer } from "../test-support.ts";
 
 /**
- * SPEC §3 farm status in the API (issue 15), derived from the farm's MCUs when it is read: offline
+ * SPEC §3 farm status in the API, derived from the farm's MCUs when it is read: offline
  * when none is online (said online and reported within 120 s), warning while one of them has an
  * unresolved alarm (open or acknowledged), otherwise active. A reading outside the profile counts
  * only through its alarm, i.e. once it has lasted the grace period.

@@ -28,7 +28,7 @@ interface FarmMcuRow {
 const COLUMNS = "farm_id, client_id, name, location, status, created_at, updated_at";
 
 /**
- * SPEC §3 farm status from its MCUs (issue 15): offline when none is online; otherwise warning
+ * SPEC §3 farm status from its MCUs: offline when none is online; otherwise warning
  * while one of them has an unresolved alarm (open or acknowledged: an MCU offline among online
  * ones counts, and a reading outside the profile only once it has lasted the alarm's grace
  * period), otherwise active. A farm without MCUs is active.

@@ -15,7 +15,7 @@ async function until(check: () => boolean | Promise<boolean>, what = "condition"
 }
 
 /**
- * Issue 12 point 8: a MAC alone claims nothing. Before: a released MCU was claimed by another
+ * A MAC alone claims nothing. Before: a released MCU was claimed by another
  * client who knew only its MAC, who then got its live data and commanded it; the old owner's
  * retained config stayed on the broker; unknown and claimed MACs got different answers.
  */

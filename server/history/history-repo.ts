@@ -5,7 +5,7 @@ import type { CommandCursor, SeriesPlan } from "./history-params.ts";
 import { READING_DECIMALS } from "./csv.ts";
 
 /**
- * Reads of reading history (issue 14): rollup series of one MCU or of a farm's MCUs, device
+ * Reads of reading history: rollup series of one MCU or of a farm's MCUs, device
  * state events and the command log. Everything a client reads here is scoped by the caller
  * (`mcu`/`farm` check ownership; the rest takes ids that were checked).
  *

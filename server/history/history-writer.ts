@@ -68,7 +68,7 @@ export interface History {
 const MAX_PENDING_ROWS = 200_000;
 
 /**
- * Reading history's write side (issue 14): minute rollups folded from the live stream and written
+ * Reading history's write side: minute rollups folded from the live stream and written
  * once a minute in one statement, hourly rollups rebuilt from them every few minutes, the
  * controllers' state changes and the command log written every second, and the history job.
  *

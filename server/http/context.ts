@@ -7,7 +7,7 @@ import type { LoginGuard } from "../auth/login-guard.ts";
 import type { PasswordHasher } from "../auth/password.ts";
 import type { Sessions } from "./session.ts";
 
-/** Notified after a change the device side must act on (issue: device gateway). */
+/** Notified after a change the device side (the device gateway) must act on. */
 export interface DomainEvents {
   /** A profile was linked, unlinked or edited: the MCU's config must be republished. */
   profileChanged?(clientId: number, mcuIds: number[]): void;

@@ -7,7 +7,7 @@ import { createPartitions, insertCommand, insertEvent, insertRollup, type Agg } 
 import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
 
 /**
- * The history API (issue 14): one MCU's series, a farm's comparison, the state timeline and the
+ * The history API: one MCU's series, a farm's comparison, the state timeline and the
  * command log, as JSON and as CSV. Rows go straight into the history tables; the clock stands at
  * 2026-06-01 10:30 UTC, so hourly rollups are read up to 09:00 and minute rollups after.
  */

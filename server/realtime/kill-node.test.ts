@@ -21,8 +21,8 @@ if (process.env.CI && process.env.DATABASE_URL && !ready) throw new Error("CI mu
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Issue 13 point 4: two server processes behind Mosquitto (shared subscription), Redis and one
- * PostgreSQL; node B is killed with SIGKILL while devices report at QoS 1. Node A takes over B's
+ * Surviving a node's death: two server processes behind Mosquitto (shared subscription), Redis
+ * and one PostgreSQL; node B is killed with SIGKILL while devices report at QoS 1. Node A takes over B's
  * MQTT session (B's last will): every reading reaches the browser's socket on node A, none twice.
  */
 describe.skipIf(!ready)("a server node killed with SIGKILL", { timeout: 120_000 }, () => {

@@ -18,7 +18,7 @@ if (process.env.CI && !ready) throw new Error("CI must provide Redis (REDIS_URL)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Issue 13 point 3: two server nodes behind one Mosquitto (a shared subscription splits the
+ * Scaling out: two server nodes behind one Mosquitto (a shared subscription splits the
  * devices' messages between them) and one Redis (the Socket.IO adapter): a browser connected to
  * node A hears every reading, whichever node ingested it, and its commands are acknowledged.
  */

@@ -4,7 +4,7 @@
 -- is not raised again, whichever server node sees it and however often the server restarts; the
 -- condition clearing resolves it, and the next occurrence raises a new row.
 -- The states already name the whole lifecycle (open -> acknowledged -> resolved); today the server
--- only opens and resolves (acknowledging by a user is issue 15).
+-- only opens and resolves (acknowledging by a user came later, with the alarms).
 create table alerts (
   alert_id integer generated always as identity primary key,
   client_id integer not null references clients on delete cascade,

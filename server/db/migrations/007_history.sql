@@ -1,4 +1,4 @@
--- Reading history (issue 14). One row per MCU and minute (and per MCU and hour), the metrics as
+-- Reading history. One row per MCU and minute (and per MCU and hour), the metrics as
 -- columns: each metric's min, avg and max and its sample count (0 when the bucket holds none of it;
 -- then its min/avg/max are null). Every history table (rollups, state events, command log) is
 -- partitioned by time, on PGlite as on PostgreSQL (the same SQL): the history job creates

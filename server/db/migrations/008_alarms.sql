@@ -1,4 +1,4 @@
--- Alarms (issue 15): each row of alerts is one alarm, with its whole lifecycle
+-- Alarms: each row of alerts is one alarm, with its whole lifecycle
 -- open -> acknowledged -> resolved. It keeps what it said when it opened (title, body: the list
 -- shows them after the notification is gone or was never stored, the client having turned that
 -- kind of in-app notification off), who acknowledged it and when, with an optional comment, and

@@ -20,7 +20,7 @@ import { createTestSystem, nextEvent, type TestSystem } from "../../realtime/tes
 import { createTestServer, type TestClient, type TestServer } from "../../test-support.ts";
 
 /**
- * The alarm and notification-preference API (issue 15): the list with its filters and pages, the
+ * The alarm and notification-preference API: the list with its filters and pages, the
  * acknowledgement, the preferences; every endpoint for the signed-in client only, every bad
  * parameter a 400 naming it. Alarm rows go straight into the alerts table here (the engine that
  * opens them is tested in server/alerts); the last part runs the whole server with a device and a

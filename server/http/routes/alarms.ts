@@ -35,7 +35,7 @@ function decodeAlarmCursor(value: string): AlarmCursor {
   return { openedMicros: atMicros, alarmId };
 }
 
-/** Alarms (list, acknowledge one or a farm's) and notification preferences (issue 15), for the signed-in client only. */
+/** Alarms (list, acknowledge one or a farm's) and notification preferences, for the signed-in client only. */
 export function alarmRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const alarms = alertsRepo(ctx.db);
   const preferences = preferencesRepo(ctx.db);

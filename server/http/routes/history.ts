@@ -133,7 +133,7 @@ const localOf = (q: Record<string, string>): LocalTime => {
   return tz === undefined ? undefined : localTimeIn(tz);
 };
 
-/** Reading history of an MCU and of a farm, device timelines and the command log, as JSON and as CSV (issue 14). */
+/** Reading history of an MCU and of a farm, device timelines and the command log, as JSON and as CSV. */
 export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: HistoryRouteOptions): void {
   const repo = historyRepo(ctx.db);
   // Exports read their chunks behind every other query of this node, so that one client's
