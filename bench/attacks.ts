@@ -67,7 +67,7 @@ const floodDevices = await (async () => {
 const port = await freePort();
 const mqttPort = await freePort();
 const base = `http://127.0.0.1:${port}`;
-// 1 024 descriptors, as the issue's slow-client attack had it.
+// 1 024 descriptors, the limit the slow-client attack is measured against.
 const child = spawn("bash", ["-c", "ulimit -n 1024 && exec node --import tsx server/main.ts"], {
   // Minutes kept 400 days: the year is exported at 60 s. Exports capped at 16 a client and a node,
   // so that 16 run at once and what is measured is how they share the database (the caps' own
@@ -355,7 +355,7 @@ try {
 
   // ------------------------------------------------------------ 4. no 5xx on bad input
   if (wanted("bad-input")) {
-    // The issue's body: 60 000 characters of `{"a":{"a":…` (a body over the 64 KiB limit is a 413 before any parsing).
+    // The attack's body: 60 000 characters of `{"a":{"a":…` (a body over the 64 KiB limit is a 413 before any parsing).
     const nested = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
     const arrays = `{"name":"x","mac":"02:00:00:00:00:01","farm_id":1,"status":${"[".repeat(6000)}${"]".repeat(6000)}}`;
     const probe = await newAccount("127.0.0.51");
@@ -429,7 +429,7 @@ try {
     const slow: ReturnType<typeof connect>[] = [];
     let closedByServer = 0;
     for (let i = 0; i < 1100; i++) {
-      // From one machine, as in the issue.
+      // From one machine: one source address.
       const s = connect({ host: "127.0.0.1", port, localAddress: "127.0.2.1" });
       s.on("connect", () => s.write(`POST /api/clients HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`));
       s.on("error", () => undefined);

@@ -1,5 +1,5 @@
 /**
- * Device ingest benchmark (issue 13). Every part runs as in production, each in its own process:
+ * Device ingest benchmark. Every part runs as in production, each in its own process:
  * server nodes (`server/main.ts`), simulated fleets (`server/simulator/cli.ts`), and this process
  * as the fleet owner's browser: one socket counting the readings it receives and a
  * `GET /api/clients/me` every 100 ms. Two setups:

@@ -1,5 +1,5 @@
 /**
- * Reading history, read side (issue 14): the history API's answer times on a month of minute
+ * Reading history, read side: the history API's answer times on a month of minute
  * rollups. It generates 30 days of minute rollups (one row per MCU and minute, the metrics as
  * columns, plausible values) and their hourly rollups for 200 MCUs into PGlite (in a temp folder,
  * in its thread, as `npm start` runs it) and, when DATABASE_URL is set, for 2 000 MCUs into

@@ -162,7 +162,7 @@ export interface Goal {
   detail?: string;
 }
 
-/** The "Done when" of issue 11, judged on the medians of the replay feed. */
+/** The live dashboard's goals (main-thread cost, frames, latency, memory), judged on the medians of the replay feed. */
 export function checkGoals(rows: Row[], summary: LevelSummary[]): Goal[] {
   const at = (n: number) => summary.find((l) => l.mcus === n && l.feed === "replay");
   const goals: Goal[] = [];
@@ -208,7 +208,7 @@ export function checkGoals(rows: Row[], summary: LevelSummary[]): Goal[] {
 }
 
 /**
- * The figures of issue 15 for the wall view (ours), judged on the medians of the replay feed at
+ * The goals of the wall view (ours), judged on the medians of the replay feed at
  * 2000 MCUs: one 4K screen, 2000 MCUs at 5 Hz.
  */
 export function checkWallGoals(rows: Row[], summary: LevelSummary[]): Goal[] {

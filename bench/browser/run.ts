@@ -8,7 +8,7 @@
  *                            [--clients ours,naive] [--static-dir DIR] [--no-mcu-page]
  *                            [--page dashboard|wall] [--wall-rotate 0]
  *
- * --page wall measures our wall view (/wall, issue 15) instead of our dashboard, beside the same
+ * --page wall measures our wall view (/wall) instead of our dashboard, beside the same
  * naive dashboard (every card mounted) at the same viewport; the probes then lead the wall's first
  * page (fleet-seed.ts probesFirstOnWall). --wall-rotate N turns its pages every N s (0: they stay,
  * and the probes stay on screen).
@@ -226,7 +226,7 @@ try {
 const summary = summarize(rows);
 printSummary(summary);
 const goals = page === "wall" ? checkWallGoals(rows, summary) : checkGoals(rows, summary);
-console.log(page === "wall" ? "\nFigures of issue 15, the wall view (ours):" : "\nDone-when goals of issue 11 (ours):");
+console.log(page === "wall" ? "\nGoals of the wall view (ours):" : "\nGoals of the dashboard (ours):");
 for (const g of goals) console.log(`  ${g.status === "met" ? "met    " : g.status === "not met" ? "NOT met" : "n/a    "}  ${g.goal}${g.detail ? `: ${g.detail}` : ""}`);
 
 const stamp = new Date().toISOString().replace(/:/g, "-").replace(/\..*/, "");
