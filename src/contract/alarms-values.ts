@@ -2,7 +2,7 @@ import type { LiveReading } from "./entities.ts";
 import type { AlertType } from "./enums.ts";
 
 /**
- * Alarms (issue 15): the values, types and paths of the alarm and notification-preference
+ * Alarms: the values, types and paths of the alarm and notification-preference
  * contract, apart from its request schemas (alarms.ts): the data core and the screens use them
  * without building a schema (as history-values.ts is to history.ts).
  *
@@ -129,7 +129,7 @@ export interface FarmAcknowledgement {
 }
 
 /**
- * Notification preferences (issue 15), stored on the server per client. What the server can
+ * Notification preferences, stored on the server per client. What the server can
  * deliver is a choice: in-app notifications (the bell) and push (when push is configured on the
  * server). Email is not delivered yet: its switches stay display-only.
  */

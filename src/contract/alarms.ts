@@ -17,7 +17,7 @@ import {
 import { idField, optionalText } from "./fields.ts";
 
 /**
- * Alarms and notification preferences (issue 15): the answer schemas the data core checks and the
+ * Alarms and notification preferences: the answer schemas the data core checks and the
  * request schemas the server checks. The values, types and paths are in alarms-values.ts.
  */
 

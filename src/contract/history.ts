@@ -2,7 +2,7 @@ import { type } from "arktype";
 import { COMMAND_OUTCOMES, COMMAND_SOURCES, HISTORY_METRICS, STATE_TARGETS, type HistoryMetric } from "./history-values.ts";
 
 /**
- * Reading history (issue 14): what the server keeps of readings over time, and the API that
+ * Reading history: what the server keeps of readings over time, and the API that
  * answers it. The server folds the live stream into one-minute rollups per MCU (min, avg, max and
  * sample count of each metric), written once a minute, and hourly rollups built from them; device
  * states (each controller's status/auto, irrigation session) are kept as change events; every

@@ -96,7 +96,7 @@ export interface FleetResults {
 export type FleetChanges = Partial<FleetResults>;
 
 /**
- * The wall view (issue 15): MCUs grouped by farm, trouble first within each farm, in pages of what
+ * The wall view: MCUs grouped by farm, trouble first within each farm, in pages of what
  * fits one screen. The main thread measures the screen and says which page it shows; the core
  * groups, orders and pages the whole fleet and sends that one page's MCU ids (what is on screen),
  * again only when it changed.
@@ -207,7 +207,7 @@ export interface AlarmLoad {
 }
 
 /**
- * The client's active (open or acknowledged) alarms, as they changed (issue 15). The set is small
+ * The client's active (open or acknowledged) alarms, as they changed. The set is small
  * (at most a few per MCU, usually none) and changes rarely, so it crosses whole at a load and as
  * changes after; a burst of changes comes as one message.
  */

@@ -29,7 +29,7 @@ export function mcuLiveStatus(recorded: McuStatus, live: McuLive | undefined): M
 }
 
 /**
- * SPEC §3 farm status of every farm (issue 15: from the open alarms): offline when all its MCUs
+ * SPEC §3 farm status of every farm, from the open alarms: offline when all its MCUs
  * are offline (the dashboard's freshness, McuLive.online), warning while one of its MCUs has an
  * active alarm (open or acknowledged: a reading outside the profile for longer than the grace
  * period, an MCU offline, a low battery), otherwise active. A farm listing an MCU that is not

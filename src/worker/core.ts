@@ -149,7 +149,7 @@ export function createDataCore(deps: CoreDeps = {}) {
   });
   const { entities } = collections;
 
-  /** The active alarms (issue 15): fetched when the socket (re)authenticates, then kept by its `alarm` events. */
+  /** The active alarms: fetched when the socket (re)authenticates, then kept by its `alarm` events. */
   const alarms = createAlarmCollection({
     activePage: (cursor) => rest.alarms({ state: "active", limit: ALARM_PAGE_MAX, ...(cursor === null ? {} : { cursor }) }),
     send,
@@ -324,7 +324,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
 
     /**
-     * The wall view's page on screen and the layout it is cut for (issue 15), or null when no wall
+     * The wall view's page on screen and the layout it is cut for, or null when no wall
      * is on screen: the core groups and orders the whole fleet and sends that page's MCU ids.
      */
     setWall(request: WallRequest | null) {
@@ -425,7 +425,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
 
     /**
-     * Reading history (issue 14), answered to the screen that asks and not kept here: a chart's
+     * Reading history, answered to the screen that asks and not kept here: a chart's
      * range is its own, and the live readings that extend it already reach the screen.
      */
     mcuHistory: (mcuId: number, query: McuHistoryQuery) => rest.mcuHistory(mcuId, query),
@@ -434,7 +434,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     commandLog: (mcuId: number, query: CommandLogQuery) => rest.commandLog(mcuId, query),
 
     /**
-     * Alarms (issue 15). The active ones reach the main thread by themselves (`alarms` updates);
+     * Alarms. The active ones reach the main thread by themselves (`alarms` updates);
      * a page of the list (the resolved ones, filtered) is answered to the screen that asks.
      */
     alarms: (query: AlarmQuery) => rest.alarms(query),

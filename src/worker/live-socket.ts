@@ -23,7 +23,7 @@ export interface LiveSocketHandlers {
   /** A realtimeBatch, passed on whole: it stays one batch into the fold. */
   batch(p: RealtimeBatchPayload): void;
   notification(n: Notification): void;
-  /** An alarm opened, was acknowledged or resolved: its whole new state (issue 15). */
+  /** An alarm opened, was acknowledged or resolved: its whole new state. */
   alarm?(a: Alarm): void;
   /** The server's keep-alive ping came (every 25 s): the link is up although nothing else came. */
   heard?(): void;

@@ -61,7 +61,7 @@ export function createLive(deps: LiveDeps) {
   };
 
   /**
-   * The wall view (issue 15): the page it shows and its layout, and the JSON of the page last
+   * The wall view: the page it shows and its layout, and the JSON of the page last
    * sent, so a page goes again only when it changed.
    */
   let wallRequest: WallRequest | null = null;

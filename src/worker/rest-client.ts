@@ -64,7 +64,7 @@ export interface CommandLogQuery {
   before?: string;
 }
 
-/** One page of the alarm list (issue 15); every filter optional. */
+/** One page of the alarm list; every filter optional. */
 export interface AlarmQuery {
   state?: AlarmStateFilter;
   farm_id?: number;

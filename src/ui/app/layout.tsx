@@ -159,7 +159,7 @@ export function Layout() {
                 </li>
               );
             })}
-            {/* The wall view (issue 15) leaves this layout for the whole screen. */}
+            {/* The wall view leaves this layout for the whole screen. */}
             <li className="pt-2 mt-2 border-t border-white/15">
               <NavLink to="/wall" className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm 4xl:text-xl font-medium text-brand-100 hover:bg-white/10">
                 <MonitorIcon className="text-lg" /> Wall view

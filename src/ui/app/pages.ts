@@ -13,7 +13,7 @@ export const PAGES = {
   "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
   "/settings": () => import("../features/settings/settings-page.tsx"),
   "/alarms": () => import("../features/alarms/alarms-page.tsx"),
-  // The wall view (issue 15): full screen, outside the sidebar's layout.
+  // The wall view: full screen, outside the sidebar's layout.
   "/wall": () => import("../features/wall/wall-page.tsx"),
   // The history screens bring the chart library (uPlot): only their chunks hold it.
   "/mcu/:mcuId": () => import("../features/history/mcu-history-page.tsx"),

@@ -1,7 +1,7 @@
 /** The sidebar entries of SPEC §2, in order; the top bar shows the current one's label. */
 export const NAV = [
   { to: "/dashboard", label: "Dashboard" },
-  // Issue 15: beyond SPEC's entries, next to the Dashboard whose Warnings it explains.
+  // Alarms: beyond SPEC's entries, next to the Dashboard whose Warnings it explains.
   { to: "/alarms", label: "Alarms" },
   { to: "/farms", label: "Manage Farms" },
   { to: "/mcu", label: "MCU Manager" },

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link, useInRouterContext } from "react-router-dom";
 
-/** The reading history screens (issue 14): an MCU's detail page, and a farm's comparison of its MCUs. */
+/** The reading history screens: an MCU's detail page, and a farm's comparison of its MCUs. */
 export const mcuHistoryPath = (mcuId: number) => `/mcu/${mcuId}`;
 export const farmHistoryPath = (farmId: number) => `/farms/${farmId}/history`;
 

@@ -141,7 +141,7 @@ function useStoreKey<T>(key: string, get: () => T): T {
   return useSyncExternalStore(subscribe, get);
 }
 
-/** The client's active (open or acknowledged) alarms, newest first, live (issue 15). */
+/** The client's active (open or acknowledged) alarms, newest first, live. */
 export function useActiveAlarms(): readonly Alarm[] {
   const { store } = useAppData();
   return useStoreKey(alarmKeys.active, store.alarms.getActive);
@@ -172,7 +172,7 @@ export function useAlarmLoad(): AlarmLoad {
 }
 
 /**
- * The wall view's page (issue 15): while mounted with a request, the core groups the whole fleet
+ * The wall view's page: while mounted with a request, the core groups the whole fleet
  * by farm, trouble first, cuts it into pages of the request's layout and sends the page asked for,
  * again whenever it changes; null until the first comes (the last one stays while the next comes).
  */

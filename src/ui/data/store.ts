@@ -32,7 +32,7 @@ export const keys = {
   summary: "fleet:summary",
   mcuStats: "fleet:mcuStats",
   farmStatus: (farmId: number) => `fleet:farm:${farmId}`,
-  /** The wall page on screen (issue 15); ask for one with `watchWall`. */
+  /** The wall page on screen; ask for one with `watchWall`. */
   wall: "wall",
   /** The lists shown from what this device saved, with their ages (`SavedAges`). */
   savedAges: "saved-ages",

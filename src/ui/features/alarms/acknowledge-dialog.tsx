@@ -10,7 +10,7 @@ import { useAppData } from "../../data/provider.tsx";
 const reasonOf = (err: unknown) => (err instanceof CoreError ? (err.serverMessage ?? err.message) : "The alarm could not be acknowledged. Try again.");
 
 /**
- * Acknowledging an alarm (issue 15): who and when the server records; the farmer may add a
+ * Acknowledging an alarm: who and when the server records; the farmer may add a
  * comment (what was done about it). A refusal (the alarm was resolved meanwhile, the connection
  * dropped) is shown here with the comment kept, so nothing typed is lost.
  */

@@ -86,7 +86,7 @@ function useRevealSelected(selectedId: number | null, listed: boolean) {
 }
 
 /**
- * Alarms (issue 15): the active alarms, live from the data core (they appear, change and leave
+ * Alarms: the active alarms, live from the data core (they appear, change and leave
  * without a reload), with Acknowledge; and the recent resolved ones from the server, a page at a
  * time, with what resolves meanwhile on top. Filters by farm, MCU and kind, kept in the address.
  */

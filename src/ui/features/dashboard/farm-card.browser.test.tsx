@@ -53,7 +53,7 @@ const farm = (farm_id: number, name: string, mcuIds: number[]): Farm => ({
 });
 
 const reading = (co2: number): LiveReading => ({ DHT: { temperature: 18.2, humidity: 88, count: 1 }, CO2: { co2, count: 1 }, batteryLevel: 80 });
-/** MCU `mcuId`'s CO2 alarm (issue 15: a farm is a warning while one of its MCUs has an active alarm). */
+/** MCU `mcuId`'s CO2 alarm (a farm is a warning while one of its MCUs has an active alarm). */
 const co2Alarm = (mcuId: number, state: Alarm["state"] = "open"): Alarm => alarmRecord(mcuId, mcuId, { state, mac: `AA:00:00:00:00:0${mcuId}` });
 const live = (id: number, co2: number): McuLive => ({ mac: `AA:00:00:00:00:0${id}`, mcuId: id, readings: reading(co2), status: "online", lastReadingAt: 0, online: true, pending: null });
 

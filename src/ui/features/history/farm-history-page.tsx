@@ -37,7 +37,7 @@ function useFarmParams(): { metric: HistoryMetric; choice: RangeChoice; set: (ne
 }
 
 /**
- * A farm's MCUs compared on one metric (issue 14): a line per MCU over the range, with the CSV
+ * A farm's MCUs compared on one metric: a line per MCU over the range, with the CSV
  * of the same. While the range reaches now, the lines follow the live readings.
  */
 export default function FarmHistoryPage() {

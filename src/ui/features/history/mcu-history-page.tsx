@@ -67,7 +67,7 @@ export function useRangeParam(): [RangeChoice, (choice: RangeChoice) => void] {
 }
 
 /**
- * An MCU's history (issue 14): its readings over a range as one chart per metric with the linked
+ * An MCU's history: its readings over a range as one chart per metric with the linked
  * profile's limits, its controllers' on/off timeline on the same time axis, its command log, and
  * CSV exports. While the range reaches now, the page follows the live readings.
  */

@@ -14,7 +14,7 @@ interface Preference {
 
 type InAppKey = keyof Preferences["in_app"];
 
-/** What the server can deliver (issue 15): these are real choices. */
+/** What the server can deliver: these are real choices. */
 const IN_APP: (Preference & { key: InAppKey })[] = [
   { key: "device_status", label: "Device Status Changes", description: "MCUs going online or offline" },
   { key: "environmental", label: "Environmental Alerts", description: "Readings outside the linked profile" },
@@ -75,7 +75,7 @@ function Group({ title, note, children }: { title: string; note?: string; childr
 }
 
 /**
- * SPEC §2 Settings, Notifications tab, made real by issue 15 for what the server delivers: in-app
+ * SPEC §2 Settings, Notifications tab, made real for what the server delivers: in-app
  * notifications (the bell) by kind, push for alarms, and quiet hours (no push between two times of
  * day, in the client's time zone), stored on the server. Email is not delivered yet: its switches
  * stay SPEC's display-only ones, and say so.

@@ -66,7 +66,7 @@ function useReloadOnReconnect(reload: () => void) {
 }
 
 /**
- * The manager's wall (issue 15): every MCU of the client grouped by farm, trouble first within a
+ * The manager's wall: every MCU of the client grouped by farm, trouble first within a
  * farm, at a size read from across a room, without the sidebar or anything that switches a device.
  * The core groups, orders and pages the whole fleet; only the page on screen crosses and only its
  * tiles subscribe (their card views, the dashboard's data path). Farms that do not fit one screen
