@@ -6,7 +6,7 @@ import { expectToast, followNavLink, signIn, startDemoApp, type DemoApp } from "
 import { ALARM_TIMING_ENV } from "./support/alarm-timing.ts";
 
 /**
- * Issue 15 in Chromium against the real server: a reading out of its profile for longer than the
+ * Alarms in Chromium against the real server: a reading out of its profile for longer than the
  * (shortened) grace period opens an alarm that the Alarms page lists and that makes its farm a
  * warning on the dashboard; acknowledged from the Alarms page with a comment, it stays listed as
  * acknowledged until the reading is back in profile, then it is listed as resolved with its

@@ -4,7 +4,7 @@ import type { Mcu, Notification } from "../src/contract/entities.ts";
 import { signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**
- * Issue 10, point 7: an alert for a condition that is still active is not raised again when the
+ * An alert for a condition that is still active is not raised again when the
  * server restarts, and what the user marked read stays read. The demo's Packing Cooler runs on a
  * low battery (24 %) from the first start on, and its alert is among the seeded notifications.
  */

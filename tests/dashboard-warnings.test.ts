@@ -24,7 +24,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  // Issue 15: a farm is a warning while it has an open alarm; a short grace period opens it within the test.
+  // A farm is a warning while it has an open alarm; a short grace period opens it within the test.
   app = await startDemoApp(ALARM_TIMING_ENV);
   ({ context, page } = await app.newPage("laptop"));
   await signIn(page);

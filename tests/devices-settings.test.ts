@@ -344,7 +344,7 @@ describe("controllers, sensors and settings screens", () => {
     expect(await page.getByLabel("Country").inputValue()).toBe("FR");
 
     await page.getByRole("tab", { name: "Notifications" }).click();
-    // Issue 15: what the server delivers is a real choice (in-app, push of alarms, quiet hours); SPEC's
+    // What the server delivers is a real choice (in-app, push of alarms, quiet hours); SPEC's
     // email switches, and Daily Summary, stay display-only: shown on, disabled.
     const switches = page.getByRole("switch");
     await eventually(() => switches.count()).toBe(10);

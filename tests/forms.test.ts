@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**
- * Forms explain themselves (issue 10, point 6): every mistake under its field at once, the
+ * Forms explain themselves: every mistake under its field at once, the
  * contradictions of a profile refused before anything is sent, and the server's reason shown
  * where the farmer is looking.
  */

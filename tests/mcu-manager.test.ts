@@ -127,7 +127,7 @@ describe("MCU Manager", () => {
     await waitGone(dialog);
     const added = await scrollToCard(page, "Test Bay");
     await added.waitFor();
-    // A device that reports is online (issue 10): the simulated stock MCU reports once claimed.
+    // A device that reports is online: the simulated stock MCU reports once claimed.
     await expect.poll(() => added.locator("h3 + span").textContent(), { timeout: 30_000 }).toBe("Online");
     expect(await added.getByText("North Barn").count()).toBe(1);
     expect(await added.getByText(STOCK_MAC).count()).toBe(1);

@@ -5,7 +5,7 @@ import { scrollToCard } from "./support/virtual-list.ts";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
 
 /**
- * Issue 10, point 1: a newly added MCU can be switched. The unclaimed demo MCU (README, "The demo
+ * A newly added MCU can be switched. The unclaimed demo MCU (README, "The demo
  * farm") is simulated and reporting before anyone claims it; its "online" went unheard then.
  */
 const STOCK_MAC = "02:4D:46:00:01:01";

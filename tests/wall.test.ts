@@ -12,7 +12,7 @@ import { freePort } from "../server/free-port.ts";
 import { followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**
- * The wall view (issue 15) against the real server with the demo fleet, plus a farm of three MCUs
+ * The wall view against the real server with the demo fleet, plus a farm of three MCUs
  * whose devices this test plays over MQTT, so it decides their readings.
  */
 const FARM = "Wall Test Farm";

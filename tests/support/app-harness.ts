@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright";
 import { launchChromium } from "./browser.ts";
 import { startServer, type ServerProcess } from "./server-process.ts";
 
-/** The screen sizes of the screens issue: a phone, a laptop and a wall screen. */
+/** The screen sizes the app is made for: a phone, a laptop and a wall screen. */
 export const VIEWPORTS = {
   phone: { width: 375, height: 812 },
   laptop: { width: 1440, height: 900 },
