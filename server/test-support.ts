@@ -3,7 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
 import { buildApp, type AppConfig } from "./app.ts";
 import { createPasswordHasher } from "./auth/password.ts";
-import { openPglite, openPostgres, type Database } from "./db/database.ts";
+import { withBackgroundLane } from "./db/background-lane.ts";
+import { openPglite, openPostgres, type Database, type PlainDatabase } from "./db/database.ts";
 import { openPgliteThread } from "./db/pglite-thread.ts";
 import { migrate } from "./db/migrate.ts";
 import type { DomainEvents } from "./http/context.ts";
@@ -25,6 +26,11 @@ export interface TestServerOptions {
   startAt?: number;
   /** PGlite: run it in its own thread, as the server does (openPgliteThread). */
   thread?: boolean;
+  /**
+   * Sees every query as the database runs it, below the background lane (which is laid again over
+   * what this returns): when an export's chunk really starts, not when it was queued.
+   */
+  belowLane?: (db: PlainDatabase) => PlainDatabase;
 }
 
 export interface TestServer {
@@ -103,7 +109,9 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 export async function createTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { db, drop } = await openTestDatabase(options.dataDir, options.schema, options.thread);
+  const opened = await openTestDatabase(options.dataDir, options.schema, options.thread);
+  const { drop } = opened;
+  const db = options.belowLane ? withBackgroundLane(options.belowLane(opened.db), { yieldToOthers: opened.db.kind === "pglite" }) : opened.db;
   await migrate(db);
   const clock = {
     now: options.startAt ?? Date.parse("2026-06-01T08:00:00Z"),
