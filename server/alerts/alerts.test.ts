@@ -349,7 +349,9 @@ describe("alarms", () => {
     await restarted.idle();
     expect(reads).toHaveLength(1);
     expect(reads[0]![1]).toEqual([first.mcuId, second.mcuId, third.mcuId]);
-    expect(sent.map((n) => n.title)).toEqual(["Room B: battery low", "Room A: battery low", "Room C: battery low"]);
+    // Room A's and Room C's alarms open side by side (on PostgreSQL, on two connections): either may be told first.
+    expect(sent[0]!.title).toBe("Room B: battery low");
+    expect(sent.slice(1).map((n) => n.title).sort()).toEqual(["Room A: battery low", "Room C: battery low"]);
   });
 
   it("keeps a breach's alarm open across a restart until the reading stayed within the profile for the hold time", async () => {

@@ -57,6 +57,9 @@ describe.skipIf(!ready)("a server node killed with SIGKILL", { timeout: 120_000 
       REDIS_URL: process.env.REDIS_URL!,
       REDIS_SOCKET_STREAM: `${dbName}:socket.io`,
       DEMO: "0",
+      // The devices here report every 40 ms, over a real MCU's default budget of 20 a second.
+      DEVICE_MESSAGES_PER_SECOND: "100",
+      DEVICE_MESSAGE_BURST: "200",
     };
     nodes.push(await startServer(env), await startServer(env));
   });
