@@ -17,7 +17,9 @@ const app = await startDemoApp();
 /** Waits until the page shows `text`, lets live values settle, then writes `name`.png. */
 async function shot(page: Page, name: string, text: string | RegExp) {
   await page.getByText(text).first().waitFor({ timeout: 30_000 });
+  // Live values settle, and the sign-in's toast has closed (5 s).
   await page.waitForTimeout(2500);
+  await page.locator(".Toastify__toast").first().waitFor({ state: "detached", timeout: 10_000 }).catch(() => undefined);
   await page.screenshot({ path: `${OUT}/${name}.png` });
   console.log(`${OUT}/${name}.png`);
 }
