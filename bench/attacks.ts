@@ -60,6 +60,7 @@ const yearMcu = !wanted("exports") ? { mcu_id: 0, name: "", from: 0, to: 0 } : a
 // Two MCUs of the device-flood attack's own, provisioned now, while PGlite's folder is this process's alone.
 const floodDevices = await (async () => {
   const db = await openPglite(dataDir);
+  await migrate(db);
   const devices = await provisionDevices(db, [1, 2].map((n) => ({ mac: `02:F1:00:D0:00:0${n}`, kind: "mcu" as const, type: null })));
   await db.close();
   return devices.map((d) => ({ mac: d.mac, key: d.key, claimCode: d.claimCode! }));
