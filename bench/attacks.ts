@@ -693,6 +693,10 @@ try {
       holds: flipping.stateRows <= 2 * 15 && flipping.acceptedPerS <= 20 + 40 / flipping.seconds + 2 && flipping.rss.peak - flipping.rss.before < 100 && flipping.under.failed === 0 && flipping.loopP99.under < 150 && flipping.recoveredIn < 3,
     });
   }
+} catch (err) {
+  // What the server said last, and whether it still runs: an attack that failed may have felled it.
+  console.error(`server ${child.exitCode === null ? "still running" : `exited with ${child.exitCode}`}; its last output:\n${out.slice(-4000)}`);
+  throw err;
 } finally {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));
