@@ -73,7 +73,7 @@ const child = spawn("bash", ["-c", "ulimit -n 1024 && exec node --import tsx ser
   // Minutes kept 400 days: the year is exported at 60 s. Exports capped at 16 a client and a node,
   // so that 16 run at once and what is measured is how they share the database (the caps' own
   // refusals are measured in server/http/export-fairness.test.ts).
-  env: { ...process.env, REDIS_URL: "", DATA_DIR: dataDir, HISTORY_MINUTE_RETENTION_DAYS: "400", EXPORTS_PER_CLIENT: "16", EXPORTS_PER_NODE: "16", HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: String(mqttPort), DEMO_HZ: "1", DEMO_INCIDENT_MINUTES: "0", LOG_LEVEL: "warn" },
+  env: { ...process.env, REDIS_URL: "", DATA_DIR: dataDir, HISTORY_MINUTE_RETENTION_DAYS: "400", EXPORTS_PER_CLIENT: "16", EXPORTS_PER_NODE: "16", HOST: "127.0.0.1", PORT: String(port), MQTT_PORT: String(mqttPort), DEMO_HZ: "1", DEMO_INCIDENT_MINUTES: "0", LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "warn" },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let out = "";
