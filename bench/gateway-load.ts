@@ -39,9 +39,9 @@ import { openPglite, openPostgres, type Database } from "../server/db/database.t
 import { farmsRepo } from "../server/db/farms-repo.ts";
 import { mcusRepo } from "../server/db/mcus-repo.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../server/devices/mosquitto-process.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../server/test-support/mosquitto-process.ts";
 import { provisionDevices, randomMac } from "../server/devices/provisioning.ts";
-import { freePort } from "../server/free-port.ts";
+import { freePort } from "../server/test-support/free-port.ts";
 import { metricsWindow, type NodeMetrics } from "../server/metrics.ts";
 import { startServer, type ServerProcess } from "../tests/support/server-process.ts";
 

@@ -35,7 +35,7 @@ import { migrate } from "../server/db/migrate.ts";
 import { createPartitions, partitionsBetween } from "../server/history/partitions.ts";
 import { recomputeHours } from "../server/history/rollups-repo.ts";
 import { DEFAULT_SESSION } from "../server/http/session.ts";
-import { cookieOf, registration } from "../server/test-support.ts";
+import { cookieOf, registration } from "../server/test-support/test-server.ts";
 import { HISTORY_METRICS, HISTORY_PATHS } from "../src/contract/history.ts";
 
 const { values } = parseArgs({

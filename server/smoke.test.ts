@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, seedClientData, type TestServer } from "./test-support.ts";
+import { createTestServer, seedClientData, type TestServer } from "./test-support/test-server.ts";
 
 describe("test support", () => {
   let server: TestServer;

@@ -8,7 +8,7 @@ import { TOPICS, type TelemetryMessage } from "../src/contract/mqtt.ts";
 import { migrate } from "../server/db/migrate.ts";
 import { openPglite } from "../server/db/database.ts";
 import { provisionDevices, randomMac, type ProvisionedDevice } from "../server/devices/provisioning.ts";
-import { freePort } from "../server/free-port.ts";
+import { freePort } from "../server/test-support/free-port.ts";
 import { followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**

@@ -4,7 +4,7 @@ import type { Database } from "../../server/db/database.ts";
 import { farmsRepo } from "../../server/db/farms-repo.ts";
 import { profilesRepo } from "../../server/db/profiles-repo.ts";
 import { provisionDevices, randomMac } from "../../server/devices/provisioning.ts";
-import { cookieOf, registration } from "../../server/test-support.ts";
+import { cookieOf, registration } from "../../server/test-support/test-server.ts";
 
 /** One client's fleet for a level of the browser bench. */
 export interface SeededFleet {

@@ -4,7 +4,7 @@ import { thresholdBreaches } from "../../src/contract/conditions.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import { preferencesRepo } from "../db/preferences-repo.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import { createTestServer, sampleConfig, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, sampleConfig, type TestClient, type TestServer } from "../test-support/test-server.ts";
 import { createAlerts } from "./alerts.ts";
 
 const config = { ...sampleConfig, ac: { based_on: "soil_temp" as const, target_temp: 18 } };

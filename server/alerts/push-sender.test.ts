@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import { createPushNotifier, inQuietHours, mayPush, StaleTokenError, type PushSender } from "./push-sender.ts";
 

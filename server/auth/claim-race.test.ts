@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLAIM_REFUSED } from "../../src/contract/claim-code.ts";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 describe("concurrent MCU claims against the refusal limit (10 per account and address)", () => {
   let server: TestServer;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../src/contract/api.ts";
 import type { AlarmKind, AlarmState } from "../../src/contract/alarms-values.ts";
 import type { Farm, LiveReading } from "../../src/contract/entities.ts";
-import { createTestServer, sampleConfig, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, sampleConfig, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /**
  * SPEC §3 farm status in the API, derived from the farm's MCUs when it is read: offline

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrate } from "./migrate.ts";
-import { createTestServer, dropSchema, onPostgres, openTestDatabase, requester, seedClientData } from "../test-support.ts";
+import { createTestServer, dropSchema, onPostgres, openTestDatabase, requester, seedClientData } from "../test-support/test-server.ts";
 
 // Two PGlite opens with every migration: slow on a loaded machine, so more than the project's 20 s.
 describe("persistence", { timeout: 60_000 }, () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 import type { Sql } from "./database.ts";
 import { createPreferencesCache, preferencesRepo } from "./preferences-repo.ts";
 

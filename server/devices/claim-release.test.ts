@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLAIM_REFUSED } from "../../src/contract/claim-code.ts";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
-import { createTestSystem, nextData, record, sampleConfig, sleep, type TestSystem } from "../realtime/test-system.ts";
-import { createTestServer, uniqueMac, type TestServer } from "../test-support.ts";
+import { createTestSystem, nextData, record, sampleConfig, sleep, type TestSystem } from "../test-support/test-system.ts";
+import { createTestServer, uniqueMac, type TestServer } from "../test-support/test-server.ts";
 import { DEMO_MCU_MACS, DEMO_STOCK } from "../simulator/demo.ts";
 import { claimCodeMatches, demoClaimCode, hashDeviceKey } from "./device-keys.ts";
 

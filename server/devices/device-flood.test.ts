@@ -1,10 +1,10 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
-import { flood, readingsTaken, startFloodSystem, until, type FloodDevice, type FloodSystem } from "../../tests/support/device-flood.ts";
+import { flood, readingsTaken, startFloodSystem, until, type FloodDevice, type FloodSystem } from "../test-support/device-flood.ts";
 import { SENDS_TOO_MUCH } from "../alerts/alerts.ts";
-import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "./mosquitto-process.ts";
-import { mqttConnect, mqttPublish } from "./mqtt-packet.fixture.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../test-support/mosquitto-process.ts";
+import { mqttConnect, mqttPublish } from "../test-support/mqtt-packet.ts";
 
 const reading = (i: number) => JSON.stringify({ DHT: { temperature: 18 + (i % 10) / 10, humidity: 85, count: 1 }, batteryLevel: 70 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,7 @@
 import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { mqttConnectionGuard, mqttFrameScanner, takeLeadingPublishes, type FastLane } from "./mqtt-frame-guard.ts";
-import { mqttFixedHeader, mqttPublish as publish } from "./mqtt-packet.fixture.ts";
+import { mqttFixedHeader, mqttPublish as publish } from "../test-support/mqtt-packet.ts";
 
 /** An MQTT packet: type byte, remaining length (varint), body. */
 const packet = (type: number, bodyLength: number): Buffer => Buffer.concat([mqttFixedHeader(type, bodyLength), Buffer.alloc(bodyLength, 1)]);

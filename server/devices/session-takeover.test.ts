@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import { mqttTransport, type DeviceTransport } from "./device-transport.ts";
 import { acl, applyDynsec } from "./mosquitto-dynsec.ts";
-import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "./mosquitto-process.ts";
-import { uniqueMac } from "../test-support.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../test-support/mosquitto-process.ts";
+import { uniqueMac } from "../test-support/test-server.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,7 +58,7 @@ describe.skipIf(!mosquittoAvailable())("a dead node's MQTT session taken over", 
   it("hands node A what B held, less what B had sent out, once each; nothing is routed to B's session after", async () => {
     // Node B: every telemetry it is handed, printed; none settled.
     const heardByB: { text: string; packetId: number }[] = [];
-    b = spawn(process.execPath, ["--import", "tsx", "server/devices/session-takeover.child.ts", mosquitto.url, mosquitto.gateway.username, mosquitto.gateway.password, group, sessionB], { stdio: ["ignore", "pipe", "pipe"] });
+    b = spawn(process.execPath, ["--import", "tsx", "server/test-support/session-takeover.child.ts", mosquitto.url, mosquitto.gateway.username, mosquitto.gateway.password, group, sessionB], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let buffered = "";
     b.stderr!.on("data", (d) => (out += d));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mqttFixedHeader, mqttPublish } from "./mqtt-packet.fixture.ts";
+import { mqttFixedHeader, mqttPublish } from "../test-support/mqtt-packet.ts";
 import { telemetryDemux } from "./telemetry-demux.ts";
 
 const MAC = "AA:BB:CC:DD:EE:01";

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import type { CommandAck } from "../../src/contract/realtime.ts";
-import { createTestSystem, nextData, nextStatus, sleep, type TestOwner, type TestSystem } from "../realtime/test-system.ts";
-import { createTestServer, seedClientData, type TestServer } from "../test-support.ts";
+import { createTestSystem, nextData, nextStatus, sleep, type TestOwner, type TestSystem } from "../test-support/test-system.ts";
+import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
 import { createCommandLog } from "./command-log.ts";
 import { existingPartitions } from "./partitions.ts";
 

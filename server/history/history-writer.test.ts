@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOPICS } from "../../src/contract/mqtt.ts";
-import { createTestSystem, nextData, type TestSystem } from "../realtime/test-system.ts";
+import { createTestSystem, nextData, type TestSystem } from "../test-support/test-system.ts";
 import type { NodeMetrics } from "../metrics.ts";
-import { createTestServer, seedClientData } from "../test-support.ts";
+import { createTestServer, seedClientData } from "../test-support/test-server.ts";
 import { ABANDONED_REASON, createCommandLog, sweepAbandonedCommands } from "./command-log.ts";
 import { startHistory } from "./history-writer.ts";
 import { ensurePartitions, partitionAt } from "./partitions.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
-import { createTestServer, seedClientData, type TestServer } from "../test-support.ts";
+import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
 import { ABANDONED_REASON } from "./command-log.ts";
 import { runMaintenance } from "./maintenance.ts";
 import { DAY_MS, ensurePartitions, existingPartitions } from "./partitions.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
-import { createTestServer, seedClientData, type TestServer } from "../test-support.ts";
+import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
 import { DAY_MS, ensurePartitions, existingPartitions, writeWithPartitions } from "./partitions.ts";
 import { mergeDuplicates, MinuteRollups, type MinuteRow } from "./rollups.ts";
 import { recomputeHours, upsertMinuteRows } from "./rollups-repo.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
-import { createTestServer, seedClientData, type TestServer } from "../test-support.ts";
+import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
 import { ensurePartitions } from "./partitions.ts";
 import { insertStateChanges } from "./state-events-repo.ts";
 import { StateTracker, type StateChange } from "./state-tracker.ts";

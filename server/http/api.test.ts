@@ -6,7 +6,7 @@ import { hashClaimCode } from "../devices/device-keys.ts";
 import { client, controller, farm, mcu, notification, profileLink, sensor, settingProfile } from "../../src/contract/entities.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
-import { createTestServer, registration, sampleConfig, uniqueMac, type Registration, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, registration, sampleConfig, uniqueMac, type Registration, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /** Asserts that `data` has the contract's shape (the shape the app validates answers against). */
 function expectShape(schema: type.Any, data: unknown) {

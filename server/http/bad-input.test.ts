@@ -11,7 +11,7 @@ import {
   type Registration,
   type TestClient,
   type TestServer,
-} from "../test-support.ts";
+} from "../test-support/test-server.ts";
 
 /**
  * Bad input on the HTTP API: the SPEC §5 rules with their exact messages (part 1), then

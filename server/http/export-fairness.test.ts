@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../src/contract/api-paths.ts";
 import { HISTORY_PATHS } from "../../src/contract/history.ts";
-import { createPartitions, fillMinutes } from "../history/history-test-data.ts";
+import { createPartitions, fillMinutes } from "../test-support/history-test-data.ts";
 import type { PlainDatabase } from "../db/database.ts";
-import { createTestServer, type TestClient, type TestServerOptions } from "../test-support.ts";
+import { createTestServer, type TestClient, type TestServerOptions } from "../test-support/test-server.ts";
 
 /**
  * One client's CSV exports against another client's everyday requests, through the real HTTP

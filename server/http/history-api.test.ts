@@ -3,8 +3,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandLog, farmHistory, HISTORY_PATHS, mcuHistory, RESOLUTIONS, stateTimeline, type CommandLogEntry } from "../../src/contract/history.ts";
 import { UTF8_BOM } from "../history/csv.ts";
-import { createPartitions, insertCommand, insertEvent, insertRollup, type Agg } from "../history/history-test-data.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createPartitions, insertCommand, insertEvent, insertRollup, type Agg } from "../test-support/history-test-data.ts";
+import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /**
  * The history API: one MCU's series, a farm's comparison, the state timeline and the

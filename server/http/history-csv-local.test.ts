@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HISTORY_PATHS } from "../../src/contract/history.ts";
-import { createPartitions, insertCommand, insertEvent, insertRollup } from "../history/history-test-data.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createPartitions, insertCommand, insertEvent, insertRollup } from "../test-support/history-test-data.ts";
+import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /**
  * What a grower opens in a spreadsheet: times in their own zone beside UTC (with `tz`, which the

@@ -5,8 +5,8 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HISTORY_PATHS } from "../../src/contract/history.ts";
 import { SERIES_CHUNK_BUCKETS } from "../history/history-repo.ts";
-import { createPartitions, fillMinutes } from "../history/history-test-data.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createPartitions, fillMinutes } from "../test-support/history-test-data.ts";
+import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /**
  * A year of minute rollups for one MCU (525 600 rows, ~80 MB of CSV) exported through the real

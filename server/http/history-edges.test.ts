@@ -2,8 +2,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HISTORY_PATHS } from "../../src/contract/history.ts";
 import { UTF8_BOM } from "../history/csv.ts";
-import { createPartitions, insertCommand } from "../history/history-test-data.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createPartitions, insertCommand } from "../test-support/history-test-data.ts";
+import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /**
  * The edges of the history API: instants outside 1970-01-01 to 9999-12-31 (the database takes no

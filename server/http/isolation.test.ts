@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notificationsRepo } from "../db/notifications-repo.ts";
-import { createTestServer, sampleConfig, seedClientData, uniqueMac, type McuDevice, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, sampleConfig, seedClientData, uniqueMac, type McuDevice, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /**
  * Two-client isolation matrix (SPEC §6: a client reaches only their own data).

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sweepLoginRecords } from "../auth/login-guard.ts";
 import { createPasswordHasher } from "../auth/password.ts";
 import { AppError } from "../errors.ts";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 /** The cookie `name` a response set, as a request's cookie header part. */
 function setCookie(res: LightMyRequestResponse, name: string): string | undefined {

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestNode } from "../../tests/support/test-node.ts";
-import { freePort } from "../free-port.ts";
+import { startTestNode } from "../test-support/test-node.ts";
+import { freePort } from "../test-support/free-port.ts";
 import { metricsWindow, type NodeMetrics } from "../metrics.ts";
 
 /** A GET over a real connection from this machine (not an injected request): the socket's address is loopback. */

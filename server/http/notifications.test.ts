@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../src/contract/api.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
 /** PUT /notifications/{client_id}/read: the panel marks what it showed as read, on the server. */
 describe("marking notifications read", () => {

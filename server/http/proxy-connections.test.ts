@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readConfig } from "../config.ts";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 /** A connection from `from` that asks for one page and stays open: "answered", or "closed" when the server shut it at once. */
 function openConnection(port: number, from: string, sockets: Socket[]): Promise<"answered" | "closed"> {

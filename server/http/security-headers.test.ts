@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 /** The directives of a CSP header, by name. */
 function directives(header: unknown): Map<string, string[]> {

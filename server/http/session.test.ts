@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionId, DEFAULT_SESSION } from "./session.ts";
-import { cookieOf, createTestServer, requester, type TestServer } from "../test-support.ts";
+import { cookieOf, createTestServer, requester, type TestServer } from "../test-support/test-server.ts";
 
 const DAY = 24 * 3600_000;
 

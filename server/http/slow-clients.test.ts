@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 /** A raw TCP client of the server; `closed` settles with what the server sent before it closed. */
 function rawClient(port: number): Promise<{ socket: Socket; closed: Promise<{ afterMs: number; received: string }> }> {

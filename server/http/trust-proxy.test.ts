@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ServerProcess } from "../../tests/support/server-process.ts";
 import { readConfig } from "../config.ts";
-import { createTestServer, type TestServer } from "../test-support.ts";
+import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 /** A bad sign-in over a real connection, with whatever forwarding header a client sends. */
 function badSignIn(base: string, i: number, headers: Record<string, string>): Promise<number> {

@@ -9,11 +9,11 @@ import { startServer, type ServerProcess } from "../../tests/support/server-proc
 import { openPostgres } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { applyDynsec, dynsecDeviceCommands } from "../devices/mosquitto-dynsec.ts";
-import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../devices/mosquitto-process.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../test-support/mosquitto-process.ts";
 import { provisionDevices, type ProvisionedDevice } from "../devices/provisioning.ts";
 import type { NodeMetrics } from "../metrics.ts";
 import { SimulatedMcu } from "../simulator/simulated-mcu.ts";
-import { registration, uniqueMac } from "../test-support.ts";
+import { registration, uniqueMac } from "../test-support/test-server.ts";
 
 const ready = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL) && mosquittoAvailable();
 // The PostgreSQL pass of CI has all three; the PGlite pass has no database two processes can share.

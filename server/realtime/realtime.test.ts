@@ -3,9 +3,9 @@ import { connect, type Socket } from "node:net";
 import { io } from "socket.io-client";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
-import { mqttConnect, mqttFixedHeader, mqttPublish } from "../devices/mqtt-packet.fixture.ts";
-import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../devices/mosquitto-process.ts";
-import { createTestSystem, nextData, nextEvent, nextStatus, record, sampleConfig, sleep, type TestSystem } from "./test-system.ts";
+import { mqttConnect, mqttFixedHeader, mqttPublish } from "../test-support/mqtt-packet.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../test-support/mosquitto-process.ts";
+import { createTestSystem, nextData, nextEvent, nextStatus, record, sampleConfig, sleep, type TestSystem } from "../test-support/test-system.ts";
 
 /** Waits until `check` holds (at most 5 s), then asserts it. */
 async function until(check: () => boolean): Promise<void> {

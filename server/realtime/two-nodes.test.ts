@@ -5,13 +5,13 @@ import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contra
 import { createPasswordHasher } from "../auth/password.ts";
 import { migrate } from "../db/migrate.ts";
 import { applyDynsec, dynsecDeviceCommands } from "../devices/mosquitto-dynsec.ts";
-import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../devices/mosquitto-process.ts";
+import { mosquittoAvailable, startMosquitto, type MosquittoProcess } from "../test-support/mosquitto-process.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
 import { DEFAULT_SESSION } from "../http/session.ts";
 import { SimulatedMcu } from "../simulator/simulated-mcu.ts";
 import { startSystem, type System } from "../system.ts";
-import { openTestDatabase, uniqueMac } from "../test-support.ts";
-import { signUpWithFarm } from "./test-system.ts";
+import { openTestDatabase, uniqueMac } from "../test-support/test-server.ts";
+import { signUpWithFarm } from "../test-support/test-system.ts";
 
 const ready = Boolean(process.env.REDIS_URL) && mosquittoAvailable();
 if (process.env.CI && !ready) throw new Error("CI must provide Redis (REDIS_URL) and Mosquitto for the two-node test");

@@ -4,7 +4,7 @@ import { LOW_BATTERY_BELOW } from "../../src/contract/conditions.ts";
 import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
-import { openTestDatabase } from "../test-support.ts";
+import { openTestDatabase } from "../test-support/test-server.ts";
 import { DEMO_LOGIN, ensureDemo } from "./demo.ts";
 
 /**

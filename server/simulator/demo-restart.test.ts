@@ -6,7 +6,7 @@ import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { DEFAULT_SESSION } from "../http/session.ts";
 import { startSystem, type System } from "../system.ts";
-import { openTestDatabase } from "../test-support.ts";
+import { openTestDatabase } from "../test-support/test-server.ts";
 import { startDemo, type RunningDemo } from "./demo-start.ts";
 
 const hasher = createPasswordHasher({ log2N: 10 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
-import { openTestDatabase } from "../test-support.ts";
+import { openTestDatabase } from "../test-support/test-server.ts";
 import { ensureDemo } from "./demo.ts";
 import { seedDemoHistory } from "./history-seed.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";

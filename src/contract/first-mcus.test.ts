@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type } from "arktype";
 import { mcu, mcuList, type Mcu } from "./entities.ts";
 import { firstMcus, hasFirstScreenShape, isFirstMcusMessage } from "./first-mcus.ts";
-import { mcuRecord } from "./records.fixture.ts";
+import { mcuRecord } from "../test-support/records.ts";
 
 const at = "2026-11-23T10:00:00.000Z";
 const config = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Mcu, ProfileConfig } from "../contract/entities.ts";
 import type { McuLive } from "../contract/live.ts";
-import { mcuRecord } from "../contract/records.fixture.ts";
+import { mcuRecord } from "../test-support/records.ts";
 import { cardView, createCardViews } from "./card-view.ts";
 
 const PROFILE: ProfileConfig = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Mcu, ProfileConfig } from "../contract/entities.ts";
 import type { McuLive, WallRequest } from "../contract/live.ts";
-import { farmRecord, mcuRecord } from "../contract/records.fixture.ts";
+import { farmRecord, mcuRecord } from "../test-support/records.ts";
 import { createWallGroups, wallColumns, wallPage, wallPages, wallTileState, type WallSlice } from "./wall.ts";
 
 const PROFILE: ProfileConfig = {

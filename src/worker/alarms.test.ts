@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Alarm, AlarmPage } from "../contract/alarms-values.ts";
-import { acknowledgedAlarm, alarmRecord, resolvedAlarm } from "../contract/alarms.fixture.ts";
+import { acknowledgedAlarm, alarmRecord, resolvedAlarm } from "../test-support/alarms.ts";
 import { CoreError } from "../contract/core-error.ts";
 import type { AlarmsUpdate } from "../contract/live.ts";
 import { createAlarmCollection, type AlarmCollectionDeps } from "./alarms.ts";

@@ -3,13 +3,13 @@ import { describe, expect, it, vi } from "vitest";
 import { CoreError } from "../contract/core-error.ts";
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { Alarm } from "../contract/alarms-values.ts";
-import { alarmRecord } from "../contract/alarms.fixture.ts";
+import { alarmRecord } from "../test-support/alarms.ts";
 import type { Notification } from "../contract/entities.ts";
 import { mcuQueryKey, type FleetResults, type SnapshotBatch } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import { ALARM_EVENT } from "../contract/alarms-values.ts";
 import { createDataCore, type CoreDeps, type DataCoreUpdate } from "./core.ts";
-import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
+import { farmRecord, macOf, mcuRecord } from "../test-support/records.ts";
 import { SessionEndedError, type SessionEnded } from "../contract/session-ended.ts";
 
 type Handler = (...args: unknown[]) => void;

@@ -1,6 +1,6 @@
 import type { io } from "socket.io-client";
 import { describe, expect, it } from "vitest";
-import { mcuRecord as mcu } from "../contract/records.fixture.ts";
+import { mcuRecord as mcu } from "../test-support/records.ts";
 import { createDataCore } from "./core.ts";
 import { FIRST_MCUS, firstListPaths } from "../contract/api-paths.ts";
 import { createEarlyFetches, isEarlyFetchMessage } from "./early-fetch.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Mcu, ProfileConfig } from "../contract/entities.ts";
 import type { ConnectionState, SnapshotBatch, WallPage, WallRequest } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
-import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
+import { farmRecord, macOf, mcuRecord } from "../test-support/records.ts";
 import { createLive } from "./live.ts";
 
 type Handler = (...args: unknown[]) => void;

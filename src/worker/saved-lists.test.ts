@@ -3,7 +3,7 @@ import { VirtualAction, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import type { Mcu } from "../contract/entities.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
-import { farmRecord, macOf, mcuRecord } from "../contract/records.fixture.ts";
+import { farmRecord, macOf, mcuRecord } from "../test-support/records.ts";
 import { createDataCore, type DataCoreUpdate } from "./core.ts";
 import { createMemorySavedLists } from "./saved-lists.ts";
 

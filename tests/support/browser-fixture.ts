@@ -6,7 +6,7 @@ import { provisionDevices, randomMac } from "../../server/devices/provisioning.t
 import { DEFAULT_SESSION } from "../../server/http/session.ts";
 import { SimulatedMcu } from "../../server/simulator/simulated-mcu.ts";
 import { startSystem, type System } from "../../server/system.ts";
-import { openTestDatabase, registration } from "../../server/test-support.ts";
+import { openTestDatabase, registration } from "../../server/test-support/test-server.ts";
 import { seedFleet } from "../../bench/browser/fleet-seed.ts";
 import type { LargeFleet, LiveFixture } from "./browser-commands.d.ts";
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { freePort } from "../../server/free-port.ts";
+import { freePort } from "../../server/test-support/free-port.ts";
 
 export interface ServerProcess {
   url: string;

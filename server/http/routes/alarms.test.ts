@@ -16,8 +16,8 @@ import {
   type NotificationPreferences,
 } from "../../../src/contract/alarms.ts";
 import { TOPICS } from "../../../src/contract/mqtt.ts";
-import { createTestSystem, nextEvent, type TestSystem } from "../../realtime/test-system.ts";
-import { createTestServer, type TestClient, type TestServer } from "../../test-support.ts";
+import { createTestSystem, nextEvent, type TestSystem } from "../../test-support/test-system.ts";
+import { createTestServer, type TestClient, type TestServer } from "../../test-support/test-server.ts";
 
 /**
  * The alarm and notification-preference API: the list with its filters and pages, the

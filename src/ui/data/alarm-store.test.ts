@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Alarm } from "../../contract/alarms-values.ts";
-import { alarmRecord } from "../../contract/alarms.fixture.ts";
+import { alarmRecord } from "../../test-support/alarms.ts";
 import { alarmKeys, createAlarmStore } from "./alarm-store.ts";
 
 /** Alarm `id` of MCU `mcuId`, opened `id` minutes past 10:00. */

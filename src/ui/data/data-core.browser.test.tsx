@@ -7,8 +7,8 @@ import { useMcuLiveWith } from "./hooks.ts";
 import { AppDataProvider, type AppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 import { watchFirstMcus } from "./start-worker.ts";
-import { mcuRecord } from "../../contract/records.fixture.ts";
-import { until } from "../until.fixture.ts";
+import { mcuRecord } from "../../test-support/records.ts";
+import { until } from "../../test-support/until.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -4,7 +4,7 @@ import type { McuLive } from "../../streams/device-snapshots.ts";
 import { mcuQueryKey } from "../../contract/live.ts";
 import { createAppStore, keys } from "./store.ts";
 import { cardView } from "../../streams/card-view.ts";
-import { mcuRecord } from "../../contract/records.fixture.ts";
+import { mcuRecord } from "../../test-support/records.ts";
 
 const snap = (mac: string, humidity: number): McuLive => ({
   mac,

@@ -2,14 +2,14 @@ import { act, Profiler } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Alarm } from "../../../contract/alarms-values.ts";
-import { alarmRecord } from "../../../contract/alarms.fixture.ts";
+import { alarmRecord } from "../../../test-support/alarms.ts";
 import type { Farm, LiveReading, Mcu, ProfileConfig } from "../../../contract/entities.ts";
 import type { McuLive } from "../../../streams/device-snapshots.ts";
 import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
-import { feedStore, type StoreFeed } from "../../data/store-feed.ts";
+import { feedStore, type StoreFeed } from "../../../test-support/store-feed.ts";
 import { FarmCard } from "./farm-card.tsx";
 import { SummaryCards } from "./summary-cards.tsx";
 

@@ -8,7 +8,7 @@ import { createAppData } from "../../data/app-data.ts";
 import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import { keys } from "../../data/store.ts";
 import DashboardPage from "./dashboard-page.tsx";
-import { until } from "../../until.fixture.ts";
+import { until } from "../../../test-support/until.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

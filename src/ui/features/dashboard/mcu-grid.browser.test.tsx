@@ -9,7 +9,7 @@ import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
 import { McuReadingsGrid } from "./dashboard-page.tsx";
-import { mcuRecord } from "../../../contract/records.fixture.ts";
+import { mcuRecord } from "../../../test-support/records.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

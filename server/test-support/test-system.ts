@@ -5,12 +5,12 @@ import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { applyDynsec, dynsecDeviceCommands } from "../devices/mosquitto-dynsec.ts";
-import type { MosquittoProcess } from "../devices/mosquitto-process.ts";
+import type { MosquittoProcess } from "./mosquitto-process.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
 import { DEFAULT_SESSION } from "../http/session.ts";
 import { SimulatedMcu } from "../simulator/simulated-mcu.ts";
 import { startSystem, type System, type SystemOptions } from "../system.ts";
-import { cookieOf, openTestDatabase, registration, requester, sampleConfig, uniqueMac } from "../test-support.ts";
+import { cookieOf, openTestDatabase, registration, requester, sampleConfig, uniqueMac } from "./test-server.ts";
 
 /**
  * The whole server on loopback with a real broker (embedded Aedes, or a Mosquitto started by the

@@ -1,16 +1,16 @@
 import mqtt, { type MqttClient } from "mqtt";
 import { io, type Socket } from "socket.io-client";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
-import { createPasswordHasher } from "../../server/auth/password.ts";
-import type { Database } from "../../server/db/database.ts";
-import { migrate } from "../../server/db/migrate.ts";
-import { applyDynsec, dynsecDeviceCommands } from "../../server/devices/mosquitto-dynsec.ts";
-import type { MosquittoProcess } from "../../server/devices/mosquitto-process.ts";
-import { provisionDevices } from "../../server/devices/provisioning.ts";
-import { DEFAULT_SESSION } from "../../server/http/session.ts";
-import { signUpWithFarm } from "../../server/realtime/test-system.ts";
-import { startSystem, type System, type SystemOptions } from "../../server/system.ts";
-import { openTestDatabase, uniqueMac } from "../../server/test-support.ts";
+import { createPasswordHasher } from "../auth/password.ts";
+import type { Database } from "../db/database.ts";
+import { migrate } from "../db/migrate.ts";
+import { applyDynsec, dynsecDeviceCommands } from "../devices/mosquitto-dynsec.ts";
+import type { MosquittoProcess } from "./mosquitto-process.ts";
+import { provisionDevices } from "../devices/provisioning.ts";
+import { DEFAULT_SESSION } from "../http/session.ts";
+import { signUpWithFarm } from "./test-system.ts";
+import { startSystem, type System, type SystemOptions } from "../system.ts";
+import { openTestDatabase, uniqueMac } from "./test-server.ts";
 
 /**
  * A whole server on loopback (embedded broker, or a Mosquitto the test started) with the device

@@ -1,7 +1,7 @@
 // A server node's MQTT gateway alone, for session-takeover.test.ts: it prints each telemetry it
 // is handed (with its packet id) and never settles one, as a node that dies before its readings
 // went out. Arguments: broker URL, username, password, share group, client id.
-import { mqttTransport } from "./device-transport.ts";
+import { mqttTransport } from "../devices/device-transport.ts";
 
 const [url, username, password, shareGroup, clientId] = process.argv.slice(2) as [string, string, string, string, string];
 const transport = await mqttTransport({ url, username, password, shareGroup, clientId, log: (msg) => console.error(msg) });

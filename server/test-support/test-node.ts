@@ -1,9 +1,9 @@
-import type { AppConfig } from "../../server/app.ts";
-import { createPasswordHasher } from "../../server/auth/password.ts";
-import { migrate } from "../../server/db/migrate.ts";
-import { DEFAULT_SESSION } from "../../server/http/session.ts";
-import { startSystem, type System } from "../../server/system.ts";
-import { openTestDatabase } from "../../server/test-support.ts";
+import type { AppConfig } from "../app.ts";
+import { createPasswordHasher } from "../auth/password.ts";
+import { migrate } from "../db/migrate.ts";
+import { DEFAULT_SESSION } from "../http/session.ts";
+import { startSystem, type System } from "../system.ts";
+import { openTestDatabase } from "./test-server.ts";
 
 /**
  * One whole server node on loopback (HTTP on a free port, the embedded broker, the gateway, the

@@ -1,8 +1,8 @@
-import type { Alarm } from "../../contract/alarms-values.ts";
-import type { Entities, McuLive } from "../../contract/live.ts";
-import { createCardViews } from "../../streams/card-view.ts";
-import { computeFleet } from "../../streams/fleet.ts";
-import type { AppStore } from "./store.ts";
+import type { Alarm } from "../contract/alarms-values.ts";
+import type { Entities, McuLive } from "../contract/live.ts";
+import { createCardViews } from "../streams/card-view.ts";
+import { computeFleet } from "../streams/fleet.ts";
+import type { AppStore } from "../ui/data/store.ts";
 
 /**
  * For component tests without a data core: applies entities and live snapshots to a store as the

@@ -1,4 +1,4 @@
-import type { Alarm } from "./alarms-values.ts";
+import type { Alarm } from "../contract/alarms-values.ts";
 
 /**
  * An alarm as the API and the `alarm` socket event carry it, for tests: alarm `id` of MCU `mcuId`,

@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
-import { buildApp, type AppConfig } from "./app.ts";
-import { createPasswordHasher } from "./auth/password.ts";
-import { withBackgroundLane } from "./db/background-lane.ts";
-import { openPglite, openPostgres, type Database, type PlainDatabase } from "./db/database.ts";
-import { openPgliteThread } from "./db/pglite-thread.ts";
-import { migrate } from "./db/migrate.ts";
-import type { DomainEvents } from "./http/context.ts";
-import { DEFAULT_SESSION } from "./http/session.ts";
-import { provisionDevices } from "./devices/provisioning.ts";
+import { buildApp, type AppConfig } from "../app.ts";
+import { createPasswordHasher } from "../auth/password.ts";
+import { withBackgroundLane } from "../db/background-lane.ts";
+import { openPglite, openPostgres, type Database, type PlainDatabase } from "../db/database.ts";
+import { openPgliteThread } from "../db/pglite-thread.ts";
+import { migrate } from "../db/migrate.ts";
+import type { DomainEvents } from "../http/context.ts";
+import { DEFAULT_SESSION } from "../http/session.ts";
+import { provisionDevices } from "../devices/provisioning.ts";
 
 /**
  * Test dependencies. With DATABASE_URL set the server runs on PostgreSQL, each test server in a

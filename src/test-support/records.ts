@@ -1,4 +1,4 @@
-import type { Farm, Mcu } from "./entities.ts";
+import type { Farm, Mcu } from "../contract/entities.ts";
 
 /**
  * Records for tests of code that handles whole fleets: MCU i of a fleet, 100 to a farm, as the API

@@ -4,8 +4,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { dynsecConfig } from "./mosquitto-dynsec.ts";
-import { freePort } from "../free-port.ts";
+import { dynsecConfig } from "../devices/mosquitto-dynsec.ts";
+import { freePort } from "./free-port.ts";
 
 export const MOSQUITTO_BIN = process.env.MOSQUITTO_BIN ?? "/usr/sbin/mosquitto";
 const DYNSEC_PLUGINS = ["/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so", "/usr/lib/aarch64-linux-gnu/mosquitto_dynamic_security.so", "/usr/lib/mosquitto_dynamic_security.so"];
