@@ -20,7 +20,6 @@ import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
 import { createCoalescer } from "./coalescer.ts";
 import { jsonEventsParser } from "./json-events-parser.ts";
-import { engineBacklog, interceptEngineWrites } from "./socket-io-internals.ts";
 import { DEFAULT_STREAM, sharedAdapter, takePublished } from "./shared-adapter.ts";
 import { attachDeliveries, deliveryOf, type Delivery } from "../devices/delivery.ts";
 
@@ -146,12 +145,15 @@ export function startRealtime(o: RealtimeOptions): Realtime {
    * tick (a frame right after a status would go); here it is dropped when the socket is really
    * behind: MAX_BACKLOG packets already queued. A client's backlog is bounded, and counted.
    */
-  function shedOnBacklog(socket: Socket): void {
-    interceptEngineWrites(socket, (write) => (packets, opts) => {
+  function shedOnBacklog(socket: { conn: object; client: object }): void {
+    const conn = socket.conn as { writeBuffer?: unknown[] };
+    const client = socket.client as { writeToEngine(packets: unknown, opts: { volatile?: boolean }): void };
+    const write = client.writeToEngine.bind(client);
+    client.writeToEngine = (packets, opts) => {
       if (!opts.volatile) return write(packets, opts);
-      if (engineBacklog(socket) >= MAX_BACKLOG) return void shedFrames++;
+      if ((conn.writeBuffer?.length ?? 0) >= MAX_BACKLOG) return void shedFrames++;
       write(packets, { ...opts, volatile: false });
-    });
+    };
   }
 
   io.on("connection", (socket) => {

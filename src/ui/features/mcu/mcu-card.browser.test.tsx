@@ -3,7 +3,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { McuLive } from "../../../contract/live.ts";
-import { macOf, mcuRecord } from "../../../contract/records.fixture.ts";
+import { macOf, mcuRecord } from "../../../test-support/records.ts";
 import { ConfirmProvider } from "../../components/confirm-dialog.tsx";
 import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider } from "../../data/provider.tsx";
