@@ -1,16 +1,10 @@
-import mqtt, { type MqttClient } from "mqtt";
-import { io, type Socket } from "socket.io-client";
+import type { IClientOptions, MqttClient } from "mqtt";
+import type { Socket } from "socket.io-client";
 import type { RealtimeBatchPayload, RealtimeDataPayload } from "../../src/contract/realtime.ts";
-import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
-import { migrate } from "../db/migrate.ts";
-import { applyDynsec, dynsecDeviceCommands } from "../devices/mosquitto-dynsec.ts";
+import type { System, SystemOptions } from "../system.ts";
 import type { MosquittoProcess } from "./mosquitto-process.ts";
-import { provisionDevices } from "../devices/provisioning.ts";
-import { DEFAULT_SESSION } from "../http/session.ts";
-import { signUpWithFarm } from "./test-system.ts";
-import { startSystem, type System, type SystemOptions } from "../system.ts";
-import { openTestDatabase, uniqueMac } from "./test-server.ts";
+import { createTestSystem } from "./test-system.ts";
 
 /**
  * A whole server on loopback (embedded broker, or a Mosquitto the test started) with the device
@@ -38,61 +32,34 @@ export interface FloodDevice {
   mcuId: number;
   name: string;
   /** An MQTT connection as this device (no reconnect). */
-  connect(options?: mqtt.IClientOptions): Promise<MqttClient>;
+  connect(options?: IClientOptions): Promise<MqttClient>;
 }
 
 export async function startFloodSystem(o: { deviceBudget?: SystemOptions["deviceBudget"]; mosquitto?: MosquittoProcess } = {}): Promise<FloodSystem> {
-  const { db, drop } = await openTestDatabase();
-  await migrate(db);
-  const m = o.mosquitto;
-  const system = await startSystem({
-    db,
-    hasher: createPasswordHasher({ log2N: 10 }),
-    http: { host: "127.0.0.1", port: 0, allowedOrigins: ["https://farm.example.com"], session: DEFAULT_SESSION, loginGuard: { perAddressPerMinute: 100_000 } },
-    mqtt: m ? { mode: "external", url: m.url, username: m.gateway.username, password: m.gateway.password, shareGroup: "flood-test" } : { mode: "embedded", host: "127.0.0.1", port: 0 },
-    alerts: { graceMs: 60_000, repeatMs: 60_000 },
-    commandTimeoutMs: 1500,
-    coalesceMs: 20,
-    readingsFlushMs: 100,
-    deviceBudget: o.deviceBudget,
-  });
-  const clients: MqttClient[] = [];
-  const sockets: Socket[] = [];
+  // Alerts wait a minute: only the sending-too-much notice a test looks for is told within it.
+  const t = await createTestSystem({ mosquitto: o.mosquitto, deviceBudget: o.deviceBudget, alerts: { graceMs: 60_000, repeatMs: 60_000 } });
 
   async function owner(): Promise<FloodOwner> {
-    const { clientId, cookie, farmId, http } = await signUpWithFarm(system.app);
+    const signedUp = await t.signUp();
     return {
-      clientId,
+      clientId: signedUp.clientId,
       async device() {
-        const [d] = await provisionDevices(db, [{ mac: uniqueMac(), kind: "mcu", type: null }]);
-        const { mac, key } = { mac: d!.mac, key: d!.key };
-        if (m) await applyDynsec(m.url, m.admin, dynsecDeviceCommands(mac, key));
-        const name = `Room ${mac.slice(-5)}`;
-        const res = await http.post("/api/mcus", { name, mac, claim_code: d!.claimCode, farm_id: farmId, status: "active" });
-        if (res.statusCode !== 201) throw new Error(`MCU registration failed: ${res.body}`);
+        const { mac, key, mcuId, name } = await signedUp.device();
         return {
           mac,
           key,
           name,
-          mcuId: res.json().mcu_id as number,
+          mcuId,
           async connect(options = {}) {
-            const client = await mqtt.connectAsync(system.mqttUrl, { clientId: mac, username: mac, password: key, reconnectPeriod: 0, connectTimeout: 5000, ...options });
+            const client = await t.rawMqtt(mac, key, options);
+            // A flooding device is cut off by the server: its client's error is what the test expects.
             client.on("error", () => undefined);
-            clients.push(client);
             return client;
           },
         };
       },
       async socket() {
-        const socket = io(system.url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
-        sockets.push(socket);
-        await new Promise<void>((resolve, reject) => {
-          socket.once("connect", () => resolve());
-          socket.once("connect_error", reject);
-        });
-        const authenticated = new Promise((resolve) => socket.once("authenticated", resolve));
-        socket.emit("authenticateUser", clientId);
-        await authenticated;
+        const { socket } = await signedUp.socket();
         const readings = new Map<string, number>();
         const count = (p: RealtimeDataPayload) => readings.set(p.deviceId, (readings.get(p.deviceId) ?? 0) + 1);
         socket.on("realtimeData", count);
@@ -102,18 +69,7 @@ export async function startFloodSystem(o: { deviceBudget?: SystemOptions["device
     };
   }
 
-  return {
-    system,
-    db,
-    owner,
-    async close() {
-      for (const s of sockets) s.close();
-      await Promise.all(clients.map((c) => c.endAsync(true).catch(() => undefined)));
-      await system.close();
-      await db.close();
-      await drop();
-    },
-  };
+  return { system: t.system, db: t.db, owner, close: () => t.close() };
 }
 
 /**

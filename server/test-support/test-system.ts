@@ -34,12 +34,12 @@ export interface TestOwner {
   farmId: number;
   http: ReturnType<typeof requester>;
   /** Registers a provisioned MCU for this client and returns a simulated device for it (not started). */
-  device(options?: { keepalive?: number }): Promise<{ mac: string; key: string; claim_code: string; mcuId: number; sim: SimulatedMcu }>;
+  device(options?: { keepalive?: number }): Promise<{ mac: string; key: string; claim_code: string; mcuId: number; name: string; sim: SimulatedMcu }>;
   /** A socket signed in as this client, after `authenticated` arrived. */
   socket(): Promise<{ socket: Socket; authenticated: unknown }>;
 }
 
-export async function createTestSystem(options: { mosquitto?: MosquittoProcess } & Partial<Pick<SystemOptions, "alerts" | "commandTimeoutMs" | "coalesceMs">> = {}): Promise<TestSystem> {
+export async function createTestSystem(options: { mosquitto?: MosquittoProcess } & Partial<Pick<SystemOptions, "alerts" | "commandTimeoutMs" | "coalesceMs" | "deviceBudget">> = {}): Promise<TestSystem> {
   const { db, drop } = await openTestDatabase();
   await migrate(db);
   const m = options.mosquitto;
@@ -52,6 +52,7 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
     commandTimeoutMs: options.commandTimeoutMs ?? 1500,
     coalesceMs: options.coalesceMs ?? 20,
     readingsFlushMs: 100,
+    deviceBudget: options.deviceBudget,
   });
   const sockets: Socket[] = [];
   const mqttClients: MqttClient[] = [];
@@ -72,11 +73,12 @@ export async function createTestSystem(options: { mosquitto?: MosquittoProcess }
       http,
       async device({ keepalive = 1 } = {}) {
         const { mac, key, claim_code } = await provision();
-        const res = await http.post("/api/mcus", { name: `MCU ${mac.slice(-5)}`, mac, claim_code, farm_id: farmId, status: "active" });
+        const name = `MCU ${mac.slice(-5)}`;
+        const res = await http.post("/api/mcus", { name, mac, claim_code, farm_id: farmId, status: "active" });
         if (res.statusCode !== 201) throw new Error(`MCU registration failed: ${res.body}`);
         const sim = new SimulatedMcu({ url: system.mqttUrl, device: { mac, key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, seed: 7 }, keepalive });
         sims.push(sim);
-        return { mac, key, claim_code, mcuId: res.json().mcu_id as number, sim };
+        return { mac, key, claim_code, mcuId: res.json().mcu_id as number, name, sim };
       },
       async socket() {
         const socket = io(system.url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
