@@ -1,8 +1,10 @@
 import { connect as netConnect, type Socket } from "node:net";
-import mqtt, { MqttClient, type IClientOptions, type IConnackPacket } from "mqtt";
+import mqtt, { type IClientOptions, type IConnackPacket, type MqttClient } from "mqtt";
 import { parseDeviceTopic, TOPICS } from "../../src/contract/mqtt.ts";
 import type { DeviceBudget } from "./device-budget.ts";
 import type { Delivery } from "./delivery.ts";
+import { mqttClientOver, pubacks } from "./mqtt-client-internals.ts";
+import { interceptReads } from "./node-socket-internals.ts";
 import { telemetryDemux } from "./telemetry-demux.ts";
 
 /** What a device sent: its topic and payload, and whether the broker replayed it as retained. */
@@ -170,18 +172,12 @@ class LaneDelivery implements Delivery {
   }
 }
 
-/** PUBACKs (MQTT 3.1.1 and 5: remaining length 2, success), one write for all settled this turn. */
+/** The PUBACKs of all settled this turn, in one write. */
 function writeAcks(lane: Lane): void {
   const ids = lane.acks;
   lane.acks = [];
   if (lane.socket.destroyed || ids.length === 0) return;
-  const bytes = Buffer.allocUnsafe(4 * ids.length);
-  for (let i = 0; i < ids.length; i++) {
-    bytes[4 * i] = 0x40;
-    bytes[4 * i + 1] = 2;
-    bytes.writeUInt16BE(ids[i]!, 4 * i + 2);
-  }
-  lane.socket.write(bytes);
+  lane.socket.write(pubacks(ids));
 }
 
 /**
@@ -198,7 +194,7 @@ async function connectWithTelemetryLane(
   lanes: (lane: Lane) => void,
   log?: (msg: string) => void,
 ): Promise<{ client: MqttClient; connack: IConnackPacket }> {
-  const client = new MqttClient(() => {
+  const client = mqttClientOver(() => {
     const socket = netConnect({ host: url.hostname, port: Number(url.port || 1883) });
     const lane: Lane = { socket, session: options.clientId, acks: [], outstanding: 0, lastHeard: Date.now(), skip: undefined, waiting: [], skipped: 0, stopped: false };
     lanes(lane);
@@ -234,22 +230,23 @@ async function connectWithTelemetryLane(
         })
         .finally(() => clearTimeout(timer));
     } else ready(new Set());
-    const push = socket.push.bind(socket);
-    let flowing = true;
-    const demux = telemetryDemux(take, (bytes) => (flowing = push(bytes)), {
-      v5: options.protocolVersion === 5,
-      // The client reconnects; the broker sends again what this connection did not acknowledge.
-      protocolError: (why) => {
-        log?.(`gateway mqtt: closed the connection to the broker: ${why}`);
-        socket.destroy();
-      },
+    interceptReads(socket, (push) => {
+      let flowing = true;
+      const demux = telemetryDemux(take, (bytes) => (flowing = push(bytes)), {
+        v5: options.protocolVersion === 5,
+        // The client reconnects; the broker sends again what this connection did not acknowledge.
+        protocolError: (why) => {
+          log?.(`gateway mqtt: closed the connection to the broker: ${why}`);
+          socket.destroy();
+        },
+      });
+      return (chunk, encoding) => {
+        if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
+        flowing = true;
+        demux(chunk);
+        return flowing;
+      };
     });
-    socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
-      if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
-      flowing = true;
-      demux(chunk);
-      return flowing;
-    };
     return socket;
   }, options);
   const connack = await new Promise<IConnackPacket>((resolve, reject) => {

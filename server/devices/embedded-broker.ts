@@ -3,6 +3,7 @@ import { Aedes, type Client, type PublishPacket, type Subscription } from "aedes
 import { normalizeMac } from "../../src/contract/mac.ts";
 import { MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, TOPICS } from "../../src/contract/mqtt.ts";
 import type { DeviceBudget } from "./device-budget.ts";
+import { checkAedes, connectedClient, interceptPublishes, keepaliveRestarter, retainedMessages } from "./aedes-internals.ts";
 import { deviceHandlers, type DeviceTransport } from "./device-transport.ts";
 import { mqttConnectionGuard, type MqttConnectionLimits } from "./mqtt-frame-guard.ts";
 
@@ -68,6 +69,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     // A connection that has not authenticated within this is closed.
     connectTimeout: 5_000,
   });
+  checkAedes(broker);
   let gatewayClients = 0;
   let fastLaneMessages = 0;
   const guard = mqttConnectionGuard({ ...DEFAULT_MQTT_LIMITS, ...options.limits }, options.log);
@@ -75,7 +77,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   budget?.onCutOff(({ mac, cooldownMs }) => {
     // Not inside the socket read that tripped it: the lane is still taking that chunk's publishes.
     setImmediate(() => {
-      const client = (broker as unknown as { clients: Record<string, Client | undefined> }).clients[mac];
+      const client = connectedClient(broker, mac);
       if (!client) return;
       options.log?.(`mqtt: disconnected ${mac}, over its message budget; refused for ${Math.round(cooldownMs / 1000)} s`);
       client.close();
@@ -148,7 +150,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   // anything after bytes the broker has yet to read, still passes through the broker. MQTT 5
   // publishes carry properties, so only 3.1/3.1.1 connections have the lane.
   broker.on("connackSent", (_connack, client) => {
-    const c = client as Authed & { version?: number; _keepaliveTimer?: { refresh?: () => void } | null };
+    const c = client as Authed;
     if (c.isGateway || (c.version !== 3 && c.version !== 4) || !c.conn) return;
     const mac = c.id;
     guard.lane(c.conn as Socket, {
@@ -161,7 +163,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         handTelemetry(mac, chunk, start, end);
       },
       // The broker's keepalive timer restarts on every packet it reads; these it does not read.
-      heard: () => c._keepaliveTimer?.refresh?.(),
+      heard: keepaliveRestarter(c),
     });
   });
 
@@ -174,13 +176,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const hand = (topic: string, payload: Buffer | string, retained: boolean) => handlers.message(topic, Buffer.isBuffer(payload) ? payload : Buffer.from(payload), retained);
   const handTelemetry = handlers.telemetry;
   // Every publish passes here: a device's, a last-will, and the server's own.
-  type Route = (packet: PublishPacket, client: Client | null, done?: (err?: Error) => void) => void;
-  const route = broker.publish.bind(broker) as unknown as Route;
-  broker.publish = ((packet: PublishPacket, client: Client | null | ((err?: Error) => void), done?: (err?: Error) => void) => {
-    if (typeof client === "function") {
-      done = client;
-      client = null;
-    }
+  const route = interceptPublishes(broker, (route) => (packet, client, done) => {
     const t = parseDeviceTopic(packet.topic);
     const rest = t?.rest;
     // A device's own message over its budget is dropped (a QoS 1 one is acknowledged all the same:
@@ -201,7 +197,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       });
     }
     return route(packet, client, done);
-  }) as typeof broker.publish;
+  });
 
   const server: Server = createServer((socket) => {
     if (guard.admit(socket)) broker.handle(socket);
@@ -227,8 +223,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           route({ cmd: "publish", topic, payload: Buffer.from(payload), qos, retain, dup: false } as PublishPacket, null, (err?: Error) => (err ? reject(err) : resolve())),
         ),
       async replayRetained(topic) {
-        const { persistence } = broker as unknown as { persistence: { createRetainedStream(pattern: string): AsyncIterable<PublishPacket> } };
-        for await (const packet of persistence.createRetainedStream(topic)) hand(packet.topic, packet.payload, true);
+        for await (const packet of retainedMessages(broker, topic)) hand(packet.topic, packet.payload, true);
       },
       async close() {
         handlers.clear();

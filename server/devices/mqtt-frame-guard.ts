@@ -1,4 +1,6 @@
 import type { Socket } from "node:net";
+import { brokerReadAll } from "./aedes-internals.ts";
+import { interceptReads } from "./node-socket-internals.ts";
 
 export interface MqttConnectionLimits {
   /** The largest MQTT packet before the connection has authenticated (a CONNECT is small). */
@@ -165,13 +167,12 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
        */
       let held: Buffer | null = null;
       // Every chunk the socket reads passes through push(): scanned there, before the broker's
-      // parser buffers it (the broker reads the socket in paused mode, so no 'data' listener).
-      const push = socket.push.bind(socket);
-      socket.push = (chunk: unknown, encoding?: BufferEncoding) => {
+      // parser buffers it.
+      interceptReads(socket, (push) => (chunk, encoding) => {
         if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
         // Whether the broker has all earlier bytes (the lane must not overtake them); the bytes held
         // start at a packet boundary.
-        const clear = (held !== null || scanner.atBoundary()) && socket.readableLength === 0;
+        const clear = (held !== null || scanner.atBoundary()) && brokerReadAll(socket);
         if (!scanner.scan(chunk)) {
           log?.(`mqtt: closed a connection from ${address} that sent a packet over the limit`);
           socket.destroy();
@@ -196,7 +197,7 @@ export function mqttConnectionGuard(limits: MqttConnectionLimits, log?: (msg: st
           }
         }
         return push(bytes, encoding);
-      };
+      });
       return true;
     },
     authenticated(socket: Socket): void {
