@@ -1,7 +1,7 @@
-import type { APIRequestContext, BrowserContext, Locator, Page } from "playwright";
+import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
-import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { apiCaller, expectToast, signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { ALARM_TIMING_ENV } from "./support/alarm-timing.ts";
 
 /**
@@ -31,22 +31,16 @@ const PHONE = { width: 390, height: 844 };
 let app: DemoApp;
 let context: BrowserContext;
 let page: Page;
-let api: APIRequestContext;
+let call: ReturnType<typeof apiCaller>;
 let mcuId: number;
 let farmId: number;
-
-async function call(method: "post" | "get", path: string, data?: object) {
-  const res = await api[method](path, { headers: { Origin: app.url }, ...(data ? { data } : {}) });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
-  return res.json();
-}
 
 beforeAll(async () => {
   app = await startDemoApp(ALARM_TIMING_ENV);
   ({ context, page } = await app.newPage("laptop"));
-  api = context.request;
+  call = apiCaller(app, context);
   await signIn(page);
-  const clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+  const clientId = await signedInClientId(page);
   const farm = await call("post", "/api/farms", { name: FARM, location: "Batroun", client_id: clientId });
   farmId = farm.farm_id;
   const mcu = await call("post", "/api/mcus", { name: MCU, mac: STOCK_MAC, claim_code: demoClaimCode(STOCK_MAC), farm_id: farmId, status: "active" });

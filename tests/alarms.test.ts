@@ -1,8 +1,8 @@
-import type { APIRequestContext, BrowserContext, Locator, Page } from "playwright";
+import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Alarm, NotificationPreferences } from "../src/contract/alarms-values.ts";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
-import { expectToast, followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { apiCaller, expectToast, followNavLink, signedInClientId, signIn, startDemoApp, summaryValue, type DemoApp } from "./support/app-harness.ts";
 import { ALARM_TIMING_ENV } from "./support/alarm-timing.ts";
 
 /**
@@ -32,22 +32,16 @@ const SHOTS = "/work/briefs/shots";
 let app: DemoApp;
 let context: BrowserContext;
 let page: Page;
-let api: APIRequestContext;
+let call: ReturnType<typeof apiCaller>;
 let profileId: number;
 let clientId: number;
-
-async function call(method: "post" | "put" | "get", path: string, data?: object) {
-  const res = await api[method](path, { headers: { Origin: app.url }, ...(data ? { data } : {}) });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBe(true);
-  return res.json();
-}
 
 beforeAll(async () => {
   app = await startDemoApp(ALARM_TIMING_ENV);
   ({ context, page } = await app.newPage("laptop"));
-  api = context.request;
+  call = apiCaller(app, context);
   await signIn(page);
-  clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+  clientId = await signedInClientId(page);
   // A farm of its own with one new MCU: nothing else decides its status.
   const farm = await call("post", "/api/farms", { name: FARM, location: "Jbeil, Mount Lebanon", client_id: clientId });
   const mcu = await call("post", "/api/mcus", { name: MCU, mac: STOCK_MAC, claim_code: demoClaimCode(STOCK_MAC), farm_id: farm.farm_id, status: "active" });
@@ -66,11 +60,6 @@ const resolvedList = (p: Page) => p.getByRole("list", { name: "Resolved alarms, 
 const entry = (list: Locator, title: string) => list.getByRole("article", { name: title, exact: true });
 const farmBadge = (p: Page, name: string) =>
   p.getByRole("region", { name: "Your Farms" }).getByRole("listitem").filter({ has: p.getByRole("heading", { name, exact: true }) }).locator("h3 + span").innerText();
-
-async function summaryValue(p: Page, label: string): Promise<number> {
-  const card = p.getByRole("region", { name: "Summary" }).getByRole("listitem").filter({ hasText: label });
-  return Number(await card.locator("p").nth(1).innerText());
-}
 
 /** The value of a row of an alarm's details, by its term. */
 const detail = (alarm: Locator, term: string) => alarm.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd[1]").innerText();

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mcu, Notification } from "../src/contract/entities.ts";
-import { signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**
  * An alert for a condition that is still active is not raised again when the
@@ -21,7 +21,7 @@ describe("alerts across server restarts", () => {
     app = await startDemoApp();
     ({ context, page } = await app.newPage("laptop"));
     await signIn(page);
-    clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+    clientId = await signedInClientId(page);
   }, 120_000);
   afterAll(async () => {
     await context?.close();

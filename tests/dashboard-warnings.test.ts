@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectToast, followNavLink, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
+import { expectToast, followNavLink, signedInClientId, signIn, startDemoApp, summaryValue, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
 import { listSize, scrollToCard } from "./support/virtual-list.ts";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
 import { ALARM_TIMING_ENV } from "./support/alarm-timing.ts";
@@ -29,7 +29,7 @@ beforeAll(async () => {
   ({ context, page } = await app.newPage("laptop"));
   await signIn(page);
   // A farm of its own with one new MCU and no profile yet: nothing else decides its status.
-  const clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+  const clientId = await signedInClientId(page);
   const headers = { Origin: app.url };
   const post = async (path: string, data: object) => {
     const res = await context.request.post(path, { headers, data });
@@ -57,11 +57,6 @@ const farmBadge = (p: Page, name: string) => farmCard(p, name).locator("h3 + spa
 const mcuCard = (p: Page, name: string) => p.getByRole("article", { name, exact: true });
 /** One value of an MCU card's readings grid, by its label. */
 const reading = (card: Locator, label: string) => card.locator("dl > div").filter({ has: card.page().locator("dt", { hasText: new RegExp(`^${label}$`) }) });
-
-async function summaryValue(p: Page, label: string): Promise<number> {
-  const card = p.getByRole("region", { name: "Summary" }).getByRole("listitem").filter({ hasText: label });
-  return Number(await card.locator("p").nth(1).innerText());
-}
 
 /** The Warnings card and the farm badges at one moment (the demo farms may change while we look). */
 async function warningsAndBadges(p: Page) {

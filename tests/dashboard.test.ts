@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { expectToast, signIn, startDemoApp, summaryValue, type DemoApp } from "./support/app-harness.ts";
 import { listSize } from "./support/virtual-list.ts";
 
 /** The demo farm (server/simulator/demo.ts). */
@@ -25,11 +25,6 @@ async function dashboard(size: "phone" | "laptop" | "wall" = "laptop") {
   const { context, page } = await app.newPage(size);
   await signIn(page);
   return { context, page };
-}
-
-async function summaryValue(page: Page, label: string): Promise<number> {
-  const card = page.getByRole("region", { name: "Summary" }).getByRole("listitem").filter({ hasText: label });
-  return Number(await card.locator("p").nth(1).innerText());
 }
 
 const mcuCards = (page: Page) => page.getByRole("region", { name: "MCU Readings" }).getByRole("article");

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mcu } from "../src/contract/entities.ts";
-import { signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { scrollToCard } from "./support/virtual-list.ts";
 
 /** The demo (server/simulator/demo.ts): Oyster Room A runs "Oyster fruiting"; Packing Cooler has no profile. */
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** The client's MCUs as the API answers them, asked with the page's session. */
 async function mcus(page: Page): Promise<Mcu[]> {
-  const clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+  const clientId = await signedInClientId(page);
   const res = await page.request.get(`/api/mcus/by-client/${clientId}`);
   return (await res.json()) as Mcu[];
 }

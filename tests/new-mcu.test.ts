@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { expectToast, signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { scrollToCard } from "./support/virtual-list.ts";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
 
@@ -37,7 +37,7 @@ describe("a newly added MCU", () => {
     app = await startDemoApp();
     ({ context, page } = await app.newPage("laptop"));
     await signIn(page);
-    clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+    clientId = await signedInClientId(page);
   }, 120_000);
   afterAll(async () => {
     await context?.close();

@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoClaimCode } from "../server/devices/device-keys.ts";
-import { followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { followNavLink, signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { listSize, revealCard } from "./support/virtual-list.ts";
 
 /**
@@ -110,7 +110,7 @@ describe("pages a new user moves between", () => {
   });
 
   it("says plainly what a newly claimed MCU's sensors count and what its automation follows", async () => {
-    const clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+    const clientId = await signedInClientId(page);
     const headers = { Origin: app.url };
     const farms = (await (await context.request.get(`/api/farms/myfarms/get?client_id=${clientId}`)).json()) as { farm_id: number; name: string }[];
     const farmId = farms.find((f) => f.name === "North Barn")!.farm_id;

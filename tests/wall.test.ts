@@ -9,7 +9,7 @@ import { migrate } from "../server/db/migrate.ts";
 import { openPglite } from "../server/db/database.ts";
 import { provisionDevices, randomMac, type ProvisionedDevice } from "../server/devices/provisioning.ts";
 import { freePort } from "../server/test-support/free-port.ts";
-import { followNavLink, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { apiCaller, followNavLink, signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**
  * The wall view against the real server with the demo fleet, plus a farm of three MCUs
@@ -97,12 +97,9 @@ beforeAll(async () => {
   );
   ({ context, page } = await app.newPage("wall"));
   await signIn(page);
-  clientId = Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
-  const post = async (path: string, data: object) => {
-    const res = await context.request.post(path, { headers: { Origin: app.url }, data });
-    expect(res.ok(), `${path}: ${await res.text()}`).toBe(true);
-    return res.json();
-  };
+  clientId = await signedInClientId(page);
+  const call = apiCaller(app, context);
+  const post = (path: string, data: object) => call("post", path, data);
   const farm = await post("/api/farms", { name: FARM, location: "Batroun", client_id: clientId });
   const profile = await post("/api/setting-profiles", { name: "Wall test", client_id: clientId, config: PROFILE_CONFIG });
   for (const [i, name] of BAYS.entries()) {

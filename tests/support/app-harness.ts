@@ -75,6 +75,29 @@ export async function signIn(page: Page, username: string = DEMO.username, passw
   await page.waitForFunction("localStorage.getItem('client') !== null");
 }
 
+/** The signed-in client's id, as the app keeps it in localStorage. */
+export async function signedInClientId(page: Page): Promise<number> {
+  return Number(await page.evaluate("JSON.parse(localStorage.getItem('client')).client_id"));
+}
+
+/**
+ * Calls the API as the signed-in page does (its context's cookie, the app's Origin) and answers
+ * the JSON; a refusal throws with the answer's text.
+ */
+export function apiCaller(app: DemoApp, context: BrowserContext) {
+  return async (method: "get" | "post" | "put", path: string, data?: object) => {
+    const res = await context.request[method](path, { headers: { Origin: app.url }, ...(data ? { data } : {}) });
+    if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+}
+
+/** The number a card of the dashboard's Summary shows under `label`. */
+export async function summaryValue(page: Page, label: string): Promise<number> {
+  const card = page.getByRole("region", { name: "Summary" }).getByRole("listitem").filter({ hasText: label });
+  return Number(await card.locator("p").nth(1).innerText());
+}
+
 /** A toast's text appears (react-toastify renders them with role="alert"). */
 export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
   await page.getByRole("alert").filter({ hasText: text }).first().waitFor({ state: "visible", timeout: 10_000 });
