@@ -6,6 +6,7 @@ import { type } from "arktype";
  */
 
 import { AC_BASES, CONTROLLER_TYPES, FARM_STATUSES, MCU_STATUSES, SENSOR_TYPES } from "./enums.ts";
+import { readingGroups } from "./reading-groups.ts";
 
 export {
   AC_BASES,
@@ -49,17 +50,14 @@ export type Notification = typeof notification.infer;
 
 /** Environmental and device readings of one MCU (SPEC §3 "Live reading per device"). */
 export const liveReading = type({
-  "DHT?": { temperature: "number", humidity: "number", count: "number.integer >= 0" },
-  "SOIL_TEMP?": { soil_temperature: "number", count: "number.integer >= 0" },
-  "CO2?": { co2: "number", count: "number.integer >= 0" },
-  /** Soil moisture in %, from Moisture sensors (an addition to SPEC §3 for the irrigation alerts). */
-  "MOISTURE?": { soil_moisture: "number", count: "number.integer >= 0" },
-  "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
-  "AC?": { status: "boolean", auto: "boolean" },
-  "Ventilation?": { status: "boolean", auto: "boolean" },
-  "Humidifier?": { status: "boolean", auto: "boolean" },
-  /** 0-100 %, reported by the MCU. */
-  "batteryLevel?": "0 <= number <= 100",
+  ...readingGroups({
+    temperature: "number",
+    humidity: "number",
+    soil_temperature: "number",
+    co2: "number",
+    soil_moisture: "number",
+    count: "number.integer >= 0",
+  }),
   /** ISO time stamped by the server when the reading arrived. */
   "lastUpdated?": "string",
 });

@@ -1,4 +1,5 @@
 import { scope, type, type ArkErrors } from "arktype";
+import { readingGroups } from "./reading-groups.ts";
 import { COMMAND_TARGETS } from "./realtime.ts";
 
 /** The device contract of ARCHITECTURE.md: topics under `devices/{MAC}/`, MAC upper case with colons. */
@@ -35,15 +36,14 @@ const inPlace = scope({}, { clone: false });
  * (1e309 parses as Infinity, which JSON then stores and serves as null) is refused as invalid.
  */
 export const telemetryMessage = inPlace.type({
-  "DHT?": { temperature: "-60 <= number <= 100", humidity: "0 <= number <= 100", count: "0 <= number.integer <= 1000000" },
-  "SOIL_TEMP?": { soil_temperature: "-60 <= number <= 100", count: "0 <= number.integer <= 1000000" },
-  "CO2?": { co2: "0 <= number <= 100000", count: "0 <= number.integer <= 1000000" },
-  "MOISTURE?": { soil_moisture: "0 <= number <= 100", count: "0 <= number.integer <= 1000000" },
-  "Irrigation?": { status: "boolean", auto: "boolean", "session?": "boolean" },
-  "AC?": { status: "boolean", auto: "boolean" },
-  "Ventilation?": { status: "boolean", auto: "boolean" },
-  "Humidifier?": { status: "boolean", auto: "boolean" },
-  "batteryLevel?": "0 <= number <= 100",
+  ...readingGroups({
+    temperature: "-60 <= number <= 100",
+    humidity: "0 <= number <= 100",
+    soil_temperature: "-60 <= number <= 100",
+    co2: "0 <= number <= 100000",
+    soil_moisture: "0 <= number <= 100",
+    count: "0 <= number.integer <= 1000000",
+  }),
   "+": "delete",
 });
 export type TelemetryMessage = typeof telemetryMessage.infer;
