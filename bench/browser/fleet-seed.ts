@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import type { LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
+import type { LiveReading } from "../../src/contract/entities.ts";
 import type { Database } from "../../server/db/database.ts";
 import { farmsRepo } from "../../server/db/farms-repo.ts";
 import { profilesRepo } from "../../server/db/profiles-repo.ts";
 import { provisionDevices, randomMac } from "../../server/devices/provisioning.ts";
+import { DEMO_PROFILES } from "../../server/simulator/demo.ts";
 import { cookieOf, registration } from "../../server/test-support/test-server.ts";
 
 /** One client's fleet for a level of the browser bench. */
@@ -19,36 +20,6 @@ export interface SeededFleet {
 
 /** Names that sort first and are easy to find: the probes lead the dashboard's order too (mcu_id). */
 export const probeName = (i: number) => `Probe ${i + 1}`;
-
-const PROFILES: { name: string; config: ProfileConfig }[] = [
-  {
-    name: "Oyster fruiting",
-    config: {
-      irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
-      ventilation: { co2_threshold: 1200 },
-      ac: { based_on: "room_temp", target_temp: 18 },
-      humidifier: { humidity_on_below: 80, humidity_off_above: 93 },
-    },
-  },
-  {
-    name: "Shiitake incubation",
-    config: {
-      irrigation: { on_cycle_hours: 8, off_cycle_liters: 20, soil_moisture_on: 35, soil_moisture_off: 60 },
-      ventilation: { co2_threshold: 1500 },
-      ac: { based_on: "soil_temp", target_temp: 22 },
-      humidifier: { humidity_on_below: 75, humidity_off_above: 95 },
-    },
-  },
-  {
-    name: "Lion's mane pinning",
-    config: {
-      irrigation: { on_cycle_hours: 6, off_cycle_liters: 10, soil_moisture_on: 30, soil_moisture_off: 70 },
-      ventilation: { co2_threshold: 1400 },
-      ac: { based_on: "room_temp", target_temp: 20 },
-      humidifier: { humidity_on_below: 78, humidity_off_above: 95 },
-    },
-  },
-];
 
 const SENSOR_TYPES = ["Humidity", "CO2", "Soil_temp", "Moisture"] as const;
 const CONTROLLER_TYPES = ["Humidifier", "Irrigation", "Ac", "Ventilation"] as const;
@@ -77,7 +48,7 @@ export async function seedFleet(app: FastifyInstance, db: Database, count: numbe
     const farmIds: number[] = [];
     for (let f = 0; f < farmCount; f++) farmIds.push((await farmsRepo(tx).create(clientId, `Farm ${String.fromCharCode(65 + f)}`, `Site ${f + 1}`)).farm_id);
     const profileIds: number[] = [];
-    for (const p of PROFILES) profileIds.push((await profilesRepo(tx).create(clientId, p.name, p.config, now)).profile_id);
+    for (const p of DEMO_PROFILES) profileIds.push((await profilesRepo(tx).create(clientId, p.name, p.config, now)).profile_id);
 
     await tx.query("update device_inventory set claimed_by = $1, claimed_at = $2 where mac = any($3::text[])", [clientId, now, devices.map((d) => d.mac)]);
     const rows = await tx.query<{ mcu_id: number; mac: string }>(

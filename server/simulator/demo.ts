@@ -36,7 +36,8 @@ export const DEMO_STOCK = {
   ] as { mac: string; type: SensorType }[],
 };
 
-const PROFILES: { name: string; config: ProfileConfig }[] = [
+/** The demo's setting profiles; the browser bench's fleet gets the same ones. */
+export const DEMO_PROFILES: { name: string; config: ProfileConfig }[] = [
   {
     name: "Oyster fruiting",
     config: {
@@ -75,7 +76,7 @@ const FARMS = [
 /** The 12 demo rooms' MCUs, in the order of FARMS' rooms. */
 export const DEMO_MCU_MACS = FARMS.flatMap((_, f) => [0, 1, 2, 3].map((r) => mac(0x10, 0, f * 4 + r + 1)));
 
-/** Which profile (index into PROFILES) each of the 12 MCUs runs; null: none linked. */
+/** Which profile (index into DEMO_PROFILES) each of the 12 MCUs runs; null: none linked. */
 const LINKS = [0, 0, 1, 1, 0, 0, 0, null, 2, 2, 2, null];
 const LOW_BATTERY = new Map([[7, 24], [11, 31]]);
 
@@ -103,7 +104,7 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       });
       const id = client.client_id;
       const profiles = [];
-      for (const p of PROFILES) profiles.push(await profilesRepo(tx).create(id, p.name, p.config, at));
+      for (const p of DEMO_PROFILES) profiles.push(await profilesRepo(tx).create(id, p.name, p.config, at));
 
       const mcuMacs = DEMO_MCU_MACS;
       const keys = await provisionDevices(tx, [...mcuMacs, ...DEMO_STOCK.mcus].map((m) => ({ mac: m, kind: "mcu" as const, type: null, claimCode: demoClaimCode(m) })));
