@@ -145,30 +145,17 @@ export function sampleLoopDelay(histogram: Histogram): { maxMs(): number; stop()
  */
 export function registerNodeMetrics(registry: Registry, current: () => NodeMetrics | undefined): void {
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: L[], values: (m: NodeMetrics) => [Partial<Record<L, string>>, number][]) =>
-    new Counter({
-      name,
-      help,
-      labelNames,
-      registers,
-      collect() {
-        const m = current();
-        this.reset();
-        if (m) for (const [labels, value] of values(m)) this.inc(labels, value);
-      },
-    });
-  const gauge = <L extends string>(name: string, help: string, labelNames: L[], values: (m: NodeMetrics) => [Partial<Record<L, string>>, number][]) =>
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers,
-      collect() {
-        const m = current();
-        this.reset();
-        if (m) for (const [labels, value] of values(m)) this.set(labels, value);
-      },
-    });
+  type Values<L extends string> = (m: NodeMetrics) => [Partial<Record<L, string>>, number][];
+  // Each scrape starts the metric from zero and adds the snapshot's values: a counter then holds
+  // the total, and a gauge (no label twice in one snapshot) the value, as `set` would leave it.
+  const collect = <L extends string>(values: Values<L>) =>
+    function (this: { reset(): void; inc(labels: Partial<Record<L, string>>, value: number): void }) {
+      const m = current();
+      this.reset();
+      if (m) for (const [labels, value] of values(m)) this.inc(labels, value);
+    };
+  const counter = <L extends string>(name: string, help: string, labelNames: L[], values: Values<L>) => new Counter({ name, help, labelNames, registers, collect: collect(values) });
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[], values: Values<L>) => new Gauge({ name, help, labelNames, registers, collect: collect(values) });
 
   counter("process_cpu_seconds_total", "CPU time of the whole process (every thread), user and system.", [], (m) => [[{}, m.cpuUs / 1e6]]);
   gauge("process_resident_memory_bytes", "Resident memory of the process.", [], (m) => [[{}, m.rssBytes]]);
