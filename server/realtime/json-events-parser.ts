@@ -1,8 +1,5 @@
-import { createRequire } from "node:module";
 import type * as Parser from "socket.io-parser";
-
-// The copy Socket.IO itself loads (CommonJS), not the ESM build beside it.
-const parser = createRequire(import.meta.url)("socket.io-parser") as typeof Parser;
+import { checkSocketIoParser, encodeAsString, socketIoParser as parser } from "./socket-io-internals.ts";
 
 /**
  * Socket.IO's parser, except that a packet of one of `events` is encoded without first walking
@@ -11,11 +8,12 @@ const parser = createRequire(import.meta.url)("socket.io-parser") as typeof Pars
  * frame of 250 readings has some 2 000 values). The text on the wire is the same.
  */
 export function jsonEventsParser(events: readonly string[]) {
+  checkSocketIoParser();
   const json = new Set(events);
   class Encoder extends parser.Encoder {
     override encode(packet: Parser.Packet): unknown[] {
       if (packet.type === parser.PacketType.EVENT && json.has((packet.data as unknown[] | undefined)?.[0] as string)) {
-        return [(this as unknown as { encodeAsString(p: Parser.Packet): string }).encodeAsString(packet)];
+        return [encodeAsString(this, packet)];
       }
       return super.encode(packet);
     }

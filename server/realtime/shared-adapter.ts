@@ -1,6 +1,18 @@
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import type { Redis } from "ioredis";
 import { acksOf, deliveriesOf, encodeAcks } from "../devices/delivery.ts";
+import {
+  encodePacket,
+  type BroadcastOptions,
+  forEachLocalSocket,
+  interceptBroadcast,
+  interceptEncode,
+  interceptRawMessages,
+  nodeUid,
+  publishToStream,
+  streamsAdapterChecked,
+} from "./redis-streams-adapter-internals.ts";
+import { writePreEncoded } from "./socket-io-internals.ts";
 
 /**
  * Socket.IO's Redis Streams adapter as every node of a deployment shares it, made cheap for the
@@ -65,38 +77,6 @@ export async function deliveredBy(redis: Redis, streamName: string, session: str
 }
 
 type Room = string;
-interface BroadcastOptions {
-  rooms: Set<Room>;
-  except?: Set<Room>;
-  flags?: { volatile?: boolean; compress?: boolean; local?: boolean };
-}
-interface Packet {
-  type: number;
-  nsp: string;
-  data?: unknown[];
-  id?: number;
-}
-interface RawMessage {
-  uid: string;
-  nsp: string;
-  type: string;
-  [field: string]: string;
-}
-/** What this module uses of the adapter: Socket.IO's ClusterAdapter and in-memory Adapter (socket.io-adapter 2.5). */
-interface StreamsAdapter {
-  uid: string;
-  nsp: { name: string };
-  rooms: Map<Room, Set<string>>;
-  sids: Map<string, Set<Room>>;
-  encoder: { encode(packet: Packet): unknown[] };
-  broadcast(packet: Packet, opts: BroadcastOptions): Promise<void> | void;
-  apply(opts: BroadcastOptions, callback: (socket: { client: { writeToEngine(packets: unknown[], opts: object): void } }) => void): void;
-  encode(message: { type: number; uid: string; nsp: string; data?: unknown }): Record<string, string>;
-  onRawMessage(raw: RawMessage, offset: string): unknown;
-  publishAndReturnOffset(message: { type: number; data?: unknown }): Promise<string>;
-  on(event: "create-room" | "delete-room", listener: (room: Room) => void): void;
-  close(): Promise<void> | void;
-}
 
 export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
   // maxLen: the stream keeps the last 2 000 messages (Socket.IO's default of 10 000 frames of a
@@ -105,11 +85,8 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
   const presenceMs = o.presenceMs ?? 2000;
   // Socket.IO constructs it with `new`: a function (not an arrow) that returns the adapter.
   return function (nsp: Parameters<typeof make>[0]) {
-    const made = make(nsp);
-    const adapter = made as unknown as StreamsAdapter;
-    const broadcast = adapter.broadcast.bind(adapter);
-    const encode = adapter.encode.bind(adapter);
-    const onRawMessage = adapter.onRawMessage.bind(adapter);
+    const adapter = streamsAdapterChecked(make(nsp));
+    const uid = nodeUid(adapter);
     const close = adapter.close.bind(adapter);
     const log = (what: string) => (err: Error) => console.error(`realtime adapter: ${what}: ${err.message}`);
 
@@ -133,23 +110,23 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
     };
     const writeLocal = (text: string, opts: BroadcastOptions) => {
       const packetOpts = { preEncoded: true, volatile: opts.flags?.volatile, compress: opts.flags?.compress };
-      adapter.apply(opts, (socket) => socket.client.writeToEngine([text], packetOpts));
+      forEachLocalSocket(adapter, opts, (socket) => writePreEncoded(socket, text, packetOpts));
     };
 
-    adapter.broadcast = (packet, opts) => {
+    interceptBroadcast(adapter, (broadcast) => (packet, opts) => {
       packet.nsp = adapter.nsp.name;
-      const encoded = adapter.encoder.encode(packet);
+      const encoded = encodePacket(adapter, packet);
       if (encoded.length !== 1 || typeof encoded[0] !== "string") return broadcast(packet, opts); // binary: Socket.IO's way
       const text = encoded[0];
       if (!opts.flags?.local && (!opts.flags?.volatile || remoteWants(opts.rooms))) {
         const deliveries = deliveriesOf(packet.data?.[1]);
         const acks = deliveries && deliveries.length > 0 ? encodeAcks(deliveries) : undefined;
-        (adapter as { [PUBLISHED]?: Promise<unknown> })[PUBLISHED] = adapter.publishAndReturnOffset({ type: FRAME, data: { text, opts, acks } }).catch(log("publishing a broadcast"));
+        (adapter as { [PUBLISHED]?: Promise<unknown> })[PUBLISHED] = publishToStream(adapter, { type: FRAME, data: { text, opts, acks } }).catch(log("publishing a broadcast"));
       }
       if (hasLocal(opts)) writeLocal(text, opts);
-    };
+    });
 
-    adapter.encode = (message) => {
+    interceptEncode(adapter, (encode) => (message) => {
       const base = { uid: message.uid, nsp: message.nsp, type: String(message.type) };
       if (message.type === FRAME) {
         const { text, opts, acks } = message.data as { text: string; opts: BroadcastOptions; acks?: string };
@@ -158,12 +135,12 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
       }
       if (message.type === PRESENCE) return { ...base, rooms: JSON.stringify(message.data) };
       return encode(message);
-    };
+    });
 
     // (A message that throws here would be read again and again: the stream's reader moves past
     // an entry only once it was handled.)
-    adapter.onRawMessage = (raw, offset) => {
-      if (raw.uid === adapter.uid) return; // our own, read back
+    interceptRawMessages(adapter, (onRawMessage) => (raw, offset) => {
+      if (raw.uid === uid) return; // our own, read back
       try {
         switch (Number(raw.type)) {
           case FRAME: {
@@ -180,7 +157,7 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
       } catch (err) {
         log(`a message of type ${raw.type} from ${raw.uid}`)(err as Error);
       }
-    };
+    });
 
     // This node's announced rooms: to the others at once when they change, and every presenceMs.
     let pending = false;
@@ -190,7 +167,7 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
       const fresh = Date.now() - 3 * presenceMs;
       for (const [uid, node] of remote) if (node.at < fresh) remote.delete(uid);
       const rooms = [...adapter.rooms.keys()].filter(o.announced);
-      adapter.publishAndReturnOffset({ type: PRESENCE, data: rooms }).catch(log("announcing rooms"));
+      publishToStream(adapter, { type: PRESENCE, data: rooms }).catch(log("announcing rooms"));
     }
     function announceSoon() {
       if (pending) return;
@@ -205,6 +182,6 @@ export function sharedAdapter(redis: Redis, o: SharedAdapterOptions) {
       clearInterval(timer);
       return close();
     };
-    return made;
+    return adapter;
   };
 }
