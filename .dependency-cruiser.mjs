@@ -38,7 +38,8 @@ export default {
       name: "core-client-loads-the-core-lazily",
       comment:
         "Where Workers are unavailable core-client.ts runs the core in the page: it may load src/worker/core.ts, lazily " +
-        "(import()) so that it stays out of the main bundle, and otherwise only the worker's types.",
+        "(import()) so that it stays out of the main bundle, and otherwise only the worker's types. (dependency-cruiser " +
+        "keeps one dependency per specifier and type-only-ness: a static import of core.ts must stay above the import() to be seen.)",
       severity: "error",
       from: { path: String.raw`^src/ui/data/core-client\.ts$` },
       to: { path: "^src/worker/", dependencyTypesNot: ["type-only", "dynamic-import"] },
