@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import type { Sql } from "../db/database.ts";
+import { pushTokensRepo } from "../db/push-tokens-repo.ts";
 
 /**
  * A push message: its words, and where it leads in the app (an app path such as an alarm's or an
@@ -55,15 +56,15 @@ export type PushNotifier = (clientId: number, message: PushMessage) => Promise<v
  * all is the caller's decision (see `mayPush`).
  */
 export function createPushNotifier(db: Sql, sender: PushSender, log: (msg: string) => void = () => {}): PushNotifier {
+  const tokens = pushTokensRepo(db);
   return async (clientId, n) => {
-    const [row] = await db.query<{ fcm_token: string | null }>("select fcm_token from clients where client_id = $1", [clientId]);
-    const token = row?.fcm_token;
+    const token = await tokens.tokenOf(clientId);
     if (!token) return;
     try {
       await sender.send(token, { title: n.title, body: n.body, ...(n.link ? { link: n.link } : {}) });
     } catch (err) {
       if (err instanceof StaleTokenError) {
-        await db.query("update clients set fcm_token = null where client_id = $1 and fcm_token = $2", [clientId, token]);
+        await tokens.forgetStale(clientId, token);
       } else {
         log(`push to client ${clientId} failed: ${(err as Error).message}`);
       }

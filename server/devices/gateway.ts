@@ -4,6 +4,7 @@ import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/e
 import { checkTelemetry, commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, TOPICS, type CommandMessage, type TelemetryMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
 import type { CommandAck } from "../../src/contract/realtime.ts";
 import type { Sql } from "../db/database.ts";
+import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 import type { CommandRecorder, FinalOutcome } from "../history/command-log.ts";
 import type { McuDirectory, McuEntry } from "./mcu-directory.ts";
 import type { DeviceBudget, DeviceCutOff } from "./device-budget.ts";
@@ -94,6 +95,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const rereads = new Map<string, Promise<void>>();
 
   const transport = o.transport;
+  const mcus = mcuLiveRepo(o.db);
 
   // Readings arrive several to a millisecond: the same time is written out once.
   let isoMs = NaN;
@@ -183,7 +185,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     o.directory.setStatus(mac, status);
     const write = (statusWrites.get(mac) ?? Promise.resolve())
       .catch(() => undefined)
-      .then(() => o.db.query("update mcus set status = $2, updated_at = updated_at where mac = $1", [mac, status]));
+      .then(() => mcus.setStatus(mac, status));
     statusWrites.set(mac, write);
     try {
       await write;

@@ -1,33 +1,8 @@
-import type { McuStatus, ProfileConfig } from "../../src/contract/entities.ts";
+import type { McuStatus } from "../../src/contract/entities.ts";
 import type { Sql } from "../db/database.ts";
+import { mcuLiveRepo, type McuEntry } from "../db/mcu-live-repo.ts";
 
-/** What ingest needs to know about the MCU behind a MAC: its owner, name and linked config. */
-export interface McuEntry {
-  mcuId: number;
-  clientId: number;
-  mac: string;
-  name: string;
-  farmName: string;
-  status: McuStatus;
-  config: ProfileConfig | null;
-}
-
-const COLUMNS = `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_name, m.status, p.config
-       from mcus m join farms f on f.farm_id = m.farm_id
-       left join profile_links l on l.mcu_id = m.mcu_id
-       left join setting_profiles p on p.profile_id = l.profile_id`;
-
-interface Row {
-  mcu_id: number;
-  client_id: number;
-  mac: string;
-  name: string;
-  farm_name: string;
-  status: McuStatus;
-  config: ProfileConfig | null;
-}
-
-const entryOf = (row: Row): McuEntry => ({ mcuId: row.mcu_id, clientId: row.client_id, mac: row.mac, name: row.name, farmName: row.farm_name, status: row.status, config: row.config });
+export type { McuEntry };
 
 /**
  * A read-through cache from MAC to MCU, so a reading costs no query. An entry is read again after
@@ -39,6 +14,7 @@ const entryOf = (row: Row): McuEntry => ({ mcuId: row.mcu_id, clientId: row.clie
  * A MAC with no registered MCU is remembered briefly as such.
  */
 export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000, batch = 500, refreshDelayMs = 100, now = () => Date.now(), onError = (_err: unknown) => {} } = {}) {
+  const mcus = mcuLiveRepo(sql);
   const cache = new Map<string, { entry: McuEntry | null; until: number }>();
   const loading = new Map<string, Promise<McuEntry | null>>();
   /** MACs whose entries are due to be read again. */
@@ -56,8 +32,7 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
 
   async function load(mac: string): Promise<McuEntry | null> {
     const startedIn = generation;
-    const [row] = await sql.query<Row>(`${COLUMNS} where m.mac = $1`, [mac]);
-    const entry = row ? entryOf(row) : null;
+    const entry = await mcus.entryOfMac(mac);
     if (startedIn === generation) store(mac, entry);
     return entry;
   }
@@ -71,9 +46,9 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
         const macs = [...due].slice(0, batch);
         for (const mac of macs) due.delete(mac);
         const startedIn = generation;
-        const rows = await sql.query<Row>(`${COLUMNS} where m.mac = any($1::text[])`, [macs]);
+        const entries = await mcus.entriesOfMacs(macs);
         if (startedIn !== generation) continue;
-        const found = new Map(rows.map((r) => [r.mac, entryOf(r)]));
+        const found = new Map(entries.map((e) => [e.mac, e]));
         for (const mac of macs) {
           // An entry dropped meanwhile (invalidated) is read on its next lookup, not here.
           if (!cache.has(mac)) continue;

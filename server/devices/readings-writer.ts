@@ -1,5 +1,6 @@
 import type { LiveReading } from "../../src/contract/entities.ts";
 import type { Sql } from "../db/database.ts";
+import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 
 /**
  * Stores the latest reading of each MCU. Readings arrive up to several times a second per MCU;
@@ -23,6 +24,7 @@ const CHUNK = 100;
 const REPLACE_AFTER_MS = 1000;
 
 export function createReadingsWriter(sql: Sql, { flushMs = 1000, maxFlushMs = 10_000, perFlushMs = 250, onError = (_err: unknown) => {} } = {}) {
+  const mcus = mcuLiveRepo(sql);
   const pending = new Map<number, { reading: LiveReading; readingAtMs: number; atMs: number }>();
   let flushing: Promise<void> = Promise.resolve();
 
@@ -31,16 +33,7 @@ export function createReadingsWriter(sql: Sql, { flushMs = 1000, maxFlushMs = 10
     const all = [...pending];
     pending.clear();
     // In chunks: PGlite runs on this thread, and one huge statement would stall the event loop.
-    for (let i = 0; i < all.length; i += CHUNK) await write(all.slice(i, i + CHUNK));
-  }
-
-  async function write(batch: [number, { reading: LiveReading; atMs: number }][]): Promise<void> {
-    await sql.query(
-      `update mcus m set readings = v.readings::jsonb, last_seen_at = v.at
-       from (select unnest($1::int[]) as id, unnest($2::text[]) as readings, unnest($3::timestamptz[]) as at) v
-       where m.mcu_id = v.id`,
-      [batch.map(([id]) => id), batch.map(([, v]) => JSON.stringify(v.reading)), batch.map(([, v]) => new Date(v.atMs).toISOString())],
-    );
+    for (let i = 0; i < all.length; i += CHUNK) await mcus.writeReadings(all.slice(i, i + CHUNK));
   }
 
   // Every `flushMs` it looks at what waits, and writes once the fleet's interval has passed.

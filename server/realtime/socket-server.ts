@@ -13,13 +13,16 @@ import {
   type CommandAck,
   type DeviceSnapshot,
 } from "../../src/contract/realtime.ts";
+import { clientsRepo } from "../db/clients-repo.ts";
 import type { Sql } from "../db/database.ts";
+import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 import { socketLimits } from "./event-limits.ts";
 import type { Gateway } from "../devices/gateway.ts";
 import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
 import { createCoalescer } from "./coalescer.ts";
 import { jsonEventsParser } from "./json-events-parser.ts";
+import { engineBacklog, interceptEngineWrites } from "./socket-io-internals.ts";
 import { DEFAULT_STREAM, sharedAdapter, takePublished } from "./shared-adapter.ts";
 import { attachDeliveries, deliveryOf, type Delivery } from "../devices/delivery.ts";
 
@@ -108,20 +111,11 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     );
   });
 
+  const mcus = mcuLiveRepo(o.db);
+  const clients = clientsRepo(o.db);
+
   async function snapshotOf(clientId: number): Promise<AuthenticatedPayload> {
-    const rows = await o.db.query<{ mac: string; mcu_id: number; status: DeviceSnapshot["status"]; readings: DeviceSnapshot["readings"]; last_seen_at: Date | null }>(
-      "select mac, mcu_id, status, readings, last_seen_at from mcus where client_id = $1 order by mcu_id",
-      [clientId],
-    );
-    return {
-      devices: rows.map((r) => ({
-        deviceId: r.mac,
-        mcu_id: r.mcu_id,
-        status: r.status,
-        readings: r.readings,
-        lastSeen: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null,
-      })),
-    };
+    return { devices: await mcus.devicesOf(clientId) };
   }
 
   /** The client's own MCU behind a MAC sent by the socket, or an answer saying why not. */
@@ -145,15 +139,12 @@ export function startRealtime(o: RealtimeOptions): Realtime {
    * tick (a frame right after a status would go); here it is dropped when the socket is really
    * behind: MAX_BACKLOG packets already queued. A client's backlog is bounded, and counted.
    */
-  function shedOnBacklog(socket: { conn: object; client: object }): void {
-    const conn = socket.conn as { writeBuffer?: unknown[] };
-    const client = socket.client as { writeToEngine(packets: unknown, opts: { volatile?: boolean }): void };
-    const write = client.writeToEngine.bind(client);
-    client.writeToEngine = (packets, opts) => {
+  function shedOnBacklog(socket: Socket): void {
+    interceptEngineWrites(socket, (write) => (packets, opts) => {
       if (!opts.volatile) return write(packets, opts);
-      if ((conn.writeBuffer?.length ?? 0) >= MAX_BACKLOG) return void shedFrames++;
+      if (engineBacklog(socket) >= MAX_BACKLOG) return void shedFrames++;
       write(packets, { ...opts, volatile: false });
-    };
+    });
   }
 
   io.on("connection", (socket) => {
@@ -196,12 +187,10 @@ export function startRealtime(o: RealtimeOptions): Realtime {
         if (cmd instanceof type.errors) return reply({ ok: false, message: cmd.summary });
         const entry = await ownMcu(socket, cmd.deviceId);
         if ("ok" in entry) return reply(entry);
-        actor ??= o.db
-          .query<{ username: string }>("select username from clients where client_id = $1", [socket.data.clientId])
-          .then(
-            ([row]) => row?.username ?? null,
-            () => ((actor = undefined), null), // logged without a name this time; read again next time
-          );
+        actor ??= clients.get(socket.data.clientId).then(
+          (client) => client?.username ?? null,
+          () => ((actor = undefined), null), // logged without a name this time; read again next time
+        );
         const origin = { clientId: socket.data.clientId, actor: await actor };
         reply(await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }, origin));
       } catch (err) {
