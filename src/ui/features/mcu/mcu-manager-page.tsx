@@ -8,7 +8,7 @@ import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { useRetryOnReconnect } from "../../components/use-list-load.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
-import { useFarms, useMcuIds, useMcuQuery } from "../../data/hooks.ts";
+import { useCollection, useMcuIds, useMcuQuery } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
@@ -83,7 +83,7 @@ export default function McuManagerPage() {
   const { core } = useAppData();
   const confirm = useConfirm();
   const mcuCount = useMcuIds().length;
-  const farms = useFarms();
+  const farms = useCollection("farms");
   const now = useNow();
 
   const [loading, setLoading] = useState(true);
@@ -100,7 +100,9 @@ export default function McuManagerPage() {
       if (!isCurrent()) return;
       const nowFailed = lists.filter((_, i) => results[i]!.status === "rejected");
       results.forEach((r, i) => {
-        if (r.status === "rejected") notify.info(messageOf(r.reason, LOAD_FALLBACK[lists[i]!]));
+        // One toast a list: a load that fails again (its retry when the connection comes) replaces
+        // its toast instead of stacking a copy in front of other messages.
+        if (r.status === "rejected") notify.info(messageOf(r.reason, LOAD_FALLBACK[lists[i]!]), { toastId: `${lists[i]!}-load` });
       });
       setFailed(nowFailed);
       setLoading(false);
