@@ -1,12 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { Link } from "react-router-dom";
 import type { ZodType } from "zod";
 import type { Mcu } from "../../contract/entities.ts";
 import { SelectField, TextField } from "./fields.tsx";
 import { fieldError, FormAlert, refusalOf, type FormRefusal } from "./form-refusal.tsx";
 import { Modal } from "./modal.tsx";
+import { useSubmitForm } from "./use-submit-form.ts";
 
 /** Read-only values look fixed, not like inputs waiting for text. */
 const READ_ONLY_CLASS = "block w-full rounded-lg border border-gray-200 bg-gray-100 px-3 py-2 text-gray-700 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
@@ -89,28 +88,13 @@ function DeviceForm<Type extends string, Values>({
   onCancel,
   onSave,
 }: DeviceFormOptions<Type, Values> & { draft: DeviceDraft<Type>; onCancel: () => void }) {
-  const [saving, setSaving] = useState(false);
-  // The server's refusal of the last attempt. The MAC cannot be changed here, so a refusal about
-  // it stands until the next attempt; one about the form goes as soon as something changes.
-  const [refusal, setRefusal] = useState<FormRefusal | null>(null);
-  const [form, fields] = useForm<DeviceFields, Values>({
+  // `refusal`: the server's refusal of the last attempt. The MAC cannot be changed here, so a
+  // refusal about it stands until the next attempt; one about the form goes as soon as something changes.
+  const { form, fields, busy: saving, refusal, setRefusal } = useSubmitForm<ZodType<Values>, DeviceFields, FormRefusal>({
+    schema,
     defaultValue: { name: draft.name, mac: draft.mac, type: draft.type ?? "", mcu_id: draft.mcuId === null ? "" : String(draft.mcuId) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setSaving(true);
-      setRefusal(null);
-      try {
-        await onSave(submission.value);
-      } catch (err) {
-        setRefusal(refusalOf(err, "Save failed"));
-      } finally {
-        setSaving(false);
-      }
-    },
+    send: onSave,
+    refused: (err) => refusalOf(err, "Save failed"),
   });
   const typeLocked = draft.type !== null;
   const macError = fieldError(fields.mac.errors, refusal, "mac");

@@ -1,10 +1,9 @@
-import { useId, useMemo, useState, type FormEvent } from "react";
-import { ALARM_COMMENT_MAX, type Alarm } from "../../../contract/alarms-values.ts";
-import { CoreError } from "../../../contract/core-error.ts";
-import { TextAreaField } from "../../components/fields.tsx";
+import { useId, useMemo, useState } from "react";
+import type { Alarm } from "../../../contract/alarms-values.ts";
 import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { AcknowledgeForm, useAcknowledging } from "./acknowledge-form.tsx";
 
 /** A farm with open alarms, as the dialog offers it. */
 export interface FarmWithOpenAlarms {
@@ -27,8 +26,6 @@ export function farmsWithOpenAlarms(active: readonly Alarm[]): FarmWithOpenAlarm
 
 const alarmsWord = (n: number) => (n === 1 ? "1 open alarm" : `${n} open alarms`);
 
-const reasonOf = (err: unknown) => (err instanceof CoreError ? (err.serverMessage ?? err.message) : "The alarms could not be acknowledged. Try again.");
-
 /**
  * Acknowledging every open alarm of a farm at once (after a visit that dealt with them all): the
  * farmer picks the farm (the one filtered on, else the one with most open alarms), sees how many
@@ -38,8 +35,7 @@ export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: {
   const { core } = useAppData();
   const [farmId, setFarmId] = useState<number | null>(null);
   const [comment, setComment] = useState("");
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { saving, error, clearError, submit } = useAcknowledging("The alarms could not be acknowledged. Try again.");
   const selectId = useId();
   // Opening starts from the page's farm; a farm whose alarms were all acknowledged meanwhile falls back to the next.
   const [wasOpen, setWasOpen] = useState(false);
@@ -48,33 +44,30 @@ export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: {
     if (open) {
       setFarmId(initialFarmId);
       setComment("");
-      setError(null);
+      clearError();
     }
   }
   const chosen = useMemo(() => farms.find((f) => f.farmId === farmId) ?? farms[0] ?? null, [farms, farmId]);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!chosen || saving) return;
-    setSaving(true);
-    setError(null);
-    try {
-      const acknowledged = await core.acknowledgeFarmAlarms(chosen.farmId, comment.trim());
-      notify.success(acknowledged.length === 1 ? `Acknowledged 1 alarm in ${chosen.name}` : `Acknowledged ${acknowledged.length} alarms in ${chosen.name}`);
-      onClose();
-    } catch (err) {
-      setError(reasonOf(err));
-    } finally {
-      setSaving(false);
-    }
-  }
 
   return (
     <Modal open={open} onClose={onClose} title="Acknowledge all alarms of a farm">
       {chosen === null ? (
         <p className="text-gray-700">No open alarms are left to acknowledge.</p>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <AcknowledgeForm
+          comment={comment}
+          onComment={setComment}
+          commentField={{ label: "Comment for all (optional)", placeholder: "What was done, e.g. Closed the tunnel door" }}
+          saving={saving}
+          error={error}
+          action={`Acknowledge ${chosen.open === 1 ? "1 alarm" : `${chosen.open} alarms`}`}
+          onSubmit={submit(async () => {
+            const acknowledged = await core.acknowledgeFarmAlarms(chosen.farmId, comment.trim());
+            notify.success(acknowledged.length === 1 ? `Acknowledged 1 alarm in ${chosen.name}` : `Acknowledged ${acknowledged.length} alarms in ${chosen.name}`);
+            onClose();
+          })}
+          onCancel={onClose}
+        >
           <label htmlFor={selectId} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
             Farm
           </label>
@@ -93,28 +86,7 @@ export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: {
           <p className="mb-4 text-sm 4xl:text-lg text-gray-700" data-confirm-text>
             Every open alarm of {chosen.name} ({alarmsWord(chosen.open)}) will be marked acknowledged by you. Each stays listed until its condition clears.
           </p>
-          <TextAreaField
-            label="Comment for all (optional)"
-            name="comment"
-            value={comment}
-            maxLength={ALARM_COMMENT_MAX}
-            placeholder="What was done, e.g. Closed the tunnel door"
-            onChange={(e) => setComment(e.target.value)}
-          />
-          {error && (
-            <p role="alert" className="mb-4 text-sm text-red-700 bg-red-50 rounded-lg px-3 py-2">
-              {error}
-            </p>
-          )}
-          <div className="flex flex-col-reverse sm:flex-row sm:justify-end gap-3">
-            <button type="button" className="btn-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="btn-primary" disabled={saving} aria-busy={saving}>
-              {saving ? "Acknowledging…" : `Acknowledge ${chosen.open === 1 ? "1 alarm" : `${chosen.open} alarms`}`}
-            </button>
-          </div>
-        </form>
+        </AcknowledgeForm>
       )}
     </Modal>
   );

@@ -1,7 +1,6 @@
-import { useForm, type DefaultValue } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import type { DefaultValue } from "@conform-to/react";
 import type { z } from "zod";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 
 type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -21,24 +20,6 @@ interface AuthFormOptions<Schema extends FormSchema> {
  * and a second click would send the form again.
  */
 export function useAuthForm<Schema extends FormSchema>({ id, schema, defaultValue, submit, onFailure }: AuthFormOptions<Schema>) {
-  const [busy, setBusy] = useState(false);
-  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
-    id,
-    defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setBusy(true);
-      try {
-        await submit(submission.value);
-      } catch (err) {
-        onFailure(err);
-        setBusy(false);
-      }
-    },
-  });
+  const { form, fields, busy } = useSubmitForm<Schema, z.input<Schema>, void>({ id, schema, defaultValue, send: submit, refused: onFailure, busyAfterSuccess: true });
   return { form, fields, busy };
 }

@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { farmForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { TextField } from "../../components/fields.tsx";
+import { CancelAndSubmit } from "../../components/form-buttons.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 
 /** Create (farm null) or update a farm: SPEC §2's modal with Farm Name and Location. */
@@ -21,38 +21,28 @@ export function FarmFormDialog({ open, farm, onClose }: { open: boolean; farm: F
 
 function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
   const { core } = useAppData();
-  const [saving, setSaving] = useState(false);
   // SPEC §8's toasts are fixed texts, and while the dialog is open everything outside it (the
   // toasts too) is inert: the failure, with the server's reason when it gave one, shows here too.
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const [form, fields] = useForm({
+  const { form, fields, busy: saving, refusal: failure } = useSubmitForm({
     id: farm ? `farm-form-${farm.farm_id}` : "farm-form-new",
+    schema: farmForm,
     defaultValue: farm ? { name: farm.name, location: farm.location } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: farmForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setSaving(true);
-      setFailure(null);
-      try {
-        if (farm) {
-          const saved = await core.updateFarm(farm.farm_id, submission.value);
-          notify.success(`${saved.name} Farm updated successfully`);
-        } else {
-          const saved = await core.createFarm(submission.value);
-          notify.success(`${saved.name} Farm added successfully`);
-        }
-        onDone();
-      } catch (err) {
-        const text = farm ? "Update failed" : "Creation failed";
-        notify.error(text);
-        setFailure(err instanceof CoreError && err.serverMessage ? `${text}: ${err.serverMessage}` : text);
-        setSaving(false);
+    async send(value) {
+      if (farm) {
+        const saved = await core.updateFarm(farm.farm_id, value);
+        notify.success(`${saved.name} Farm updated successfully`);
+      } else {
+        const saved = await core.createFarm(value);
+        notify.success(`${saved.name} Farm added successfully`);
       }
+      onDone();
     },
+    refused(err) {
+      const text = farm ? "Update failed" : "Creation failed";
+      notify.error(text);
+      return err instanceof CoreError && err.serverMessage ? `${text}: ${err.serverMessage}` : text;
+    },
+    busyAfterSuccess: true,
   });
 
   return (
@@ -79,14 +69,7 @@ function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
           {failure}
         </p>
       )}
-      <div className="flex flex-col-reverse sm:flex-row sm:justify-end gap-3">
-        <button type="button" className="btn-secondary" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="btn-primary" disabled={saving}>
-          {farm ? "Update Farm" : "Create Farm"}
-        </button>
-      </div>
+      <CancelAndSubmit submit={farm ? "Update Farm" : "Create Farm"} onCancel={onDone} busy={saving} />
     </form>
   );
 }

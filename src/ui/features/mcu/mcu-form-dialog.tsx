@@ -1,16 +1,16 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import type { Farm, Mcu } from "../../../contract/entities.ts";
 import { formatClaimCode, readDeviceLabel } from "../../../contract/claim-code.ts";
 import { mcuAddForm, mcuEditForm } from "../../../contract/forms.ts";
 import { normalizeMac } from "../../../contract/mac.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
-import { fieldError, FormAlert, refusalOf, type FormRefusal } from "../../components/form-refusal.tsx";
+import { fieldError, FormAlert, refusalOf } from "../../components/form-refusal.tsx";
 import { ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 
 /** Codes copied from a device's label (MAC, claim code): no autofill, no autocorrect, capitals. */
@@ -38,47 +38,33 @@ export function McuFormDialog({ target, farms, onClose }: { target: McuFormTarge
 function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm[]; onDone: () => void }) {
   const { core } = useAppData();
   const editing = target.kind === "edit" ? target.mcu : null;
-  const [saving, setSaving] = useState(false);
   const [scanning, setScanning] = useState(false);
-  // The server's refusal of the last attempt, until the part of the form it is about changes.
-  const [refusal, setRefusal] = useState<FormRefusal | null>(null);
 
   const [schema] = useState(() => (editing ? mcuEditForm(editing.mac) : mcuAddForm));
-  const [form, fields] = useForm({
+  // `refusal`: the server's refusal of the last attempt, until the part of the form it is about changes.
+  const { form, fields, busy: saving, refusal, setRefusal } = useSubmitForm({
+    schema,
     defaultValue: editing
       ? { name: editing.name, mac: editing.mac, farm_id: String(editing.farm_id), claim_code: "" }
       : { name: "", mac: target.kind === "add" ? (target.mac ?? "") : "", farm_id: "", claim_code: target.kind === "add" ? (target.claimCode ?? "") : "" },
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema });
-    },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      const { name, mac, farm_id, claim_code } = submission.value;
+    async send({ name, mac, farm_id, claim_code }) {
       const body = { name, mac: normalizeMac(mac), farm_id };
-      setSaving(true);
-      setRefusal(null);
-      try {
-        if (editing) {
-          const moved = body.mac !== editing.mac && claim_code;
-          const saved = await core.updateMcu(editing.mcu_id, moved ? { ...body, claim_code: formatClaimCode(claim_code) } : body);
-          notify.success(`${saved.name} MCU updated successfully`);
-        } else {
-          const saved = await core.createMcu({ ...body, claim_code: formatClaimCode(claim_code ?? "") });
-          notify.success(`${saved.name} MCU added successfully`);
-        }
-        onDone();
-      } catch (err) {
-        // The modal stays open with what was typed, so a mistake can be fixed and sent again; it
-        // says why too, as the toast may be missed or gone by the time the form is read again.
-        const refused = refusalOf(err, editing ? "Failed to update MCU" : "Failed to create MCU");
-        setRefusal(refused);
-        notify.error(editing ? refused.text : `Creation failed : ${refused.text}`);
-      } finally {
-        setSaving(false);
+      if (editing) {
+        const moved = body.mac !== editing.mac && claim_code;
+        const saved = await core.updateMcu(editing.mcu_id, moved ? { ...body, claim_code: formatClaimCode(claim_code) } : body);
+        notify.success(`${saved.name} MCU updated successfully`);
+      } else {
+        const saved = await core.createMcu({ ...body, claim_code: formatClaimCode(claim_code ?? "") });
+        notify.success(`${saved.name} MCU added successfully`);
       }
+      onDone();
+    },
+    refused(err) {
+      // The modal stays open with what was typed, so a mistake can be fixed and sent again; it
+      // says why too, as the toast may be missed or gone by the time the form is read again.
+      const refused = refusalOf(err, editing ? "Failed to update MCU" : "Failed to create MCU");
+      notify.error(editing ? refused.text : `Creation failed : ${refused.text}`);
+      return refused;
     },
   });
 

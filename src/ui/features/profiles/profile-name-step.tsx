@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { profileNameForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { TextField } from "../../components/fields.tsx";
+import { CancelAndSubmit } from "../../components/form-buttons.tsx";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 
 /** Step 1 of a profile (SPEC §4): its name. */
 export function ProfileNameStep({
@@ -18,16 +19,11 @@ export function ProfileNameStep({
   onNext: (name: string) => void;
   onCancel: () => void;
 }) {
-  const [form, fields] = useForm({
+  const { form, fields } = useSubmitForm({
     id: formId,
+    schema: profileNameForm,
     defaultValue: defaultName === undefined ? undefined : { name: defaultName },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileNameForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status === "success") onNext(submission.value.name);
-    },
+    send: (value) => onNext(value.name),
   });
 
   return (
@@ -41,14 +37,7 @@ export function ProfileNameStep({
         {...getInputProps(fields.name, { type: "text" })}
         error={fields.name.errors}
       />
-      <div className="flex flex-col-reverse sm:flex-row sm:justify-end gap-3">
-        <button type="button" className="btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="btn-primary">
-          Next: Define Settings
-        </button>
-      </div>
+      <CancelAndSubmit submit="Next: Define Settings" onCancel={onCancel} />
     </form>
   );
 }

@@ -1,12 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState, type ReactNode } from "react";
-import type { z } from "zod";
+import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { ReactNode } from "react";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { AC_BASES } from "../../../contract/enums.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
 import { PROFILE_SETTINGS as S, type ProfileSetting } from "../../../contract/profile-settings.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { AC_BASIS_LABELS } from "./settings-labels.ts";
 
 const text = <T extends Record<string, number | string>>(group: T) =>
@@ -75,24 +74,7 @@ export function ProfileSettingsStep({
   onBack: () => void;
   onCancel: () => void;
 }) {
-  const [saving, setSaving] = useState(false);
-  const [form, fields] = useForm<z.input<typeof profileSettingsForm>, z.output<typeof profileSettingsForm>>({
-    id: formId,
-    defaultValue: formDefaults(config),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSettingsForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setSaving(true);
-      try {
-        await onSave(submission.value);
-      } finally {
-        setSaving(false);
-      }
-    },
-  });
+  const { form, fields, busy: saving } = useSubmitForm({ id: formId, schema: profileSettingsForm, defaultValue: formDefaults(config), send: onSave });
   const irrigation = fields.irrigation.getFieldset();
   const ventilation = fields.ventilation.getFieldset();
   const ac = fields.ac.getFieldset();

@@ -1,43 +1,31 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import type { Client } from "../../../contract/entities.ts";
 import { settingsPasswordForm } from "../../../contract/forms.ts";
 import { PasswordField } from "../../components/fields.tsx";
 import { notify } from "../../components/toasts.ts";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { ServerMessage, serverMessageOf } from "./server-message.tsx";
 
 /** SPEC §2 Settings, Security tab: a new password, typed twice. */
 export function PasswordSettingsForm({ client }: { client: Client }) {
   const { core, session } = useAppData();
-  const [saving, setSaving] = useState(false);
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
-  const [form, fields] = useForm({
+  const { form, fields, busy: saving, refusal: serverMessage } = useSubmitForm({
     id: "settings-password",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsPasswordForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      setSaving(true);
-      setServerMessage(null);
-      try {
-        const updated = await core.updateClient(client.client_id, {
-          client_id: client.client_id,
-          password: submission.value.password,
-          confirm_password: submission.value.confirm_password,
-        });
-        session.setClient(updated);
-        notify.success("Update password Success");
-        form.reset();
-      } catch (err) {
-        notify.error("Update password Failed");
-        setServerMessage(serverMessageOf(err));
-      } finally {
-        setSaving(false);
-      }
+    schema: settingsPasswordForm,
+    async send(value) {
+      const updated = await core.updateClient(client.client_id, {
+        client_id: client.client_id,
+        password: value.password,
+        confirm_password: value.confirm_password,
+      });
+      session.setClient(updated);
+      notify.success("Update password Success");
+      form.reset();
+    },
+    refused(err) {
+      notify.error("Update password Failed");
+      return serverMessageOf(err);
     },
   });
 

@@ -1,49 +1,36 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import type { Client } from "../../../contract/entities.ts";
 import { settingsProfileForm } from "../../../contract/forms.ts";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { TextAreaField, TextField } from "../../components/fields.tsx";
 import { notify } from "../../components/toasts.ts";
+import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { ServerMessage, serverMessageOf } from "./server-message.tsx";
 
 /** SPEC §2 Settings, Profile tab: the client's own account details. */
 export function ProfileSettingsForm({ client }: { client: Client }) {
   const { core, session } = useAppData();
-  const [saving, setSaving] = useState(false);
-  const [serverMessage, setServerMessage] = useState<string | null>(null);
-  const [form, fields] = useForm({
+  const { form, fields, busy: saving, refusal: serverMessage } = useSubmitForm({
     id: "settings-profile",
+    schema: settingsProfileForm,
     defaultValue: { username: client.username, email: client.email, mobile: client.mobile, country: client.country, address: client.address },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsProfileForm }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    async onSubmit(event, { submission }) {
-      event.preventDefault();
-      if (submission?.status !== "success") return;
-      const v = submission.value;
-      setSaving(true);
-      setServerMessage(null);
-      try {
-        const updated = await core.updateClient(client.client_id, {
-          client_id: client.client_id,
-          username: v.username,
-          email: v.email,
-          // Phone and address are optional: an emptied field clears them rather than keeping the old value.
-          mobile: v.mobile ?? "",
-          address: v.address ?? "",
-          ...(v.country ? { country: v.country } : {}),
-        });
-        session.setClient(updated);
-        notify.success("Update profile Success");
-      } catch (err) {
-        notify.error("Update profile Failed");
-        setServerMessage(serverMessageOf(err));
-      } finally {
-        setSaving(false);
-      }
+    async send(v) {
+      const updated = await core.updateClient(client.client_id, {
+        client_id: client.client_id,
+        username: v.username,
+        email: v.email,
+        // Phone and address are optional: an emptied field clears them rather than keeping the old value.
+        mobile: v.mobile ?? "",
+        address: v.address ?? "",
+        ...(v.country ? { country: v.country } : {}),
+      });
+      session.setClient(updated);
+      notify.success("Update profile Success");
+    },
+    refused(err) {
+      notify.error("Update profile Failed");
+      return serverMessageOf(err);
     },
   });
 
