@@ -3,9 +3,9 @@ import type { Aedes, Client, PublishPacket } from "aedes";
 
 /**
  * What the embedded broker relies on of Aedes (1.x) beyond its typed, documented API, and nowhere
- * else. `checkAedes` checks a broker when it starts, `checkAedesClient` the first client it
- * connects; the contract test beside this file checks each behaves as assumed. An upgrade that
- * changes one of them fails there, with the member named, rather than silently.
+ * else. `checkAedes` checks a broker when it starts, `checkAedesClient` the first device given
+ * the telemetry lane; the contract test beside this file checks each behaves as assumed. An
+ * upgrade that changes one of them fails there, with the member named, rather than silently.
  */
 
 type Done = (err?: Error) => void;
