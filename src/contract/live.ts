@@ -1,6 +1,7 @@
 import type { Alarm } from "./alarms-values.ts";
 import type { Breach } from "./conditions.ts";
-import type { Controller, Farm, FarmStatus, LiveReading, Mcu, McuStatus, Notification, Sensor, SensorType, SettingProfile } from "./entities.ts";
+import type { Entities } from "./collections.ts";
+import type { FarmStatus, LiveReading, Mcu, McuStatus, Notification, SensorType } from "./entities.ts";
 
 /**
  * What crosses the thread boundary between the data core (worker) and the main thread. The core
@@ -186,16 +187,8 @@ export interface SnapshotBatch {
   wall?: WallPage;
 }
 
-/** The collections the core keeps for the app, each replaced whole when it changes. */
-export interface Entities {
-  farms: Farm[];
-  mcus: Mcu[];
-  profiles: SettingProfile[];
-  notifications: Notification[];
-  controllers: Controller[];
-  sensors: Sensor[];
-}
-export type EntityName = keyof Entities;
+/** The collections the core keeps for the app (declared in collections.ts), each replaced whole when it changes. */
+export type { Entities, EntityName } from "./collections.ts";
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed";
 

@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { liveReading } from "./entities.ts";
+import { liveReading, notification } from "./entities.ts";
 import { COMMAND_TARGETS, MCU_STATUSES } from "./enums.ts";
 
 /** Socket.IO events of SPEC §7 and ARCHITECTURE.md "Realtime contract". `deviceId` is the MCU MAC. */
@@ -50,6 +50,17 @@ export type DeviceStatusPayload = typeof deviceStatusPayload.infer;
  */
 export const realtimeBatchPayload = type({ data: realtimeDataPayload.array(), status: deviceStatusPayload.array() });
 export type RealtimeBatchPayload = typeof realtimeBatchPayload.infer;
+
+/** server → client `notification`: a new notification of the client. */
+export const notificationPayload = notification;
+
+/**
+ * server → client events that change a collection of the data core (its declaration's `patches`,
+ * collections.ts), by event name, with their payloads' schemas: the core listens to each, and
+ * checks every payload against its schema.
+ */
+export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload } as const;
+export type CollectionEvents = { [E in keyof typeof COLLECTION_EVENT_PAYLOADS]: (typeof COLLECTION_EVENT_PAYLOADS)[E]["infer"] };
 
 export const SOCKET_EVENTS = {
   authenticateUser: "authenticateUser",

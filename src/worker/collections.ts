@@ -1,17 +1,7 @@
-import type {
-  ControllerRequest,
-  CreateFarmRequest,
-  CreateMcuRequest,
-  ProfileRequest,
-  SensorRequest,
-  UpdateFarmRequest,
-  UpdateMcuRequest,
-} from "../contract/api.ts";
 import { type } from "arktype";
+import { COLLECTIONS, type CollectionSpec, type Mutations, type MutationSpec, type PatchEvents } from "../contract/collections.ts";
 import { CoreError } from "../contract/core-error.ts";
-import { controller, farm, mcuList, notification, sensor, settingProfile, type Controller, type Farm, type Mcu, type Sensor, type SettingProfile } from "../contract/entities.ts";
 import type { Entities, EntityName } from "../contract/live.ts";
-import { FIRST_MCUS } from "../contract/api-paths.ts";
 import type { RestClient } from "./rest-client.ts";
 import type { SavedLists } from "./saved-lists.ts";
 
@@ -29,8 +19,8 @@ export interface CollectionsContext {
   clientId(): number;
   /** A collection was replaced (sent on to the main thread). */
   changed<K extends EntityName>(name: K, value: Entities[K]): void;
-  /** The first screen of a long MCU list, ahead of the whole list (sent on, not kept). */
-  firstMcus?(mcus: Mcu[]): void;
+  /** The first screen of a long list (one declared `headFirst`), ahead of the whole list (sent on, not kept). */
+  head?<K extends EntityName>(name: K, items: Entities[K]): void;
   /** Where the lists are kept on this device; without it nothing is kept. */
   saved?: SavedLists;
   now?(): number;
@@ -44,15 +34,9 @@ export interface CollectionsContext {
   saveDelayMs?: number;
 }
 
-/** What a saved list must still be to be shown: the app may have changed since it was saved. */
-const SAVED_SCHEMAS: { [K in EntityName]: (value: unknown) => Entities[K] | type.errors } = {
-  farms: farm.array(),
-  mcus: mcuList,
-  profiles: settingProfile.array(),
-  notifications: notification.array(),
-  controllers: controller.array(),
-  sensors: sensor.array(),
-};
+const NAMES = Object.keys(COLLECTIONS) as EntityName[];
+const specOf = (name: EntityName) => COLLECTIONS[name] as CollectionSpec;
+const MUTATIONS = NAMES.flatMap((name) => Object.entries(specOf(name).mutations as Record<string, MutationSpec<unknown[]>>).map(([mutation, spec]) => ({ name, mutation, spec })));
 
 /**
  * The server could not be reached (no network, the server down, a gateway without it): what the
@@ -65,22 +49,13 @@ export function isUnreachable(err: unknown): boolean {
   return (err.status === 502 || err.status === 504) && err.serverMessage === null;
 }
 
-/** How each collection loads. */
-const LOADERS: { [K in EntityName]: (rest: RestClient, clientId: () => number) => Promise<Entities[K]> } = {
-  farms: (rest, id) => rest.farms(id()),
-  mcus: (rest, id) => rest.mcus(id()),
-  profiles: (rest, id) => rest.profiles(id()),
-  notifications: (rest, id) => rest.notifications(id()),
-  controllers: (rest) => rest.controllers(),
-  sensors: (rest) => rest.sensors(),
-};
-
-const emptyEntities = (): Entities => ({ farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [] });
+const emptyEntities = (): Entities => Object.fromEntries(NAMES.map((name) => [name, []])) as unknown as Entities;
 
 /**
- * The entity collections of the core, each replaced whole when it changes. Each mutation is
- * declared with what it changes locally and which other collections it invalidates: those are
- * reloaded after it, and a failed reload does not fail a mutation that succeeded.
+ * The entity collections of the core (contract/collections.ts), each replaced whole when it
+ * changes: one cache runs every declaration. Each mutation is declared with what its answer changes
+ * here and which other collections it invalidates: those are reloaded after it, and a failed reload
+ * does not fail a mutation that succeeded.
  */
 export function createCollections(ctx: CollectionsContext) {
   const entities = emptyEntities();
@@ -156,7 +131,7 @@ export function createCollections(ctx: CollectionsContext) {
     // The server answered another load of it meanwhile.
     if (answeredAt.has(name)) return true;
     if (!saved) return false;
-    const value = SAVED_SCHEMAS[name](saved.value);
+    const value = (specOf(name).schema as type.Any)(saved.value);
     if (value instanceof type.errors) return false;
     entities[name] = value as never;
     ctx.changed(name, value as Entities[typeof name]);
@@ -179,19 +154,19 @@ export function createCollections(ctx: CollectionsContext) {
       throw err;
     }
   }
-  async function loadFromServer(name: EntityName, asOf: number): Promise<void> {
-    if (name === "mcus" && entities.mcus.length === 0 && ctx.firstMcus) {
-      // A large fleet's first cards paint before the whole list (megabytes) is built, sent and parsed.
+  async function loadFromServer<K extends EntityName>(name: K, asOf: number): Promise<void> {
+    const spec = specOf(name);
+    const schema = spec.schema as type<Entities[K]>;
+    const path = typeof spec.path === "string" ? spec.path : spec.path(ctx.clientId());
+    if (spec.headFirst !== undefined && entities[name].length === 0 && ctx.head) {
+      // A long list's first cards paint before the whole list (megabytes) is built, sent and parsed.
       // One after the other: on one database connection the whole list would hold the first page up.
-      const head = await ctx.rest().mcusFirst(ctx.clientId(), FIRST_MCUS);
+      const head = await ctx.rest().head(path, schema, spec.headFirst);
       if (asOf !== generation) return;
       if (head.total !== null && head.total <= head.items.length) return void set(name, head.items);
-      ctx.firstMcus(head.items);
-      const value = await LOADERS.mcus(ctx.rest(), ctx.clientId);
-      if (asOf === generation) set(name, value);
-      return;
+      ctx.head(name, head.items);
     }
-    const value = await LOADERS[name](ctx.rest(), ctx.clientId);
+    const value = await ctx.rest().get(path, schema);
     if (asOf === generation) set(name, value);
   }
   /** Reloads what a successful mutation invalidated; its failure is not the mutation's. */
@@ -199,12 +174,16 @@ export function createCollections(ctx: CollectionsContext) {
     await Promise.all(names.map((n) => load(n).catch(() => undefined)));
   }
 
-  const replaceIn = <T>(list: T[], match: (item: T) => boolean, item: T) => list.map((x) => (match(x) ? item : x));
-  /** A created item is appended, an updated one replaces its old self. */
-  const upsert = <K extends EntityName>(name: K, item: Entities[K][number], match: ((x: Entities[K][number]) => boolean) | null) =>
-    set(name, (match ? replaceIn(entities[name] as Entities[K][number][], match, item) : [...entities[name], item]) as Entities[K]);
-  const removeFrom = <K extends EntityName>(name: K, match: (x: Entities[K][number]) => boolean) =>
-    set(name, (entities[name] as Entities[K][number][]).filter((x) => !match(x)) as Entities[K]);
+  /** What a mutation's answer does to its own collection (`effect`): the item with `id` replaced, a new one added, or it removed. */
+  function apply(name: EntityName, effect: MutationSpec["effect"], id: number | null | undefined, answer: unknown) {
+    if (effect === "none") return;
+    const key = specOf(name).id;
+    const list = entities[name] as Record<string, unknown>[];
+    const matches = (item: Record<string, unknown>) => item[key] === id;
+    if (effect === "remove") set(name, list.filter((item) => !matches(item)) as never);
+    else if (id === null || id === undefined) set(name, [...list, answer] as never);
+    else set(name, list.map((item) => (matches(item) ? answer : item)) as never);
+  }
 
   /**
    * A screen's load joins one already under way (the start's prefetch, another screen's): one
@@ -220,104 +199,34 @@ export function createCollections(ctx: CollectionsContext) {
     return p;
   }
 
-  const loaders = {
-    loadNotifications: () => shared("notifications"),
-    loadMcus: () => shared("mcus"),
-    loadFarms: () => shared("farms"),
-    loadProfiles: () => shared("profiles"),
-    loadControllers: () => shared("controllers"),
-    loadSensors: () => shared("sensors"),
+  /** Each collection's load, by the name screens call it (`loadFarms`: a screen's load of the farms). */
+  const loaders = Object.fromEntries(NAMES.map((name) => [`load${name[0]!.toUpperCase()}${name.slice(1)}`, () => shared(name)])) as {
+    [K in EntityName as `load${Capitalize<K>}`]: () => Promise<void>;
   };
 
-  const mutations = {
-    // farms: nothing else embeds a farm's fields.
-    async createFarm(body: Omit<CreateFarmRequest, "client_id">): Promise<Farm> {
-      const farm = await ctx.rest().createFarm({ ...body, client_id: ctx.clientId() });
-      upsert("farms", farm, null);
-      return farm;
-    },
-    async updateFarm(id: number, body: UpdateFarmRequest): Promise<Farm> {
-      const farm = await ctx.rest().updateFarm(id, body);
-      upsert("farms", farm, (f) => f.farm_id === id);
-      return farm;
-    },
-    async deleteFarm(id: number): Promise<string> {
-      const { message } = await ctx.rest().deleteFarm(id);
-      removeFrom("farms", (f) => f.farm_id === id);
-      return message;
-    },
+  /** Every declared mutation, by its declared name. */
+  const mutations = Object.fromEntries(
+    MUTATIONS.map(({ name, mutation, spec }) => [
+      mutation,
+      async (...args: unknown[]) => {
+        const { path, body, id } = spec.request(ctx.clientId, ...args);
+        const method = spec.method === "POST|PUT" ? (id === null || id === undefined ? "POST" : "PUT") : spec.method;
+        const answer: unknown = await ctx.rest().send(method, path, spec.answer, body);
+        apply(name, spec.effect, id, answer);
+        if (spec.invalidates) await invalidate(spec.invalidates as EntityName[]);
+        if (spec.reloads) await Promise.all((spec.reloads as EntityName[]).map((n) => load(n)));
+        return spec.result ? spec.result(answer as never) : answer;
+      },
+    ]),
+  ) as unknown as Mutations;
 
-    // mcus: a farm lists its MCUs and counts them.
-    async createMcu(body: Omit<CreateMcuRequest, "status">): Promise<Mcu> {
-      const mcu = await ctx.rest().createMcu({ ...body, status: "active" });
-      upsert("mcus", mcu, null);
-      await invalidate(["farms"]);
-      return mcu;
-    },
-    async updateMcu(id: number, body: UpdateMcuRequest): Promise<Mcu> {
-      const mcu = await ctx.rest().updateMcu(id, body);
-      upsert("mcus", mcu, (m) => m.mcu_id === id);
-      await invalidate(["farms"]);
-      return mcu;
-    },
-    async deleteMcu(id: number): Promise<string> {
-      const { message } = await ctx.rest().deleteMcu(id);
-      removeFrom("mcus", (m) => m.mcu_id === id);
-      await invalidate(["farms"]);
-      return message;
-    },
-
-    // controllers and sensors: an MCU record lists its devices (SPEC §4: reload the MCU list).
-    async saveController(unitId: number | null, body: ControllerRequest): Promise<Controller> {
-      const saved = unitId === null ? await ctx.rest().createController(body) : await ctx.rest().updateController(unitId, body);
-      upsert("controllers", saved, unitId === null ? null : (c) => c.unit_id === unitId);
-      await invalidate(["mcus"]);
-      return saved;
-    },
-    async deleteController(unitId: number): Promise<void> {
-      await ctx.rest().deleteController(unitId);
-      removeFrom("controllers", (c) => c.unit_id === unitId);
-      await invalidate(["mcus"]);
-    },
-    async saveSensor(sensorId: number | null, body: SensorRequest): Promise<Sensor> {
-      const saved = sensorId === null ? await ctx.rest().createSensor(body) : await ctx.rest().updateSensor(sensorId, body);
-      upsert("sensors", saved, sensorId === null ? null : (s) => s.sensor_id === sensorId);
-      await invalidate(["mcus"]);
-      return saved;
-    },
-    async deleteSensor(sensorId: number): Promise<void> {
-      await ctx.rest().deleteSensor(sensorId);
-      removeFrom("sensors", (s) => s.sensor_id === sensorId);
-      await invalidate(["mcus"]);
-    },
-
-    // profiles: an MCU record embeds its linked profile.
-    async createProfile(body: Omit<ProfileRequest, "client_id">): Promise<SettingProfile> {
-      const profile = await ctx.rest().createProfile({ ...body, client_id: ctx.clientId() });
-      upsert("profiles", profile, null);
-      return profile;
-    },
-    async updateProfile(id: number, body: Omit<ProfileRequest, "client_id">): Promise<SettingProfile> {
-      const profile = await ctx.rest().updateProfile(id, { ...body, client_id: ctx.clientId() });
-      upsert("profiles", profile, (p) => p.profile_id === id);
-      return profile;
-    },
-    async deleteProfile(id: number): Promise<string> {
-      const { message } = await ctx.rest().deleteProfile(id);
-      removeFrom("profiles", (p) => p.profile_id === id);
-      await invalidate(["mcus"]);
-      return message;
-    },
-    /** Links change both sides: both lists are reloaded, and their failure is the link's. */
-    async link(mcuId: number, profileId: number): Promise<void> {
-      await ctx.rest().link({ mcu_id: mcuId, profile_id: profileId });
-      await Promise.all([load("mcus"), load("profiles")]);
-    },
-    async unlinkProfile(linkId: number): Promise<void> {
-      await ctx.rest().unlink(linkId);
-      await Promise.all([load("mcus"), load("profiles")]);
-    },
-  };
+  /** A live event changed the collections that declare a patch for it. */
+  function patch<E extends keyof PatchEvents>(event: E, payload: PatchEvents[E]): void {
+    for (const name of NAMES) {
+      const by = specOf(name).patches?.[event];
+      if (by) set(name, by(entities[name] as never, payload) as never);
+    }
+  }
 
   return {
     entities,
@@ -360,8 +269,11 @@ export function createCollections(ctx: CollectionsContext) {
       Object.assign(entities, emptyEntities());
       return { ...entities };
     },
+    /** A screen's load of a collection (it joins one under way). */
+    load: shared,
     loaders,
     mutations,
+    patch,
   };
 }
 

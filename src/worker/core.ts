@@ -1,6 +1,4 @@
-import { type } from "arktype";
 import type { SchedulerLike } from "rxjs";
-import { alarm as alarmSchema } from "../contract/alarms.ts";
 import { ALARM_PAGE_MAX, type Alarm, type NotificationPreferences } from "../contract/alarms-values.ts";
 import type { RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
@@ -9,7 +7,7 @@ import type { DeviceSnapshot } from "../contract/realtime.ts";
 import { parseReadings, type McuLive } from "../streams/device-snapshots.ts";
 import type { CoreUpdate, EntityName, WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
-import type { CommandAck, CommandTarget } from "../contract/realtime.ts";
+import { SOCKET_EVENTS, type CommandAck, type CommandTarget } from "../contract/realtime.ts";
 import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../contract/session-ended.ts";
 import { createAlarmCollection } from "./alarms.ts";
 import { createCollections, isUnreachable, type SavedAges } from "./collections.ts";
@@ -137,7 +135,10 @@ export function createDataCore(deps: CoreDeps = {}) {
       else send({ kind: "entities", entities: { [name]: value } });
       if (name === "mcus" || name === "farms") live.entitiesChanged();
     },
-    firstMcus: (mcus) => sendMcus(mcus, true),
+    // The MCU list is the one that crosses by record, so its head can show before the list.
+    head(name, items) {
+      if (name === "mcus") sendMcus(items as Mcu[], true);
+    },
     saved: deps.savedLists ?? createIndexedDbSavedLists(),
     now,
     saveDelayMs: deps.saveDelayMs,
@@ -167,9 +168,9 @@ export function createDataCore(deps: CoreDeps = {}) {
       listener({ kind: "live", batch });
       return true;
     },
-    notification(n) {
-      collections.set("notifications", [n, ...entities.notifications]);
-      send({ kind: "notification", notification: n });
+    collectionEvent(event, payload) {
+      collections.patch(event, payload);
+      if (event === SOCKET_EVENTS.notification) send({ kind: "notification", notification: payload });
     },
     authenticated() {
       // Failures are the load's state (the Alarms page shows them, with Try again).
@@ -178,11 +179,7 @@ export function createDataCore(deps: CoreDeps = {}) {
       collections.reloadUnreached();
       readingsSaves.start();
     },
-    alarm(payload) {
-      const checked = alarmSchema(payload);
-      if (checked instanceof type.errors) console.warn(`Ignored an alarm event: ${checked.summary}`);
-      else alarms.apply(checked as Alarm);
-    },
+    alarm: (a) => alarms.apply(a),
     alarmed: () => alarms.alarmedMcus(),
     connection(state, message, heardAt) {
       // The server refused the socket: the session is over, not the connection.
@@ -305,6 +302,14 @@ export function createDataCore(deps: CoreDeps = {}) {
       listener = receiver;
     },
 
+    /**
+     * The live stream's counts: `droppedEvents`, the server events (or entries of a batch) dropped
+     * for not matching their contract schema since the core started.
+     */
+    liveStats(): { droppedEvents: number } {
+      return live.stats();
+    },
+
     /** The main thread applied live batch `seq`: the next one may come. */
     ack(_seq: number) {
       live.ack();
@@ -390,6 +395,8 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
 
     ...collections.loaders,
+    /** A screen's load of a collection, by name (it joins a load under way). */
+    load: (name: EntityName) => collections.load(name),
     /**
      * Marks read the given notifications (those the panel showed), here at once and then on the
      * server, so the unread dot stays off after a reload. Ids already read are not sent again.

@@ -2,7 +2,8 @@ import type { io } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { mcuRecord as mcu } from "../test-support/records.ts";
 import { createDataCore } from "./core.ts";
-import { FIRST_MCUS, firstListPaths } from "../contract/api-paths.ts";
+import { API_PATHS, FIRST_MCUS, firstListPaths } from "../contract/api-paths.ts";
+import { mcuList } from "../contract/entities.ts";
 import { createEarlyFetches, isEarlyFetchMessage } from "./early-fetch.ts";
 import { createRestClient } from "./rest-client.ts";
 
@@ -69,11 +70,11 @@ describe("the worker's early requests", () => {
         return url === headPath ? Promise.resolve(new Response(JSON.stringify([mcu(5)]), { headers: { "x-total-count": "2" } })) : undefined;
       },
     });
-    expect(await rest.mcusFirst(7, FIRST_MCUS)).toEqual({ items: [mcu(5)], total: 2 });
+    expect(await rest.head(API_PATHS.mcusByClient(7), mcuList, FIRST_MCUS)).toEqual({ items: [mcu(5)], total: 2 });
     expect(asked).toEqual([]);
-    await rest.mcus(7);
+    await rest.get(API_PATHS.mcusByClient(7), mcuList);
     expect(asked).toEqual(["GET /api/mcus/by-client/7"]);
-    await rest.deleteMcu(1).catch(() => undefined);
+    await rest.send("DELETE", API_PATHS.mcu(1), mcuList).catch(() => undefined);
     expect(taken).toEqual([headPath, "/api/mcus/by-client/7"]);
   });
 

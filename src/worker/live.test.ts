@@ -1,6 +1,6 @@
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { io } from "socket.io-client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Mcu, ProfileConfig } from "../contract/entities.ts";
 import type { ConnectionState, SnapshotBatch, WallPage, WallRequest } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
@@ -40,6 +40,7 @@ function createDeps(clock?: () => number) {
   };
   const batches: SnapshotBatch[] = [];
   const connections: { state: ConnectionState; heardAt: number | null | undefined }[] = [];
+  const collectionEvents: { event: string; payload: unknown }[] = [];
   const live = createLive({
     scheduler,
     now: clock ?? (() => scheduler.now()),
@@ -50,7 +51,7 @@ function createDeps(clock?: () => number) {
       queueMicrotask(() => live.ack());
       return true;
     },
-    notification: () => undefined,
+    collectionEvent: (event, payload) => collectionEvents.push({ event, payload }),
     connection: (state, _message, heardAt) => connections.push({ state, heardAt }),
   });
   live.open("", 7);
@@ -61,7 +62,7 @@ function createDeps(clock?: () => number) {
   };
   const reading = (i: number, humidity: number) => socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(i), payload: { DHT: { temperature: 18, humidity, count: 1 }, batteryLevel: 80 } });
   const walls = () => batches.flatMap((b): WallPage[] => (b.wall ? [b.wall] : []));
-  return { live, socket, scheduler, run, reading, walls, batches, connections };
+  return { live, socket, scheduler, run, reading, walls, batches, connections, collectionEvents };
 }
 
 /** A 1000 × 1000 px screen with room for 3 rows of 4 tiles under one heading. */
@@ -168,5 +169,64 @@ describe("when the server was last heard from", () => {
     now = 90_000;
     socket.serve("connect_error", new Error("websocket error"));
     expect(connections.at(-1)).toEqual({ state: "reconnecting", heardAt: 30_000 });
+  });
+});
+
+describe("the server's events, checked where they enter the core", () => {
+  it("counts and drops a malformed event or batch entry, and folds the rest of the stream", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const { live, socket, run, reading, collectionEvents } = createDeps();
+      socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+      live.setInterest([macOf(0), macOf(1), macOf(2)]);
+      // Not a reading: a humidity as text, a battery above 100 %, no payload at all, not even an object.
+      socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(0), payload: { DHT: { temperature: 18, humidity: "86", count: 1 } } });
+      socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(0), payload: { batteryLevel: 140 } });
+      socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(0) });
+      socket.serve(SOCKET_EVENTS.deviceStatusUpdate, "online");
+      // A batch with one bad entry among good ones: only that entry is dropped.
+      socket.serve(SOCKET_EVENTS.realtimeBatch, {
+        data: [
+          { deviceId: macOf(1), payload: { DHT: { temperature: 18, humidity: 81, count: 1 } } },
+          { deviceId: macOf(2), payload: { CO2: { co2: null, count: 1 } } },
+        ],
+        status: [{ deviceId: macOf(2), status: "online" }],
+      });
+      socket.serve(SOCKET_EVENTS.realtimeBatch, { data: "lots" });
+      socket.serve(SOCKET_EVENTS.notification, { notification_id: "7" });
+      expect(live.stats()).toEqual({ droppedEvents: 7 });
+      expect(collectionEvents).toEqual([]);
+      // Warned once per kind of event, not per event.
+      expect(warn).toHaveBeenCalledTimes(4);
+
+      // The stream goes on: a good reading after them is folded.
+      reading(0, 84);
+      await run(100);
+      expect(live.state.devices.get(macOf(0))?.readings?.DHT?.humidity).toBe(84);
+      expect(live.state.devices.get(macOf(1))?.readings?.DHT?.humidity).toBe(81);
+      expect(live.state.devices.get(macOf(2))?.readings ?? null).toBeNull();
+      expect(live.state.devices.get(macOf(2))?.status).toBe("online");
+      expect(live.stats()).toEqual({ droppedEvents: 7 });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("keeps a device whose stored readings do not hold, without them, and passes a checked notification on", () => {
+    const { live, socket, collectionEvents } = createDeps();
+    socket.serve(SOCKET_EVENTS.authenticated, {
+      devices: [
+        { deviceId: macOf(0), mcu_id: 1, status: "online", readings: { batteryLevel: 180 }, lastSeen: null },
+        { deviceId: macOf(1), mcu_id: 2, status: "online", readings: null, lastSeen: null },
+        { deviceId: macOf(2), mcu_id: "3", status: "online", readings: null, lastSeen: null },
+      ],
+    });
+    expect([...live.state.devices.keys()].sort()).toEqual([macOf(0), macOf(1)]);
+    expect(live.state.devices.get(macOf(0))?.readings).toBeNull();
+    expect(live.stats().droppedEvents).toBe(1);
+
+    const note = { notification_id: 4, type: "wash", title: "Wash day", body: "", read_status: false, createdAt: "2026-11-23T10:00:00.000Z" };
+    socket.serve(SOCKET_EVENTS.notification, note);
+    expect(collectionEvents).toEqual([{ event: "notification", payload: note }]);
   });
 });

@@ -1,8 +1,9 @@
 import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from "rxjs";
-import type { Mcu, Notification } from "../contract/entities.ts";
+import type { Alarm } from "../contract/alarms-values.ts";
+import type { Mcu } from "../contract/entities.ts";
 import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
-import type { CommandAck, CommandTarget, DeviceSnapshot } from "../contract/realtime.ts";
+import type { CollectionEvents, CommandAck, CommandTarget, DeviceSnapshot } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
 import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
@@ -19,13 +20,14 @@ export interface LiveDeps {
   entities: Pick<Entities, "farms" | "mcus">;
   /** A frame batch for the main thread; false when nobody receives it (then it counts as applied). */
   deliver(batch: SnapshotBatch): boolean;
-  notification(n: Notification): void;
+  /** An event that changes a collection (a new notification), its payload checked. */
+  collectionEvent<E extends keyof CollectionEvents>(event: E, payload: CollectionEvents[E]): void;
   /** `heardAt`: when the server was last heard from (any event or keep-alive ping), null before it ever was. */
   connection(state: ConnectionState, message?: string, heardAt?: number | null): void;
   /** The socket (re)authenticated: what it missed while down is fetched again (the active alarms). */
   authenticated?(): void;
-  /** An `alarm` socket event, as it came (the core checks it). */
-  alarm?(payload: unknown): void;
+  /** An `alarm` socket event, its payload checked. */
+  alarm?(a: Alarm): void;
   /** The MCUs with an active alarm, for the farm statuses; null while unknown. */
   alarmed?(): ReadonlySet<number> | null;
 }
@@ -90,6 +92,17 @@ export function createLive(deps: LiveDeps) {
   /** The socket has said what the devices are since it opened: nothing saved may stand in for that. */
   let authenticated = false;
 
+  /** Server events (or entries of a batch) dropped for not matching their contract schema, since the core started. */
+  let droppedEvents = 0;
+  const droppedKinds = new Set<string>();
+  function dropped(event: string, count: number) {
+    droppedEvents += count;
+    // Once per kind of event: a server sending malformed readings sends thousands a second.
+    if (droppedKinds.has(event)) return;
+    droppedKinds.add(event);
+    console.warn(`Dropped a malformed ${event} event from the server (further ones are only counted: liveStats().droppedEvents)`);
+  }
+
   const pipeline = snapshotPipeline({
     events$,
     ready$,
@@ -142,6 +155,8 @@ export function createLive(deps: LiveDeps) {
   return {
     /** The fold's state (tests). */
     state: pipeline.state,
+    /** How many server events (or entries of a batch) were dropped for not matching their contract schema. */
+    stats: () => ({ droppedEvents }),
     get connected() {
       return socket !== null;
     },
@@ -155,7 +170,7 @@ export function createLive(deps: LiveDeps) {
           authenticated: (p) => {
             heard();
             authenticated = true;
-            events$.next({ kind: "snapshot", devices: p.devices });
+            if (p.devices) events$.next({ kind: "snapshot", devices: p.devices });
             deps.authenticated?.();
           },
           data: (p) => {
@@ -171,7 +186,8 @@ export function createLive(deps: LiveDeps) {
             events$.next({ kind: "batch", batch: p, at: heardAt! });
           },
           heard,
-          notification: deps.notification,
+          collectionEvent: deps.collectionEvent,
+          dropped,
           ...(deps.alarm ? { alarm: deps.alarm } : {}),
           connection: (state, message) => {
             if (state === "connected") heard();

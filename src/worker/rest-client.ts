@@ -1,22 +1,10 @@
 import { type } from "arktype";
 import { API_PATHS } from "../contract/api-paths.ts";
-import type {
-  ControllerRequest,
-  CreateFarmRequest,
-  CreateMcuRequest,
-  LinkRequest,
-  MarkNotificationsReadRequest,
-  ProfileRequest,
-  RegisterRequest,
-  SensorRequest,
-  UpdateClientRequest,
-  UpdateFarmRequest,
-  UpdateMcuRequest,
-} from "../contract/api.ts";
+import type { MarkNotificationsReadRequest, RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { alarm, alarmPage, farmAcknowledgement, notificationPreferences } from "../contract/alarms.ts";
 import { ALARM_PATHS, type Alarm, type AlarmKind, type AlarmPage, type AlarmStateFilter, type FarmAcknowledgement, type NotificationPreferences } from "../contract/alarms-values.ts";
 import { CoreError } from "../contract/core-error.ts";
-import { client, controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile, unclaimedDevice } from "../contract/entities.ts";
+import { client, controller, sensor, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
 import {
   commandLog,
@@ -161,38 +149,20 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     logout: () => call("POST", API_PATHS.logout, message, {}),
     me: () => call("GET", API_PATHS.me, client),
     updateClient: (clientId: number, body: UpdateClientRequest) => call("PUT", API_PATHS.client(clientId), client, body),
-    notifications: (clientId: number) => call("GET", API_PATHS.notifications(clientId), notification.array()),
     markNotificationsRead: (clientId: number, body: MarkNotificationsReadRequest) => call("PUT", API_PATHS.notificationsRead(clientId), updatedCount, body),
-    mcus: (clientId: number) => call("GET", API_PATHS.mcusByClient(clientId), mcuList),
-    /** The first `limit` MCUs of the list, and how many there are in all (null if the server did not say). */
-    async mcusFirst(clientId: number, limit: number): Promise<{ items: (typeof mcu.infer)[]; total: number | null }> {
-      const { value, res } = await request("GET", `${API_PATHS.mcusByClient(clientId)}?limit=${limit}`, mcuList);
+    scanController: (mac: string) => call("GET", API_PATHS.controllerScan(mac), controllerScan),
+    scanSensor: (mac: string) => call("GET", API_PATHS.sensorScan(mac), sensorScan),
+
+    /** What the server answers at `path` (a collection's list), checked against `schema`. */
+    get: <S extends type.Any>(path: string, schema: S): Promise<S["infer"]> => call("GET", path, schema),
+    /** The first `limit` items of the list at `path`, and how many there are in all (null if the server did not say). */
+    async head<S extends type.Any>(path: string, schema: S, limit: number): Promise<{ items: S["infer"]; total: number | null }> {
+      const { value, res } = await request("GET", `${path}${path.includes("?") ? "&" : "?"}limit=${limit}`, schema);
       const total = Number.parseInt(res.headers.get("x-total-count") ?? "", 10);
       return { items: value, total: Number.isFinite(total) ? total : null };
     },
-    createMcu: (body: CreateMcuRequest) => call("POST", API_PATHS.mcus, mcu, body),
-    updateMcu: (mcuId: number, body: UpdateMcuRequest) => call("PUT", API_PATHS.mcu(mcuId), mcu, body),
-    deleteMcu: (mcuId: number) => call("DELETE", API_PATHS.mcu(mcuId), message),
-    farms: (clientId: number) => call("GET", API_PATHS.farmsOfClient(clientId), farm.array()),
-    createFarm: (body: CreateFarmRequest) => call("POST", API_PATHS.farms, farm, body),
-    updateFarm: (farmId: number, body: UpdateFarmRequest) => call("PUT", API_PATHS.farm(farmId), farm, body),
-    deleteFarm: (farmId: number) => call("DELETE", API_PATHS.farm(farmId), message),
-    controllers: () => call("GET", API_PATHS.controllers, controller.array()),
-    scanController: (mac: string) => call("GET", API_PATHS.controllerScan(mac), controllerScan),
-    createController: (body: ControllerRequest) => call("POST", API_PATHS.controllers, controller, body),
-    updateController: (unitId: number, body: ControllerRequest) => call("PUT", API_PATHS.controller(unitId), controller, body),
-    deleteController: (unitId: number) => call("DELETE", API_PATHS.controller(unitId), message),
-    sensors: () => call("GET", API_PATHS.sensors, sensor.array()),
-    scanSensor: (mac: string) => call("GET", API_PATHS.sensorScan(mac), sensorScan),
-    createSensor: (body: SensorRequest) => call("POST", API_PATHS.sensors, sensor, body),
-    updateSensor: (sensorId: number, body: SensorRequest) => call("PUT", API_PATHS.sensor(sensorId), sensor, body),
-    deleteSensor: (sensorId: number) => call("DELETE", API_PATHS.sensor(sensorId), message),
-    profiles: (clientId: number) => call("GET", API_PATHS.profilesOfClient(clientId), settingProfile.array()),
-    createProfile: (body: ProfileRequest) => call("POST", API_PATHS.profiles, settingProfile, body),
-    updateProfile: (profileId: number, body: ProfileRequest) => call("PUT", API_PATHS.profile(profileId), settingProfile, body),
-    deleteProfile: (profileId: number) => call("DELETE", API_PATHS.profile(profileId), message),
-    link: (body: LinkRequest) => call("POST", API_PATHS.link, profileLink, body),
-    unlink: (linkId: number) => call("DELETE", API_PATHS.unlink(linkId), message),
+    /** A change (a collection's mutation), its answer checked against `schema`. */
+    send: <S extends type.Any>(method: "POST" | "PUT" | "DELETE", path: string, schema: S, body?: unknown): Promise<S["infer"]> => call(method, path, schema, body),
 
     async mcuHistory(mcuId: number, { from, to, metrics, resolution }: McuHistoryQuery): Promise<McuHistory> {
       const path = HISTORY_PATHS.mcuHistory(mcuId) + search({ from, to, metrics, resolution });

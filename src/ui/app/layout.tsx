@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType, type SVGProps } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
-import { useConnection, useNotifications, useOpenAlarmCount } from "../data/hooks.ts";
+import { useCollection, useConnection, useOpenAlarmCount } from "../data/hooks.ts";
 import { AlertIcon, BellIcon, ChipIcon, CloseIcon, DashboardIcon, FanIcon, FarmIcon, LogoutIcon, MenuIcon, MonitorIcon, SensorIcon, SettingsIcon, SlidersIcon } from "../components/icons.tsx";
 import { NotificationPanel } from "./notification-panel.tsx";
 import { NAV, titleOf } from "./titles.ts";
@@ -79,7 +79,7 @@ export function Layout() {
   const navigate = useNavigate();
   const { core, session } = useAppData();
   const client = useClient();
-  const notifications = useNotifications();
+  const notifications = useCollection("notifications");
   const connection = useConnection();
   const { topBar, menuButton, bell } = usePublishedTopBar();
   const [menuOpen, setMenuOpen] = useState(false);

@@ -5,7 +5,7 @@ import { groupIncidents } from "../../contract/alarms-groups.ts";
 import { ALARM_KINDS, notificationPath, notificationSubject } from "../../contract/alarms-values.ts";
 import type { Notification } from "../../contract/entities.ts";
 import { formatDateTime } from "../components/dates.ts";
-import { useNotifications } from "../data/hooks.ts";
+import { useCollection } from "../data/hooks.ts";
 import {
   AlertIcon,
   BatteryIcon,
@@ -133,7 +133,7 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
  * unread when it opened: they keep the unread look while it is open, though marked read by then.
  */
 export function NotificationPanel({ open, onClose, newIds }: { open: boolean; onClose: () => void; newIds: ReadonlySet<number> }) {
-  const notifications = useNotifications();
+  const notifications = useCollection("notifications");
   // Only alarms group: an MCU back online or an account's notification stands alone.
   const groups = useMemo(
     () => groupIncidents(notifications, (n) => ({ mcuId: ALARM_TYPES.has(n.type) ? notificationSubject(n).mcuId : null, at: n.createdAt })),

@@ -1,6 +1,6 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { CoreError } from "../../contract/core-error.ts";
-import { useMcus } from "../data/hooks.ts";
+import { useCollection } from "../data/hooks.ts";
 import { useAppData } from "../data/provider.tsx";
 import { useConfirm } from "./confirm-dialog.tsx";
 import { DeviceCard } from "./device-card.tsx";
@@ -27,7 +27,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
 }) {
   const { core } = useAppData();
   const confirm = useConfirm();
-  const mcus = useMcus();
+  const mcus = useCollection("mcus");
   const { texts } = kind;
   // A list kept in the store from an earlier visit stays on screen while it reloads.
   const [load, setLoad] = useState<"loading" | "ready" | "error">(devices.length > 0 ? "ready" : "loading");

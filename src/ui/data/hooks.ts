@@ -41,18 +41,21 @@ export function useMcu(mcuId: number): Mcu | undefined {
   return useSyncExternalStore(subscribe, () => store.getMcu(mcuId));
 }
 
-function useEntities<K extends EntityName>(name: K): Entities[K] {
+const whole = <T>(list: T): T => list;
+
+/**
+ * A collection of the core (`EntityName`: farms, mcus, …), or what `select` picks of it: the
+ * component re-renders only when the pick changes (`isEqual`, identity by default), not at every
+ * change of the list.
+ */
+export function useCollection<K extends EntityName>(name: K): Entities[K];
+export function useCollection<K extends EntityName, T>(name: K, select: (list: Entities[K]) => T, isEqual?: (a: T, b: T) => boolean): T;
+export function useCollection<K extends EntityName, T>(name: K, select: (list: Entities[K]) => T = whole as (list: Entities[K]) => T, isEqual?: (a: T, b: T) => boolean): T {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => store.subscribe(keys.entities(name), fn), [store, name]);
-  return useSyncExternalStore(subscribe, () => store.get(name));
+  const snapshot = () => store.get(name);
+  return useSyncExternalStoreWithSelector(subscribe, snapshot, snapshot, select, isEqual);
 }
-
-export const useFarms = () => useEntities("farms");
-export const useMcus = () => useEntities("mcus");
-export const useProfiles = () => useEntities("profiles");
-export const useNotifications = () => useEntities("notifications");
-export const useControllers = () => useEntities("controllers");
-export const useSensors = () => useEntities("sensors");
 
 /**
  * The ids of the client's MCUs in list order; re-renders only when the list's membership or order

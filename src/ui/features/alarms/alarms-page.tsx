@@ -6,7 +6,7 @@ import { FilterSelect } from "../../components/filter-select.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useNow } from "../../components/use-now.ts";
-import { useActiveAlarms, useAlarmLoad, useFarms, useMcus } from "../../data/hooks.ts";
+import { useCollection, useActiveAlarms, useAlarmLoad } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AcknowledgeDialog } from "./acknowledge-dialog.tsx";
 import { filterCount, filtersFrom, filtersToParams, isFiltered, matchesFilters, selectedAlarmFrom, type AlarmFilters } from "./alarm-filters.ts";
@@ -32,8 +32,8 @@ function SectionHeading({ id, title, count }: { id: string; title: string; count
  * screens show them in a row.
  */
 function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: AlarmFilters) => void }) {
-  const farms = useFarms();
-  const mcus = useMcus();
+  const farms = useCollection("farms");
+  const mcus = useCollection("mcus");
   const farmOptions = useMemo(() => farms.map((f) => ({ value: String(f.farm_id), label: f.name })), [farms]);
   const mcuOptions = useMemo(
     () => mcus.filter((m) => filters.farmId === null || m.farm_id === filters.farmId).map((m) => ({ value: String(m.mcu_id), label: m.name })),

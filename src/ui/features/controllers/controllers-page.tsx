@@ -4,7 +4,7 @@ import { CONTROLLER_TYPES, type ControllerType } from "../../../contract/enums.t
 import { controllerForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
-import { useControllers } from "../../data/hooks.ts";
+import { useCollection } from "../../data/hooks.ts";
 
 /** SPEC §2 controller modal: read-only Type; SPEC §4/§8 texts for controllers. */
 const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof controllerForm>> = {
@@ -44,5 +44,5 @@ const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof con
 
 /** SPEC §2 System Controllers. */
 export default function ControllersPage() {
-  return <DeviceListPage kind={controllerKind} devices={useControllers()} />;
+  return <DeviceListPage kind={controllerKind} devices={useCollection("controllers")} />;
 }

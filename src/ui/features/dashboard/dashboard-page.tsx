@@ -2,7 +2,7 @@ import { useCallback } from "react";
 import { PlusIcon } from "../../components/icons.tsx";
 import { SavedDataNotice } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
-import { useFarms, useMcuIds } from "../../data/hooks.ts";
+import { useCollection, useMcuIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { DashboardSection } from "./dashboard-section.tsx";
 import { FarmCard } from "./farm-card.tsx";
@@ -45,7 +45,7 @@ const DASHBOARD_LISTS = ["farms", "mcus"] as const;
 /** SPEC §2 Dashboard: summary, the client's farms and a live card per MCU. */
 export default function DashboardPage() {
   const { core } = useAppData();
-  const farms = useFarms();
+  const farms = useCollection("farms");
   const mcuIds = useMcuIds();
 
   const { state: farmsLoad, retry: retryFarms } = useListLoad({

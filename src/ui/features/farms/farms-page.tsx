@@ -6,7 +6,7 @@ import { PlusIcon } from "../../components/icons.tsx";
 import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useListLoad } from "../../components/use-list-load.ts";
-import { useFarms } from "../../data/hooks.ts";
+import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { FarmCard } from "./farm-card.tsx";
 import { FarmFormDialog } from "./farm-form-dialog.tsx";
@@ -21,7 +21,7 @@ interface Dialog {
 /** SPEC §2 Manage Farms: the client's farms as cards, with create, update and delete. */
 export default function FarmsPage() {
   const { core } = useAppData();
-  const farms = useFarms();
+  const farms = useCollection("farms");
   const { state, retry } = useListLoad({
     load: useCallback(() => core.loadFarms(), [core]),
     failure: { kind: "info", fallback: "Failed to fetch farms" },

@@ -4,7 +4,7 @@ import { HISTORY_METRICS, HISTORY_PATHS, METRIC_INFO, type HistoryMetric } from 
 import { formatDateTime } from "../../components/dates.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
-import { useFarms } from "../../data/hooks.ts";
+import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { useChartLayout } from "./chart-layout.ts";
 import { csvUrl } from "./csv-links.ts";
@@ -52,7 +52,7 @@ export default function FarmHistoryPage() {
   const metricId = useId();
 
   const list = useLoad(useCallback(() => core.loadFarms(), [core]), "farms");
-  const farms = useFarms();
+  const farms = useCollection("farms");
   const farm = useHeldWhileLoading(
     farms.find((f) => f.farm_id === farmId),
     list.state.status === "loading" || farms.length === 0,

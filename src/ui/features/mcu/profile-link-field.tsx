@@ -3,7 +3,7 @@ import type { Mcu } from "../../../contract/entities.ts";
 import { UnlinkIcon } from "../../components/icons.tsx";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
-import { useProfiles } from "../../data/hooks.ts";
+import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 
 /**
@@ -13,7 +13,7 @@ import { useAppData } from "../../data/provider.tsx";
 export function ProfileLinkField({ mcu }: { mcu: Mcu }) {
   const { core } = useAppData();
   const confirm = useConfirm();
-  const profiles = useProfiles();
+  const profiles = useCollection("profiles");
   const id = useId();
   const [busy, setBusy] = useState(false);
   // The chosen profile shows while its link is on the way, instead of snapping back.

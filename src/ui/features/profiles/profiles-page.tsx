@@ -5,7 +5,7 @@ import { PlusIcon } from "../../components/icons.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useListLoad } from "../../components/use-list-load.ts";
-import { useProfiles } from "../../data/hooks.ts";
+import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { ProfileCard } from "./profile-card.tsx";
 import { ProfileFormDialog } from "./profile-form-dialog.tsx";
@@ -20,7 +20,7 @@ interface Dialog {
 /** SPEC §2 Manage Setting Profiles: reusable automation settings, linked to MCUs elsewhere. */
 export default function ProfilesPage() {
   const { core } = useAppData();
-  const profiles = useProfiles();
+  const profiles = useCollection("profiles");
   const { state, retry } = useListLoad({
     load: useCallback(() => core.loadProfiles(), [core]),
     // SPEC §8 gives this list a fixed error text rather than the server's message.

@@ -4,7 +4,7 @@ import { SENSOR_TYPES, type SensorType } from "../../../contract/enums.ts";
 import { sensorForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
-import { useSensors } from "../../data/hooks.ts";
+import { useCollection } from "../../data/hooks.ts";
 
 /** SPEC §2 sensor modal: a disabled Type select; names are optional (SPEC §3); SPEC §4/§8 texts for sensors. */
 const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = {
@@ -48,5 +48,5 @@ const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = 
 
 /** SPEC §2 Sensors: the controllers' layout for sensors. */
 export default function SensorsPage() {
-  return <DeviceListPage kind={sensorKind} devices={useSensors()} />;
+  return <DeviceListPage kind={sensorKind} devices={useCollection("sensors")} />;
 }

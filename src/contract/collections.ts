@@ -1,0 +1,222 @@
+import { type } from "arktype";
+import { API_PATHS, FIRST_MCUS } from "./api-paths.ts";
+import type { ControllerRequest, CreateFarmRequest, CreateMcuRequest, ProfileRequest, SensorRequest, UpdateFarmRequest, UpdateMcuRequest } from "./api.ts";
+import { controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile } from "./entities.ts";
+import type { CollectionEvents } from "./realtime.ts";
+
+/**
+ * The entity collections the data core keeps for the app, each declared once: how it loads, the
+ * mutations that change it (and which other collections each one makes stale), and the live events
+ * that patch it. The data core's one cache (worker/collections.ts) runs every declaration; the
+ * collection names and types (`EntityName`, `Entities`, `Mutations`) derive from this table. Only
+ * the core imports it as a value (the schemas): the main thread imports its types.
+ */
+
+const message = type({ message: "string" });
+
+/** What one call of a mutation sends: where, what, and which item of its collection it changes (null: a new one). */
+export interface MutationRequest {
+  path: string;
+  body?: unknown;
+  id?: number | null;
+}
+
+/** What the server's answer does to the mutation's own collection. */
+export type MutationEffect =
+  /** The answer is the item: it replaces the item with the request's `id`, or is added when that is null. */
+  | "upsert"
+  /** The item with the request's `id` is gone. */
+  | "remove"
+  /** Nothing here: the collections it reloads say what changed. */
+  | "none";
+
+export interface MutationSpec<Args extends unknown[] = never, Answer extends type.Any = type.Any, Result = unknown, Names extends string = string> {
+  /** "POST|PUT": a save, POST for a new item (the request's `id` null), PUT for an existing one. */
+  method: "POST" | "PUT" | "DELETE" | "POST|PUT";
+  /** The request of a call with these arguments; `clientId` throws when no client is started. */
+  request(clientId: () => number, ...args: Args): MutationRequest;
+  /** The answer's schema (the server's answer is checked against it). */
+  answer: Answer;
+  effect: MutationEffect;
+  /** Other collections the server changed too: reloaded after it, and a failed reload does not fail the mutation. */
+  invalidates?: readonly Names[];
+  /** Collections reloaded after it whose failure is the mutation's (a link changes both sides). */
+  reloads?: readonly Names[];
+  /** What the caller gets; the answer by default. */
+  result?(answer: Answer["infer"]): Result;
+}
+
+/** The live events a collection may be patched by (realtime.ts `COLLECTION_EVENT_PAYLOADS`), with their checked payloads. */
+export type PatchEvents = CollectionEvents;
+
+export interface CollectionSpec<S extends type.Any = type.Any, M extends object = object, Item = S["infer"][number]> {
+  /** The list's schema, for the server's answer and for a copy this device saved. */
+  schema: S;
+  /** The field that names an item (mutations find their item by it). */
+  id: keyof Item & string;
+  /** Where the list is loaded from; a function of the client's id for a list of one client. */
+  path: string | ((clientId: number) => string);
+  /**
+   * The first this many items are asked for ahead of the whole list when the list is empty (a long
+   * list's first screen paints before the whole list is built, sent and parsed).
+   */
+  headFirst?: number;
+  /** The collection's mutations, by the name the core's method takes. */
+  mutations: M;
+  /** Live events that change the list, each with the list it makes. */
+  patches?: { [E in keyof PatchEvents]?: (list: readonly Item[], payload: PatchEvents[E]) => Item[] };
+}
+
+/** A mutation with its argument and result types kept (they become the core's method). */
+const mutation = <Args extends unknown[], Answer extends type.Any, Result = Answer["infer"], const Names extends string = never>(spec: MutationSpec<Args, Answer, Result, Names>) => spec;
+// The mutations are not typed by the collection: each keeps the types its own declaration gives it.
+const collection = <S extends type.Any, M extends object>(spec: CollectionSpec<S, M>) => spec;
+const messageOf = (answer: { message: string }) => answer.message;
+const nothing = (): void => undefined;
+
+export const COLLECTIONS = {
+  farms: collection({
+    schema: farm.array(),
+    id: "farm_id",
+    path: API_PATHS.farmsOfClient,
+    // Nothing else embeds a farm's fields.
+    mutations: {
+      createFarm: mutation({
+        method: "POST",
+        request: (clientId, body: Omit<CreateFarmRequest, "client_id">) => ({ path: API_PATHS.farms, body: { ...body, client_id: clientId() }, id: null }),
+        answer: farm,
+        effect: "upsert",
+      }),
+      updateFarm: mutation({
+        method: "PUT",
+        request: (_clientId, id: number, body: UpdateFarmRequest) => ({ path: API_PATHS.farm(id), body, id }),
+        answer: farm,
+        effect: "upsert",
+      }),
+      deleteFarm: mutation({ method: "DELETE", request: (_clientId, id: number) => ({ path: API_PATHS.farm(id), id }), answer: message, effect: "remove", result: messageOf }),
+    },
+  }),
+
+  mcus: collection({
+    schema: mcuList,
+    id: "mcu_id",
+    path: API_PATHS.mcusByClient,
+    headFirst: FIRST_MCUS,
+    // A farm lists its MCUs and counts them.
+    mutations: {
+      createMcu: mutation({
+        method: "POST",
+        request: (_clientId, body: Omit<CreateMcuRequest, "status">) => ({ path: API_PATHS.mcus, body: { ...body, status: "active" }, id: null }),
+        answer: mcu,
+        effect: "upsert",
+        invalidates: ["farms"],
+      }),
+      updateMcu: mutation({
+        method: "PUT",
+        request: (_clientId, id: number, body: UpdateMcuRequest) => ({ path: API_PATHS.mcu(id), body, id }),
+        answer: mcu,
+        effect: "upsert",
+        invalidates: ["farms"],
+      }),
+      deleteMcu: mutation({ method: "DELETE", request: (_clientId, id: number) => ({ path: API_PATHS.mcu(id), id }), answer: message, effect: "remove", invalidates: ["farms"], result: messageOf }),
+    },
+  }),
+
+  profiles: collection({
+    schema: settingProfile.array(),
+    id: "profile_id",
+    path: API_PATHS.profilesOfClient,
+    // An MCU record embeds its linked profile.
+    mutations: {
+      createProfile: mutation({
+        method: "POST",
+        request: (clientId, body: Omit<ProfileRequest, "client_id">) => ({ path: API_PATHS.profiles, body: { ...body, client_id: clientId() }, id: null }),
+        answer: settingProfile,
+        effect: "upsert",
+      }),
+      updateProfile: mutation({
+        method: "PUT",
+        request: (clientId, id: number, body: Omit<ProfileRequest, "client_id">) => ({ path: API_PATHS.profile(id), body: { ...body, client_id: clientId() }, id }),
+        answer: settingProfile,
+        effect: "upsert",
+      }),
+      deleteProfile: mutation({ method: "DELETE", request: (_clientId, id: number) => ({ path: API_PATHS.profile(id), id }), answer: message, effect: "remove", invalidates: ["mcus"], result: messageOf }),
+      link: mutation({
+        method: "POST",
+        request: (_clientId, mcuId: number, profileId: number) => ({ path: API_PATHS.link, body: { mcu_id: mcuId, profile_id: profileId } }),
+        answer: profileLink,
+        effect: "none",
+        reloads: ["mcus", "profiles"],
+        result: nothing,
+      }),
+      unlinkProfile: mutation({ method: "DELETE", request: (_clientId, linkId: number) => ({ path: API_PATHS.unlink(linkId) }), answer: message, effect: "none", reloads: ["mcus", "profiles"], result: nothing }),
+    },
+  }),
+
+  notifications: collection({
+    schema: notification.array(),
+    id: "notification_id",
+    path: API_PATHS.notifications,
+    mutations: {},
+    // Newest first.
+    patches: { notification: (list, n) => [n, ...list] },
+  }),
+
+  controllers: collection({
+    schema: controller.array(),
+    id: "unit_id",
+    path: API_PATHS.controllers,
+    // An MCU record lists its devices (SPEC §4: reload the MCU list).
+    mutations: {
+      saveController: mutation({
+        method: "POST|PUT",
+        request: (_clientId, unitId: number | null, body: ControllerRequest) => ({ path: unitId === null ? API_PATHS.controllers : API_PATHS.controller(unitId), body, id: unitId }),
+        answer: controller,
+        effect: "upsert",
+        invalidates: ["mcus"],
+      }),
+      deleteController: mutation({ method: "DELETE", request: (_clientId, unitId: number) => ({ path: API_PATHS.controller(unitId), id: unitId }), answer: message, effect: "remove", invalidates: ["mcus"], result: nothing }),
+    },
+  }),
+
+  sensors: collection({
+    schema: sensor.array(),
+    id: "sensor_id",
+    path: API_PATHS.sensors,
+    mutations: {
+      saveSensor: mutation({
+        method: "POST|PUT",
+        request: (_clientId, sensorId: number | null, body: SensorRequest) => ({ path: sensorId === null ? API_PATHS.sensors : API_PATHS.sensor(sensorId), body, id: sensorId }),
+        answer: sensor,
+        effect: "upsert",
+        invalidates: ["mcus"],
+      }),
+      deleteSensor: mutation({ method: "DELETE", request: (_clientId, sensorId: number) => ({ path: API_PATHS.sensor(sensorId), id: sensorId }), answer: message, effect: "remove", invalidates: ["mcus"], result: nothing }),
+    },
+  }),
+};
+
+type Table = typeof COLLECTIONS;
+export type EntityName = keyof Table;
+/** The collections as the core keeps them, each replaced whole when it changes. */
+export type Entities = { [K in EntityName]: Table[K]["schema"]["infer"] };
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every collection's mutations as the core's methods, by their declared names. */
+export type Mutations = UnionToIntersection<
+  {
+    [K in EntityName]: {
+      [N in keyof Table[K]["mutations"]]: Table[K]["mutations"][N] extends MutationSpec<infer Args, type.Any, infer Result, string> ? (...args: Args) => Promise<Result> : never;
+    };
+  }[EntityName]
+>;
+export type MutationName = keyof Mutations;
+
+/** The names a mutation invalidates or reloads are collections of this table (checked here, at compile time). */
+type NamedByMutations = {
+  [K in EntityName]: {
+    [N in keyof Table[K]["mutations"]]: Table[K]["mutations"][N] extends { invalidates?: readonly (infer I)[]; reloads?: readonly (infer R)[] } ? I | R : never;
+  }[keyof Table[K]["mutations"]];
+}[EntityName];
+const namedByMutations: readonly EntityName[] = [] as NamedByMutations[];
+void namedByMutations;
