@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Mcu } from "../../contract/entities.ts";
 import type { McuLive } from "../../streams/device-snapshots.ts";
 import { mcuQueryKey } from "../../contract/live.ts";
-import { createAppStore, keys } from "./store.ts";
+import { createAppStore, INTEREST_GRACE_MS, keys } from "./store.ts";
 import { cardView } from "../../streams/card-view.ts";
 import { mcuRecord } from "../../test-support/records.ts";
 
@@ -109,41 +109,89 @@ describe("main-thread store", () => {
   });
 
   it("tells the core which MCUs have live subscribers, once per task, and nothing for a subscribe undone at once", async () => {
-    const store = createAppStore();
-    const sent: string[][] = [];
-    store.onInterest((macs) => sent.push([...macs].sort()));
-    const flush = () => new Promise<void>((r) => setTimeout(r, 0));
+    vi.useFakeTimers();
+    try {
+      const store = createAppStore();
+      const sent: string[][] = [];
+      store.onInterest((macs) => sent.push([...macs].sort()));
+      const flush = () => vi.advanceTimersByTimeAsync(0);
 
-    // A commit mounting three cards (two of them for the same MCU): one message.
-    const offA1 = store.subscribe(keys.live("A"), () => {});
-    const offA2 = store.subscribe(keys.live("A"), () => {});
-    const offB = store.subscribe(keys.live("B"), () => {});
-    store.subscribe(keys.summary, () => {});
-    store.subscribe(keys.entities("mcus"), () => {});
-    await flush();
-    expect(sent).toEqual([["A", "B"]]);
+      // A commit mounting three cards (two of them for the same MCU): one message.
+      const offA1 = store.subscribe(keys.live("A"), () => {});
+      const offA2 = store.subscribe(keys.live("A"), () => {});
+      const offB = store.subscribe(keys.live("B"), () => {});
+      store.subscribe(keys.summary, () => {});
+      store.subscribe(keys.entities("mcus"), () => {});
+      await flush();
+      expect(sent).toEqual([["A", "B"]]);
 
-    // A card mounted and unmounted in the same task (StrictMode, a scroll back): no message.
-    store.subscribe(keys.live("C"), () => {})();
-    await flush();
-    expect(sent).toHaveLength(1);
+      // A card mounted and unmounted in the same task (StrictMode, a scroll back): no message.
+      store.subscribe(keys.live("C"), () => {})();
+      await flush();
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS);
+      expect(sent).toHaveLength(1);
 
-    // One of A's two cards leaves: A stays of interest.
-    offA1();
-    await flush();
-    expect(sent).toHaveLength(1);
+      // One of A's two cards leaves: A stays of interest.
+      offA1();
+      await flush();
+      expect(sent).toHaveLength(1);
 
-    // Scrolling: B leaves and D comes in the same commit.
-    offB();
-    const offD = store.subscribe(keys.live("D"), () => {});
-    await flush();
-    expect(sent).toEqual([["A", "B"], ["A", "D"]]);
+      // Scrolling: B leaves and D comes in the same commit; B stays for its grace period.
+      offB();
+      const offD = store.subscribe(keys.live("D"), () => {});
+      await flush();
+      expect(sent).toEqual([
+        ["A", "B"],
+        ["A", "B", "D"],
+      ]);
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS);
+      expect(sent.at(-1)).toEqual(["A", "D"]);
 
-    offA2();
-    offD();
-    offD();
-    await flush();
-    expect(sent.at(-1)).toEqual([]);
+      offA2();
+      offD();
+      offD();
+      await flush();
+      expect(sent.at(-1)).toEqual(["A", "D"]);
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS);
+      expect(sent.at(-1)).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps an MCU of interest for a grace period after its last card unmounts: a card back within it does not start over", async () => {
+    vi.useFakeTimers();
+    try {
+      const store = createAppStore();
+      const sent: string[][] = [];
+      const cards: number[][] = [];
+      store.onInterest((macs) => sent.push([...macs].sort()));
+      store.onCardInterest((ids) => cards.push([...ids].sort()));
+      const offLive = store.subscribe(keys.live("A"), () => {});
+      const offCard = store.subscribe(keys.card(1), () => {});
+      await vi.advanceTimersByTimeAsync(0);
+      expect([sent, cards]).toEqual([[["A"]], [[1]]]);
+
+      // The card scrolls out of the virtual list and back in before the grace period is over.
+      offLive();
+      offCard();
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS - 1);
+      expect(store.cardInterest()).toEqual([]);
+      const offLiveAgain = store.subscribe(keys.live("A"), () => {});
+      const offCardAgain = store.subscribe(keys.card(1), () => {});
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS * 2);
+      expect([sent, cards]).toEqual([[["A"]], [[1]]]);
+
+      // Gone for good: the core stops once the grace period is over, not before.
+      offLiveAgain();
+      offCardAgain();
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS - 1);
+      expect([sent.at(-1), cards.at(-1)]).toEqual([["A"], [1]]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect([sent.at(-1), cards.at(-1)]).toEqual([[], []]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("sends the MCUs already watched when the core is wired later", async () => {
@@ -205,9 +253,16 @@ describe("main-thread store", () => {
     expect(store.getMcuQuery(online)).toBe(ids);
     expect(fn).toHaveBeenCalledTimes(1);
 
-    off();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(asked.at(-1)).toEqual([]);
+    vi.useFakeTimers();
+    try {
+      off();
+      await vi.advanceTimersByTimeAsync(INTEREST_GRACE_MS - 1);
+      expect(asked.at(-1)).toEqual([online]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(asked.at(-1)).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("does not show a card view made from an MCU's old record once its new record has come", () => {

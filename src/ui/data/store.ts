@@ -9,7 +9,8 @@ export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "rec
 
 type Listener = () => void;
 
-const EMPTY: Entities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [] };
+/** A collection the core has not sent yet: empty (one array, so a getter returns the same object each time). */
+const NO_ITEMS: readonly never[] = [];
 const NO_MCU_STATS: McuStats = { total: 0, online: 0, offline: 0, lowBattery: 0 };
 
 const LIVE_PREFIX = "live:";
@@ -39,19 +40,31 @@ export const keys = {
 } as const;
 
 /**
- * Names watched by subscribers, counted, and told to a sink when the set changed: at most once
- * per microtask, and not for a watch undone within it.
+ * How long a name stays watched after its last subscriber left: a card that remounts within it
+ * (a virtual list scrolled back, a route left and come back to) finds its MCU still of interest and
+ * its data current, instead of the core stopping and starting over.
  */
-function watchedSet() {
+export const INTEREST_GRACE_MS = 5_000;
+
+/**
+ * Names watched by subscribers, counted, and told to a sink when the set changed: at most once
+ * per microtask, and not for a watch undone within it. A name whose last subscriber left stays in
+ * the set for `graceMs` more (and is not sent again if a subscriber comes back meanwhile).
+ */
+function watchedSet(graceMs = 0) {
   const counts = new Map<string, number>();
+  /** Names without subscribers still in the set until their timer fires. */
+  const leaving = new Map<string, ReturnType<typeof setTimeout>>();
   let sink: ((names: string[]) => void) | null = null;
   let sent: ReadonlySet<string> = new Set();
   let queued = false;
+  const current = () => [...counts.keys(), ...leaving.keys()];
   function flush() {
     queued = false;
     if (!sink) return;
-    if (counts.size === sent.size && [...counts.keys()].every((m) => sent.has(m))) return;
-    sent = new Set(counts.keys());
+    const names = current();
+    if (names.length === sent.size && names.every((m) => sent.has(m))) return;
+    sent = new Set(names);
     sink([...sent]);
   }
   function changed() {
@@ -63,22 +76,33 @@ function watchedSet() {
     watch(name: string): () => void {
       const n = counts.get(name) ?? 0;
       counts.set(name, n + 1);
-      if (n === 0) changed();
+      const timer = leaving.get(name);
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        leaving.delete(name);
+      } else if (n === 0) changed();
       return () => {
         const left = counts.get(name)! - 1;
-        if (left > 0) counts.set(name, left);
-        else {
-          counts.delete(name);
-          changed();
-        }
+        if (left > 0) return void counts.set(name, left);
+        counts.delete(name);
+        // A name the sink was never told of (a subscribe undone in the same task) goes at once.
+        if (graceMs <= 0 || !sent.has(name)) return changed();
+        leaving.set(
+          name,
+          setTimeout(() => {
+            leaving.delete(name);
+            changed();
+          }, graceMs),
+        );
       };
     },
     /** Where the set goes; it gets the current set at once if anything is watched. */
     sendTo(to: (names: string[]) => void) {
       sink = to;
       sent = new Set();
-      if (counts.size > 0) changed();
+      if (counts.size + leaving.size > 0) changed();
     },
+    /** The names with subscribers now (not those in their grace period). */
     names: () => [...counts.keys()],
   };
 }
@@ -93,15 +117,18 @@ const sameValues = <T extends object>(a: T, b: T) => (Object.keys(a) as (keyof T
  * Interest: the MCUs with live subscribers (mounted cards) are the only ones the core sends
  * snapshots of. The store counts subscribers per MAC and tells the core the set when it changed,
  * at most once per microtask, so a commit that mounts and unmounts many cards sends one message
- * and a subscribe undone in the same task sends none. A snapshot whose last subscriber left stays
- * here (stale but harmless, and shown at once if its card comes back until the fresh one arrives).
+ * and a subscribe undone in the same task sends none. An MCU whose last subscriber left stays of
+ * interest for `INTEREST_GRACE_MS`, so a card that comes back meanwhile finds it current. A snapshot
+ * whose MCU left the set stays here (stale but harmless, and shown at once if its card comes back
+ * until the fresh one arrives).
  */
 export function createAppStore() {
   const live = new Map<string, McuLive>();
   const cards = new Map<number, McuCardView>();
   /** A card mounted before its view came shows one made here from what the store holds (its record, its last snapshot). */
   const provisionalViews = createCardViews();
-  let entities: Entities = EMPTY;
+  let entities: Partial<Entities> = {};
+  const listOf = <K extends EntityName>(name: K): Entities[K] => entities[name] ?? (NO_ITEMS as unknown as Entities[K]);
   const mcuById = new Map<number, Entities["mcus"][number]>();
   let mcuIds: readonly number[] = NO_IDS;
   let connection: ConnectionInfo = { state: "idle" };
@@ -119,10 +146,14 @@ export function createAppStore() {
   /** The active alarms (keys in alarm-store.ts's `alarmKeys`). */
   const alarms = createAlarmStore();
 
-  /** The MCUs with live subscribers, and the MCU Manager queries with subscribers. */
-  const interest = watchedSet();
-  const queryWatch = watchedSet();
-  const cardWatch = watchedSet();
+  /**
+   * The MCUs with live subscribers, the MCU Manager queries and the mounted cards, each kept for a
+   * grace period after its last subscriber left. (Not the wall: one page at a time is on screen,
+   * and a page flip asks for the new one only.)
+   */
+  const interest = watchedSet(INTEREST_GRACE_MS);
+  const queryWatch = watchedSet(INTEREST_GRACE_MS);
+  const cardWatch = watchedSet(INTEREST_GRACE_MS);
 
   function emit(changed: Iterable<string>) {
     const called = new Set<Listener>();
@@ -203,7 +234,8 @@ export function createAppStore() {
       mcuIds = ids;
       changed.push(keys.mcuIds);
     }
-    if (more) return entities.mcus;
+    const held = listOf("mcus");
+    if (more) return held;
     const listed = new Set(ids);
     for (const id of [...mcuById.keys()]) {
       if (listed.has(id)) continue;
@@ -211,8 +243,8 @@ export function createAppStore() {
       changed.push(keys.mcu(id), keys.card(id));
     }
     const list = ids.map((id) => mcuById.get(id)!);
-    const same = list.length === entities.mcus.length && list.every((m, i) => m === entities.mcus[i]);
-    if (same) return entities.mcus;
+    const same = list.length === held.length && list.every((m, i) => m === held[i]);
+    if (same) return held;
     changed.push(keys.entities("mcus"));
     return list;
   }
@@ -252,7 +284,7 @@ export function createAppStore() {
         case "mcus": {
           const changed: string[] = [];
           const mcus = applyMcus(update.ids, update.changed, update.more === true, changed);
-          if (mcus !== entities.mcus) entities = { ...entities, mcus };
+          if (mcus !== listOf("mcus")) entities = { ...entities, mcus };
           emit(changed);
           return null;
         }
@@ -339,7 +371,7 @@ export function createAppStore() {
     getMcu: (mcuId: number) => mcuById.get(mcuId),
     /** The MCU list's ids in order, as soon as the list's first part has come. */
     getMcuIds: (): readonly number[] => mcuIds,
-    get: <K extends EntityName>(name: K): Entities[K] => entities[name],
+    get: listOf,
     getConnection: () => connection,
     /** The lists shown from what this device saved, and when the server last gave each (none: all current). */
     getSavedAges: (): SavedAges => savedAges,
