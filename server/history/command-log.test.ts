@@ -5,7 +5,7 @@ import type { CommandAck } from "../../src/contract/realtime.ts";
 import { createTestSystem, nextData, nextStatus, sleep, type TestOwner, type TestSystem } from "../test-support/test-system.ts";
 import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
 import { createCommandLog } from "./command-log.ts";
-import { existingPartitions } from "./partitions.ts";
+import { partitionsRepo } from "./partitions-repo.ts";
 
 interface LogRow {
   command_id: string;
@@ -153,20 +153,20 @@ describe("the command log's monthly partitions", () => {
     );
 
   it("writes a command sent in a month that has no partition yet, and its outcome answered in the next month into the same row", async () => {
-    expect(await existingPartitions(server.db, "command_log")).toEqual([]);
+    expect(await partitionsRepo(server.db).existing("command_log")).toEqual([]);
     const log = createCommandLog();
     const sentAt = Date.parse("2026-06-30T23:59:59.500Z");
     const answeredAt = Date.parse("2026-07-01T00:00:00.700Z");
     log.recorder.sent({ commandId: "midnight", mcuId, clientId, actor: "grower", target: "AC", type: "status", onOff: true, at: sentAt });
     expect(await log.flush(server.db, sentAt)).toBe(1);
-    expect(await existingPartitions(server.db, "command_log")).toEqual(["command_log_p202606"]);
+    expect(await partitionsRepo(server.db).existing("command_log")).toEqual(["command_log_p202606"]);
     expect(await row("midnight")).toEqual([{ outcome: "pending", reason: null, answered_at: null, part: "command_log_p202606" }]);
 
     log.recorder.answered("midnight", "refused", "Turn Automation off to switch AC by hand", answeredAt);
     expect(await log.flush(server.db, answeredAt)).toBe(1);
     // Keyed by the time it was sent: the outcome updates its row, it does not start one in July.
     expect(await row("midnight")).toEqual([{ outcome: "refused", reason: "Turn Automation off to switch AC by hand", answered_at: new Date(answeredAt), part: "command_log_p202606" }]);
-    expect(await existingPartitions(server.db, "command_log")).toEqual(["command_log_p202606"]);
+    expect(await partitionsRepo(server.db).existing("command_log")).toEqual(["command_log_p202606"]);
     expect(log.waiting()).toBe(0);
   });
 

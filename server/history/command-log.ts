@@ -1,5 +1,6 @@
 import type { CommandOutcome, StateTarget } from "../../src/contract/history.ts";
-import type { Database, Sql } from "../db/database.ts";
+import type { Database } from "../db/database.ts";
+import { commandLogRepo, type CommandLogRow } from "./command-log-repo.ts";
 import { writeWithPartitions } from "./partitions.ts";
 import { USER_COMMAND_WINDOW_MS } from "./state-events-repo.ts";
 
@@ -26,24 +27,6 @@ export interface CommandRecorder {
   answered(commandId: string, outcome: FinalOutcome, reason: string | null, atMs: number): void;
 }
 
-interface Entry extends SentCommand {
-  outcome: CommandOutcome;
-  reason: string | null;
-  answeredAt: number | null;
-}
-
-/** The reason the history job gives a pending row whose node never wrote its outcome. */
-export const ABANDONED_REASON = "No answer was recorded (the server stopped while waiting)";
-
-const UPSERT = `insert into command_log as c (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at)
-  select v.command_id, v.mcu_id, cl.client_id, 'user', v.actor, v.target, v.type, v.on_off, v.at, v.outcome, v.reason, v.answered_at
-  from unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::timestamptz[], $9::text[], $10::text[], $11::timestamptz[])
-    as v(command_id, mcu_id, client_id, actor, target, type, on_off, at, outcome, reason, answered_at)
-  join mcus m on m.mcu_id = v.mcu_id
-  left join clients cl on cl.client_id = v.client_id
-  on conflict (command_id, at) do update set outcome = excluded.outcome, reason = excluded.reason, answered_at = excluded.answered_at
-  where c.outcome = 'pending' or (excluded.outcome <> 'pending' and c.outcome = 'timed_out' and c.reason = $12)`;
-
 /**
  * The command log's write side: each command is written as pending when sent and again with its
  * outcome, both off the command's path (batched, every `flush`). A command answered before its
@@ -57,16 +40,16 @@ const UPSERT = `insert into command_log as c (command_id, mcu_id, client_id, sou
  */
 export function createCommandLog({ maxQueued = 50_000 } = {}) {
   /** Rows to write: new, or with a new outcome. */
-  let dirty = new Map<string, Entry>();
+  let dirty = new Map<string, CommandLogRow>();
   /** Commands still waiting for their outcome (kept to write it). */
-  const open = new Map<string, Entry>();
+  const open = new Map<string, CommandLogRow>();
   /** Per MCU and controller: the last user command for a status, to tell the user's changes from the automation's. */
   const lastStatusCommand = new Map<string, { commandId: string; onOff: boolean; at: number }>();
   let dropped = 0;
 
   const recorder: CommandRecorder = {
     sent(command) {
-      const entry: Entry = { ...command, outcome: "pending", reason: null, answeredAt: null };
+      const entry: CommandLogRow = { ...command, outcome: "pending", reason: null, answeredAt: null };
       open.set(command.commandId, entry);
       dirty.set(command.commandId, entry);
       if (command.type === "status") lastStatusCommand.set(`${command.mcuId}:${command.target}`, { commandId: command.commandId, onOff: command.onOff, at: command.at });
@@ -99,28 +82,14 @@ export function createCommandLog({ maxQueued = 50_000 } = {}) {
       if (dirty.size === 0) return 0;
       const rows = [...dirty.values()].map((e) => ({ ...e }));
       dirty = new Map();
-      const upsert = (part: Entry[]) =>
-        db.query(UPSERT, [
-          part.map((r) => r.commandId),
-          part.map((r) => r.mcuId),
-          part.map((r) => r.clientId),
-          part.map((r) => r.actor),
-          part.map((r) => r.target),
-          part.map((r) => r.type),
-          part.map((r) => r.onOff),
-          part.map((r) => new Date(r.at).toISOString()),
-          part.map((r) => r.outcome),
-          part.map((r) => r.reason),
-          part.map((r) => (r.answeredAt === null ? null : new Date(r.answeredAt).toISOString())),
-          ABANDONED_REASON,
-        ]);
+      const log = commandLogRepo(db);
       try {
         // Commands are written within seconds of being sent: none is past retention (no cut-off).
-        await writeWithPartitions(db, "command_log", rows, (r) => r.at, -Infinity, upsert);
+        await writeWithPartitions(db, "command_log", rows, (r) => r.at, -Infinity, (part) => log.upsert(part));
         return rows.length;
       } catch (err) {
         // Back in the queue, unless a newer state of the same command is already there.
-        const retry = new Map<string, Entry>();
+        const retry = new Map<string, CommandLogRow>();
         for (const r of rows) if (!dirty.has(r.commandId)) retry.set(r.commandId, open.get(r.commandId) ?? r);
         for (const [id, e] of dirty) retry.set(id, e);
         const over = retry.size - maxQueued;
@@ -144,21 +113,3 @@ export function createCommandLog({ maxQueued = 50_000 } = {}) {
 }
 
 export type CommandLog = ReturnType<typeof createCommandLog>;
-
-/**
- * Marks pending rows older than `olderThanMs` as timed out: their node stopped before it wrote the
- * outcome. Run at start with the command time-out (this node's own commands of a previous run),
- * and by the history job with a margin (any node's). Each month's partial index of pending rows
- * holds only commands still waiting, so this reads a few index entries per partition, whatever
- * the size of the log; the update keeps `at`, so no row changes partition. Answers how many.
- */
-export async function sweepAbandonedCommands(sql: Sql, olderThanMs: number, nowMs: number): Promise<number> {
-  const rows = await sql.query<{ n: number }>(
-    `with swept as (
-       update command_log set outcome = 'timed_out', reason = $2, answered_at = $3
-       where outcome = 'pending' and at < $1 returning 1
-     ) select count(*)::int as n from swept`,
-    [new Date(olderThanMs).toISOString(), ABANDONED_REASON, new Date(nowMs).toISOString()],
-  );
-  return rows[0]?.n ?? 0;
-}

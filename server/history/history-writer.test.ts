@@ -3,7 +3,8 @@ import { TOPICS } from "../../src/contract/mqtt.ts";
 import { createTestSystem, nextData, type TestSystem } from "../test-support/test-system.ts";
 import type { NodeMetrics } from "../metrics.ts";
 import { createTestServer, seedClientData } from "../test-support/test-server.ts";
-import { ABANDONED_REASON, createCommandLog, sweepAbandonedCommands } from "./command-log.ts";
+import { ABANDONED_REASON, commandLogRepo } from "./command-log-repo.ts";
+import { createCommandLog } from "./command-log.ts";
 import { startHistory } from "./history-writer.ts";
 import { ensurePartitions, partitionAt } from "./partitions.ts";
 
@@ -159,7 +160,7 @@ describe("reading history at start", () => {
       commands.recorder.sent({ commandId: "slow", mcuId: mcu.mcu_id, clientId: c.clientId, actor: "grower", target: "AC", type: "status", onOff: true, at: sentAt });
       expect(await commands.flush(server.db, Date.now())).toBe(1);
       // Another node starts and takes it for a command of a run that stopped.
-      expect(await sweepAbandonedCommands(server.db, Date.now() - 5000, Date.now())).toBe(1);
+      expect(await commandLogRepo(server.db).sweepAbandoned(Date.now() - 5000, Date.now())).toBe(1);
       commands.recorder.answered("slow", "acknowledged", null, Date.now());
       expect(await commands.flush(server.db, Date.now())).toBe(1);
       const outcome = () => server.db.query("select outcome, reason from command_log where command_id = 'slow'");

@@ -4,7 +4,7 @@ import { createCommandLog, type CommandRecorder } from "./command-log.ts";
 import { DEFAULT_RETENTION, runMaintenance, type HistoryRetention, type MaintenanceReport } from "./maintenance.ts";
 import { DAY_MS, ensurePartitions, isMissingPartition, writeWithPartitions } from "./partitions.ts";
 import { mergeDuplicates, MINUTE_MS, MinuteRollups, type MinuteRow } from "./rollups.ts";
-import { recomputeHours, upsertMinuteRows } from "./rollups-repo.ts";
+import { lastHeard, recomputeHours, upsertMinuteRows } from "./rollups-repo.ts";
 import { insertStateChanges } from "./state-events-repo.ts";
 import { StateTracker } from "./state-tracker.ts";
 
@@ -210,10 +210,9 @@ export async function startHistory(o: HistoryOptions): Promise<History> {
   // At start: partitions for now, and the commands a previous run of this node left pending.
   await maintain(o.commandTimeoutMs).catch(failed("history job"));
   // A run that stopped cleanly rebuilt its hours; one that crashed left up to 5 min of minutes out
-  // of them, just before the last reading it stored: rebuild the hour around that. (The tables have
-  // no index led by time, so asking them for their latest bucket would read whole partitions.)
+  // of them, just before the last reading it stored: rebuild the hour around that.
   onMinutes(async () => {
-    const [row] = await db.query<{ last: Date | null; ids: number[] | null }>("select max(last_seen_at) as last, array_agg(mcu_id) as ids from mcus");
+    const row = await lastHeard(db);
     const nowMs = now().getTime();
     const lastMs = Math.min(row?.last ? new Date(row.last).getTime() : nowMs, nowMs);
     for (let h = lastMs - (lastMs % HOUR_MS) - HOUR_MS; h <= lastMs; h += HOUR_MS) for (const id of row?.ids ?? []) touch(h, id);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
 import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
-import { ABANDONED_REASON } from "./command-log.ts";
+import { ABANDONED_REASON } from "./command-log-repo.ts";
 import { runMaintenance } from "./maintenance.ts";
-import { DAY_MS, ensurePartitions, existingPartitions } from "./partitions.ts";
+import { partitionsRepo } from "./partitions-repo.ts";
+import { DAY_MS, ensurePartitions } from "./partitions.ts";
 import { MinuteRollups } from "./rollups.ts";
 import { recomputeHours, upsertMinuteRows } from "./rollups-repo.ts";
 
@@ -82,18 +83,18 @@ describe("the history job: partitions and retention", () => {
       Date.parse("2026-06-19T08:00:00Z"), // recent
     ];
     for (const ms of old) await historyAt(ms);
-    expect(await existingPartitions(server.db, "reading_minutes")).toContain("reading_minutes_p20250510");
+    expect(await partitionsRepo(server.db).existing("reading_minutes")).toContain("reading_minutes_p20250510");
 
     const report = await runMaintenance(server.db, { nowMs: NOW, retention, abandonAfterMs: 60_000 });
     expect(report.errors).toEqual([]);
     expect(report.dropped.sort()).toEqual(
       ["reading_minutes_p20260501", "reading_minutes_p20250510", "reading_minutes_p20250625", "reading_hours_p202505", "device_state_events_p202505"].sort(),
     );
-    const minutes = await existingPartitions(server.db, "reading_minutes");
+    const minutes = await partitionsRepo(server.db).existing("reading_minutes");
     expect(minutes).not.toContain("reading_minutes_p20260501");
     expect(minutes).toEqual(expect.arrayContaining(["reading_minutes_p20260521", "reading_minutes_p20260619", "reading_minutes_p20260620"]));
-    expect(await existingPartitions(server.db, "reading_hours")).toEqual(expect.arrayContaining(["reading_hours_p202506", "reading_hours_p202605", "reading_hours_p202606"]));
-    expect(await existingPartitions(server.db, "reading_hours")).not.toContain("reading_hours_p202505");
+    expect(await partitionsRepo(server.db).existing("reading_hours")).toEqual(expect.arrayContaining(["reading_hours_p202506", "reading_hours_p202605", "reading_hours_p202606"]));
+    expect(await partitionsRepo(server.db).existing("reading_hours")).not.toContain("reading_hours_p202505");
     const [gone] = await server.db.query<{ t: string | null }>("select to_regclass('reading_minutes_p20260501')::text as t");
     expect(gone!.t).toBeNull();
 
@@ -133,7 +134,7 @@ describe("the history job: partitions and retention", () => {
     expect(report.dropped).toEqual(["command_log_p202505"]);
     // Only pending rows still in the log are swept: the one of the dropped month went with it.
     expect(report.commandsAbandoned).toBe(1);
-    const months = await existingPartitions(server.db, "command_log");
+    const months = await partitionsRepo(server.db).existing("command_log");
     expect(months).not.toContain("command_log_p202505");
     expect(months).toEqual(expect.arrayContaining(["command_log_p202506", "command_log_p202601", "command_log_p202606", "command_log_p202607"]));
     const [gone] = await server.db.query<{ t: string | null }>("select to_regclass('command_log_p202505')::text as t");

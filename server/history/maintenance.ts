@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.ts";
-import { sweepAbandonedCommands } from "./command-log.ts";
+import { commandLogRepo } from "./command-log-repo.ts";
 import { createPartitions, DAY_MS, dropPartitionsBefore, partitionAt, partitionsBetween, type Partition } from "./partitions.ts";
 
 /** How long history is kept, in days (HISTORY_MINUTE_RETENTION_DAYS, HISTORY_HOUR_RETENTION_DAYS). */
@@ -69,7 +69,7 @@ export async function runMaintenance(
     });
   }
   await step(async () => {
-    report.commandsAbandoned = await sweepAbandonedCommands(db, nowMs - abandonAfterMs, nowMs);
+    report.commandsAbandoned = await commandLogRepo(db).sweepAbandoned(nowMs - abandonAfterMs, nowMs);
   });
   return report;
 }

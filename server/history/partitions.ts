@@ -1,4 +1,5 @@
-import type { Database, Sql } from "../db/database.ts";
+import type { Database } from "../db/database.ts";
+import { partitionsRepo } from "./partitions-repo.ts";
 
 /**
  * The history tables' partitions (migration 007): reading_minutes by UTC day
@@ -52,24 +53,6 @@ export function partitionsBetween(table: PartitionedTable, fromMs: number, toMs:
   return out;
 }
 
-/** Lock taken while partitions are created or dropped: two nodes' DDL on one table would race in the catalog. */
-const PARTITION_LOCK = 4242014;
-/**
- * DDL on a partition waits for the parent table's lock; a long reader (a year's CSV export) holds
- * it, and every query after the waiting DDL would queue behind it. Giving up after this long
- * leaves the work to the next run.
- */
-const DDL_LOCK_TIMEOUT = "3s";
-
-/** The partitions that exist of `table` (in this connection's schema). */
-export async function existingPartitions(sql: Sql, table: PartitionedTable): Promise<string[]> {
-  const rows = await sql.query<{ name: string }>(
-    "select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass($1) order by 1",
-    [table],
-  );
-  return rows.map((r) => r.name);
-}
-
 /**
  * Creates the partitions among `wanted` that are missing (idempotent: any node may run it at any
  * time). Answers the names created.
@@ -77,17 +60,14 @@ export async function existingPartitions(sql: Sql, table: PartitionedTable): Pro
 export async function createPartitions(db: Database, wanted: Partition[]): Promise<string[]> {
   if (wanted.length === 0) return [];
   const tables = [...new Set(wanted.map((p) => p.table))];
-  const existing = new Set((await Promise.all(tables.map((t) => existingPartitions(db, t)))).flat());
+  const catalog = partitionsRepo(db);
+  const existing = new Set((await Promise.all(tables.map((t) => catalog.existing(t)))).flat());
   const missing = [...new Map(wanted.filter((p) => !existing.has(p.name)).map((p) => [p.name, p])).values()];
   if (missing.length === 0) return [];
   return db.transaction(async (tx) => {
-    await tx.query(`set local lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-    await tx.query("select pg_advisory_xact_lock($1)", [PARTITION_LOCK]);
-    for (const p of missing) {
-      await tx.query(
-        `create table if not exists ${p.name} partition of ${p.table} for values from ('${new Date(p.from).toISOString()}') to ('${new Date(p.to).toISOString()}')`,
-      );
-    }
+    const ddl = partitionsRepo(tx);
+    await ddl.lockForDdl();
+    for (const p of missing) await ddl.create(p);
     return missing.map((p) => p.name);
   });
 }
@@ -106,12 +86,12 @@ export function ensurePartitions(db: Database, tables: PartitionedTable | readon
 
 /** Drops the partitions of `table` that end at or before `cutoffMs` (wholly older than retention). Answers the names dropped. */
 export async function dropPartitionsBefore(db: Database, table: PartitionedTable, cutoffMs: number): Promise<string[]> {
-  const old = (await existingPartitions(db, table)).map((name) => partitionNamed(table, name)).filter((p): p is Partition => p !== undefined && p.to <= cutoffMs);
+  const old = (await partitionsRepo(db).existing(table)).map((name) => partitionNamed(table, name)).filter((p): p is Partition => p !== undefined && p.to <= cutoffMs);
   if (old.length === 0) return [];
   return db.transaction(async (tx) => {
-    await tx.query(`set local lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-    await tx.query("select pg_advisory_xact_lock($1)", [PARTITION_LOCK]);
-    for (const p of old) await tx.query(`drop table if exists ${p.name}`);
+    const ddl = partitionsRepo(tx);
+    await ddl.lockForDdl();
+    for (const p of old) await ddl.drop(p);
     return old.map((p) => p.name);
   });
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
 import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
-import { DAY_MS, ensurePartitions, existingPartitions, writeWithPartitions } from "./partitions.ts";
+import { partitionsRepo } from "./partitions-repo.ts";
+import { DAY_MS, ensurePartitions, writeWithPartitions } from "./partitions.ts";
 import { mergeDuplicates, MinuteRollups, type MinuteRow } from "./rollups.ts";
 import { recomputeHours, upsertMinuteRows } from "./rollups-repo.ts";
 
@@ -117,10 +118,10 @@ describe("minute and hourly rollups in the database", () => {
     const nowMs = Date.parse("2026-06-20T12:00:00Z");
     const fresh = rowsFor(mcuId, [[0, dht(20)]]).map((r) => ({ ...r, bucket: nowMs - (nowMs % 60_000) }));
     const old = rowsFor(mcuId, [[0, dht(20)]]).map((r) => ({ ...r, bucket: nowMs - 40 * DAY_MS }));
-    expect(await existingPartitions(db, "reading_minutes")).not.toContain("reading_minutes_p20260620");
+    expect(await partitionsRepo(db).existing("reading_minutes")).not.toContain("reading_minutes_p20260620");
     const left = await writeWithPartitions(db, "reading_minutes", [...old, ...fresh], (r) => r.bucket, nowMs - 30 * DAY_MS, (rows) => upsertMinuteRows(db, rows));
     expect(left).toBe(1);
-    const partitions = await existingPartitions(db, "reading_minutes");
+    const partitions = await partitionsRepo(db).existing("reading_minutes");
     expect(partitions).toContain("reading_minutes_p20260620");
     expect(partitions).not.toContain("reading_minutes_p20260511");
     const buckets = (await stored("reading_minutes")).map((r) => new Date(r.bucket).toISOString());

@@ -88,3 +88,13 @@ export async function recomputeHours(sql: Sql, mcuIds: readonly number[], fromMs
   if (to <= from || mcuIds.length === 0) return;
   await sql.query(RECOMPUTE_HOURS, [new Date(from).toISOString(), new Date(to).toISOString(), mcuIds]);
 }
+
+/**
+ * The latest time any MCU was heard (null when none ever was) and every MCU's id: a run that
+ * crashed left the hour just before it unrebuilt. (The rollup tables have no index led by time,
+ * so asking them for their latest bucket would read whole partitions.)
+ */
+export async function lastHeard(sql: Sql): Promise<{ last: Date | null; ids: number[] | null } | undefined> {
+  const [row] = await sql.query<{ last: Date | null; ids: number[] | null }>("select max(last_seen_at) as last, array_agg(mcu_id) as ids from mcus");
+  return row;
+}
