@@ -1,6 +1,7 @@
 import type { PasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
-import { ensureDemo, saveDemoKey } from "./demo.ts";
+import { demoRepo } from "./demo-repo.ts";
+import { ensureDemo } from "./demo.ts";
 import { startFleet, type Fleet } from "./fleet.ts";
 import { seedDemoHistory } from "./history-seed.ts";
 import { startIncidents, type Incidents } from "./incidents.ts";
@@ -42,6 +43,7 @@ export interface RunningDemo {
  */
 export async function startDemo(o: DemoStartOptions): Promise<RunningDemo> {
   const { db, log } = o;
+  const repo = demoRepo(db);
   const demo = await ensureDemo(db, o.hasher);
   // The seed links profiles in the database directly: their devices must hear of it.
   if (demo.created) await o.system.publishLinkedConfigs();
@@ -67,12 +69,10 @@ export async function startDemo(o: DemoStartOptions): Promise<RunningDemo> {
     hz: o.hz,
     speed: o.speed,
     log: (m) => log.debug(m),
-    onKey: (mac, key) => void saveDemoKey(db, mac, key).catch((err: Error) => log.warn(`demo device ${mac}: its new key was not saved: ${err.message}`)),
+    onKey: (mac, key) => void repo.saveKey(mac, key).catch((err: Error) => log.warn(`demo device ${mac}: its new key was not saved: ${err.message}`)),
   });
 
-  const names = new Map(
-    (await db.query<{ mac: string; name: string }>("select mac, name from mcus where mac = any($1::text[])", [demo.devices.map((d) => d.mac)])).map((r) => [r.mac, r.name]),
-  );
+  const names = await repo.mcuNames(demo.devices.map((d) => d.mac));
   const claimed = names.size;
   const unclaimed = demo.devices.length - claimed;
   log.info(

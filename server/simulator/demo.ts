@@ -11,6 +11,7 @@ import { profilesRepo } from "../db/profiles-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
 import { demoClaimCode, hashClaimCode } from "../devices/device-keys.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
+import { demoRepo } from "./demo-repo.ts";
 import type { SensorCounts } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
 
@@ -88,11 +89,11 @@ const CONTROLLER_NAMES: Record<ControllerType, string> = { Humidifier: "Mist mak
  * devices (the 12 MCUs and the unclaimed ones), whose keys it keeps for the fleet.
  */
 export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () => Date = () => new Date()): Promise<{ created: boolean; devices: FleetDevice[] }> {
-  const [existing] = await db.query("select 1 from clients where lower(username) = $1", [DEMO_LOGIN.username]);
-  const created = !existing;
+  const created = !(await demoRepo(db).accountExists(DEMO_LOGIN.username));
   if (created) {
     const passwordHash = await hasher.hash(DEMO_LOGIN.password);
     await db.transaction(async (tx) => {
+      const demo = demoRepo(tx);
       const at = now();
       const client = await clientsRepo(tx).create({
         username: DEMO_LOGIN.username,
@@ -132,23 +133,11 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
           const link = LINKS[n];
           if (link !== null && link !== undefined) await profilesRepo(tx).link(id, mcu.mcu_id, profiles[link]!.profile_id);
           const counts: SensorCounts = { DHT: humidity, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 };
-          await tx.query("insert into simulator_devices (mac, device_key, counts, battery, seed) values ($1, $2, $3, $4, $5)", [
-            mcu.mac,
-            keys[n]!.key,
-            JSON.stringify(counts),
-            LOW_BATTERY.get(n) ?? 55 + ((n * 37) % 45),
-            n + 1,
-          ]);
+          await demo.addDevice({ mac: mcu.mac, key: keys[n]!.key, counts, battery: LOW_BATTERY.get(n) ?? 55 + ((n * 37) % 45), seed: n + 1 });
         }
       }
       for (const [i, m] of DEMO_STOCK.mcus.entries()) {
-        await tx.query("insert into simulator_devices (mac, device_key, counts, battery, seed) values ($1, $2, $3, $4, $5)", [
-          m,
-          keys[mcuMacs.length + i]!.key,
-          JSON.stringify({ DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }),
-          90,
-          100 + i,
-        ]);
+        await demo.addDevice({ mac: m, key: keys[mcuMacs.length + i]!.key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, battery: 90, seed: 100 + i });
       }
 
       const notes = notificationsRepo(tx);
@@ -163,7 +152,7 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       );
       // The alert that notification announced is open: the fleet's first low reading does not raise it again.
       await recordOpenAlert(tx, { clientId: id, mcuId: mcuIds[packingCooler]!, type: "battery_low" }, batteryLow.notification_id, minutesAgo(5));
-      await tx.query("update notifications set read_status = true where client_id = $1 and type = 'subscribe'", [id]);
+      await demo.markWelcomeRead(id);
     });
   }
 
@@ -171,13 +160,5 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
   const inventory = inventoryRepo(db);
   for (const m of [...DEMO_MCU_MACS, ...DEMO_STOCK.mcus]) await inventory.setClaimHashIfMissing(m, hashClaimCode(m, demoClaimCode(m)));
 
-  const rows = await db.query<{ mac: string; device_key: string; counts: SensorCounts; battery: number | null; seed: number }>(
-    "select mac, device_key, counts, battery, seed from simulator_devices order by mac",
-  );
-  return { created, devices: rows.map((r) => ({ mac: r.mac, key: r.device_key, counts: r.counts, battery: r.battery ?? undefined, seed: r.seed })) };
-}
-
-/** A demo device switched to a new key: the fleet uses it from now on, also after a restart. */
-export async function saveDemoKey(db: Database, mac: string, key: string): Promise<void> {
-  await db.query("update simulator_devices set device_key = $2 where mac = $1", [mac, key]);
+  return { created, devices: await demoRepo(db).devices() };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { AlarmKind } from "../../src/contract/alarms-values.ts";
 import { thresholdBreaches, type Breach } from "../../src/contract/conditions.ts";
 import type { LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
@@ -8,6 +7,7 @@ import { ensurePartitions } from "../history/partitions.ts";
 import { MINUTE_MS, MinuteRollups } from "../history/rollups.ts";
 import { recomputeHours, upsertMinuteRows } from "../history/rollups-repo.ts";
 import { StateTracker, type StateChange } from "../history/state-tracker.ts";
+import { demoHistoryRepo, type SeededCommand } from "./demo-history-repo.ts";
 import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
 
@@ -105,25 +105,14 @@ interface UserCommand {
  */
 export async function seedDemoHistory(db: Database, devices: FleetDevice[], { now = new Date(), hours = 24 } = {}): Promise<HistorySeed> {
   const none: HistorySeed = { seeded: false, rooms: new Map(), written: Promise.resolve({ mcus: 0, minuteRows: 0, stateEvents: 0, commands: 0, alarms: 0 }) };
-  const mcus = await db.query<{ mcu_id: number; client_id: number; mac: string; name: string; username: string; config: ProfileConfig | null }>(
-    `select m.mcu_id, m.client_id, m.mac, m.name, c.username, p.config from mcus m
-     join clients c on c.client_id = m.client_id
-     left join profile_links l on l.mcu_id = m.mcu_id
-     left join setting_profiles p on p.profile_id = l.profile_id
-     where m.mac = any($1::text[]) order by m.mcu_id`,
-    [devices.map((d) => d.mac)],
-  );
+  const repo = demoHistoryRepo(db);
+  const mcus = await repo.mcusOf(devices.map((d) => d.mac));
   if (mcus.length === 0) return none;
 
   const end = now.getTime() - (now.getTime() % MINUTE_MS);
   const start = end - hours * 3600_000;
-  // The newest minute of each MCU, by its primary key (one probe per MCU and partition).
-  const [newest] = await db.query<{ at: Date | null }>(
-    `select max(x.bucket) as at from unnest($1::int[]) as id
-     cross join lateral (select bucket from reading_minutes where mcu_id = id order by bucket desc limit 1) x`,
-    [mcus.map((m) => m.mcu_id)],
-  );
-  if (newest?.at && new Date(newest.at).getTime() >= start) return none;
+  const newest = await repo.newestMinute(mcus.map((m) => m.mcu_id));
+  if (newest && new Date(newest).getTime() >= start) return none;
 
   const byMac = new Map(devices.map((d) => [d.mac, d]));
   const rollups = new MinuteRollups();
@@ -177,65 +166,27 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
     for (const table of ["reading_minutes", "reading_hours", "device_state_events", "command_log"] as const) await ensurePartitions(db, table, [start, end - 1]);
     await upsertMinuteRows(db, rows, SEED_CHUNK);
     await recomputeHours(db, ids, start, end);
-    for (const part of chunks(changes)) {
-      await db.query(
-        `insert into device_state_events (mcu_id, at, target, status, auto, session)
-         select * from unnest($1::int[], $2::timestamptz[], $3::text[], $4::bool[], $5::bool[], $6::bool[])`,
-        [part.map((c) => c.mcuId), part.map((c) => iso(c.at)), part.map((c) => c.target), part.map((c) => c.status), part.map((c) => c.auto), part.map((c) => c.session)],
-      );
-    }
+    for (const part of chunks(changes)) await repo.insertStateEvents(part);
     const log = [
-      ...automation.map((c) => ({ mcuId: c.mcuId, actor: null, source: "automation", target: c.target, type: "status", onOff: c.status, at: c.at, outcome: "reported" })),
-      ...userCommands.map((c) => ({ ...c, source: "user", outcome: "acknowledged" })),
+      ...automation.map((c): SeededCommand => ({ mcuId: c.mcuId, actor: null, source: "automation", target: c.target, type: "status", onOff: c.status, at: c.at, outcome: "reported" })),
+      ...userCommands.map((c): SeededCommand => ({ ...c, source: "user", outcome: "acknowledged" })),
     ];
-    for (const part of chunks(log)) {
-      await db.query(
-        `insert into command_log (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at)
-         select v.id, v.mcu_id, m.client_id, v.source, v.actor, v.target, v.type, v.on_off, v.at, v.outcome, null, v.at + interval '0.2 seconds'
-         from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::timestamptz[], $9::text[])
-           as v(id, mcu_id, source, actor, target, type, on_off, at, outcome)
-         join mcus m on m.mcu_id = v.mcu_id`,
-        [
-          part.map(() => randomUUID()),
-          part.map((c) => c.mcuId),
-          part.map((c) => c.source),
-          part.map((c) => c.actor),
-          part.map((c) => c.target),
-          part.map((c) => c.type),
-          part.map((c) => c.onOff),
-          part.map((c) => iso(c.at)),
-          part.map((c) => c.outcome),
-        ],
-      );
-    }
+    for (const part of chunks(log)) await repo.insertCommands(part);
     // The fleet reported meanwhile, and the server stored each controller's first state as a change
     // (nothing came before it yet): now that the day is in, those repeat its last state.
-    await db.query(
-      `delete from device_state_events d
-       where d.mcu_id = any($1::int[]) and d.at >= $2 and d.at < $3
-         and exists (
-           select 1 from (
-             select p.status, p.auto, p.session from device_state_events p
-             where p.mcu_id = d.mcu_id and p.target = d.target and p.at < d.at order by p.at desc limit 1
-           ) q where q.status = d.status and q.auto = d.auto and q.session is not distinct from d.session
-         )`,
-      [ids, iso(end), iso(end + 10 * MINUTE_MS)],
-    );
+    await repo.deleteRepeatedStates(ids, end, end + 10 * MINUTE_MS);
     // The day's alarms, resolved (no notification: they are yesterday's news, listed on the Alarms page).
     for (const a of alarms) {
-      const ack = a.acknowledgedBy ? iso(Math.min(a.openedAt + 3 * MINUTE_MS, a.resolvedAt)) : null;
-      await db.query(
-        `insert into alerts (client_id, mcu_id, type, state, raised_at, resolved_at, title, body, announced, acknowledged_at, acknowledged_by, ack_comment)
-         values ($1, $2, $3, 'resolved', $4, $5, $6, $7, false, $8, $9, $10)`,
-        [a.clientId, a.mcuId, a.kind, iso(a.openedAt), iso(a.resolvedAt), a.title, a.body, ack, a.acknowledgedBy, a.acknowledgedBy ? "Exhaust fan off by hand while we clean the ducts." : null],
-      );
+      await repo.insertResolvedAlarm({
+        ...a,
+        acknowledgedAt: a.acknowledgedBy ? Math.min(a.openedAt + 3 * MINUTE_MS, a.resolvedAt) : null,
+        ackComment: a.acknowledgedBy ? "Exhaust fan off by hand while we clean the ducts." : null,
+      });
     }
     return { mcus: mcus.length, minuteRows: rows.length, stateEvents: changes.length, commands: log.length, alarms: alarms.length };
   }
   return { seeded: true, rooms, written: write() };
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function* chunks<T>(rows: T[]): Generator<T[]> {
   for (let i = 0; i < rows.length; i += SEED_CHUNK) yield rows.slice(i, i + SEED_CHUNK);

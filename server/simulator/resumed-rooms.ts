@@ -1,5 +1,5 @@
-import type { LiveReading } from "../../src/contract/entities.ts";
 import type { Database } from "../db/database.ts";
+import { demoRepo } from "./demo-repo.ts";
 import { initialRoom, rng, roomFromReading, type RoomState } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
 
@@ -10,14 +10,7 @@ import type { FleetDevice } from "./simulated-mcu.ts";
  * label, an MCU that never reported) is not in the map: it starts a room afresh.
  */
 export async function resumedRooms(db: Database, devices: readonly FleetDevice[], now = Date.now()): Promise<Map<string, RoomState>> {
-  const rows = await db.query<{ mac: string; readings: LiveReading; irrigated_at: Date | null }>(
-    `select m.mac, m.readings, x.at as irrigated_at from mcus m
-     left join lateral (
-       select e.at from device_state_events e where e.mcu_id = m.mcu_id and e.target = 'Irrigation' and e.status order by e.at desc limit 1
-     ) x on true
-     where m.mac = any($1::text[]) and m.readings is not null`,
-    [devices.map((d) => d.mac)],
-  );
+  const rows = await demoRepo(db).storedRooms(devices.map((d) => d.mac));
   const byMac = new Map(devices.map((d) => [d.mac, d]));
   const rooms = new Map<string, RoomState>();
   for (const row of rows) {
