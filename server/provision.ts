@@ -18,6 +18,7 @@ import { deviceLabel } from "../src/contract/claim-code.ts";
 import { CONTROLLER_TYPES, SENSOR_TYPES } from "../src/contract/entities.ts";
 import { isMac, normalizeMac } from "../src/contract/mac.ts";
 import { readConfig } from "./config.ts";
+import { clientsRepo } from "./db/clients-repo.ts";
 import { openPglite, openPostgres } from "./db/database.ts";
 import type { DeviceKind } from "./db/inventory-repo.ts";
 import { farmsRepo } from "./db/farms-repo.ts";
@@ -64,13 +65,13 @@ try {
 
   const username = values["claim-for"];
   if (username) {
-    const [client] = await db.query<{ client_id: number }>("select client_id from clients where lower(username) = lower($1) or lower(email) = lower($1)", [username]);
-    if (!client) fail(`No client ${username}`);
+    const clientId = await clientsRepo(db).idOfUsernameOrEmail(username);
+    if (clientId === undefined) fail(`No client ${username}`);
     await db.transaction(async (tx) => {
-      const farms = await farmsRepo(tx).list(client.client_id);
-      const farm = farms.find((f) => f.name === values.farm) ?? (await farmsRepo(tx).create(client.client_id, values.farm!, "Provisioned devices"));
+      const farms = await farmsRepo(tx).list(clientId);
+      const farm = farms.find((f) => f.name === values.farm) ?? (await farmsRepo(tx).create(clientId, values.farm!, "Provisioned devices"));
       for (const [i, d] of devices.entries()) {
-        await mcusRepo(tx).create(client.client_id, { name: `MCU ${String(i + 1).padStart(4, "0")}`, mac: d.mac, claim_code: d.claimCode!, farm_id: farm.farm_id }, new Date());
+        await mcusRepo(tx).create(clientId, { name: `MCU ${String(i + 1).padStart(4, "0")}`, mac: d.mac, claim_code: d.claimCode!, farm_id: farm.farm_id }, new Date());
       }
     });
   }

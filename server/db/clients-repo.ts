@@ -120,5 +120,11 @@ export function clientsRepo(sql: Sql) {
     async setPasswordHash(clientId: number, passwordHash: string, now: Date): Promise<void> {
       await sql.query("update clients set password_hash = $2, updated_at = $3 where client_id = $1", [clientId, passwordHash, now]);
     },
+
+    /** The client whose username or email this is (any case), if any (provisioning's --claim-for). */
+    async idOfUsernameOrEmail(name: string): Promise<number | undefined> {
+      const [row] = await sql.query<{ client_id: number }>("select client_id from clients where lower(username) = lower($1) or lower(email) = lower($1)", [name]);
+      return row?.client_id;
+    },
   };
 }
