@@ -7,20 +7,22 @@ import { createLoginGuard, DEFAULT_LOGIN_GUARD, type LoginGuardConfig } from "./
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { AppError } from "./errors.ts";
-import type { DomainEvents, RouteContext } from "./http/context.ts";
+import type { Access, SignedIn } from "./http/context.ts";
+import { createRepositories } from "./db/repositories.ts";
+import { createEventBus, type EventBus } from "./events.ts";
 import { installErrorHandler } from "./http/errors.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, trustedProxies, type ConnectionLimits } from "./http/connection-limits.ts";
 import { alarmRoutes } from "./http/routes/alarms.ts";
-import { clientRoutes } from "./http/routes/clients.ts";
+import { accountRoutes, signInRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
 import { historyRoutes } from "./http/routes/history.ts";
 import type { ExportLimits } from "./history/export-gate.ts";
 import { mcuRoutes } from "./http/routes/mcus.ts";
 import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
-import { metricsRoutes, type MetricsOptions } from "./http/routes/metrics.ts";
+import { installServedMetrics, type MetricsOptions } from "./http/routes/metrics.ts";
 import { profileRoutes } from "./http/routes/profiles.ts";
 import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
 import type { TrustProxy } from "./config.ts";
@@ -61,7 +63,8 @@ export interface AppDeps {
   hasher: PasswordHasher;
   config: AppConfig;
   now?: () => Date;
-  events?: DomainEvents;
+  /** The server's event bus, which its other parts subscribe to (before the server listens); an app built alone has one of its own. */
+  events?: EventBus;
   /** Shared with the realtime server, which authenticates sockets by the same sessions. */
   sessions?: Sessions;
 }
@@ -78,8 +81,13 @@ function trustProxyOption(trust: TrustProxy): FastifyServerOptions["trustProxy"]
   return (_address: string, hop: number) => hop < trust;
 }
 
-/** Builds the HTTP server from its dependencies; the caller owns the database and closes it. */
-export async function buildApp({ db, hasher, config, now = () => new Date(), events = {}, sessions = createSessions(db, config.session, now) }: AppDeps): Promise<FastifyInstance> {
+/**
+ * Builds the HTTP server from its dependencies: repositories, the event bus, access and the clock
+ * decorated on the instance; the public routes; and the signed-in routes in one scope whose hook
+ * puts the session's client on each request. The caller owns the database and closes it; it adds
+ * what needs the rest of the server (the metrics route) before `listen`.
+ */
+export async function buildApp({ db, hasher, config, now = () => new Date(), events, sessions = createSessions(db, config.session, now) }: AppDeps): Promise<FastifyInstance> {
   // Proxies known by hops only cannot be told from their clients: then no connection is capped by its address.
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...(typeof config.trustProxy === "number" ? { perAddress: 0 } : {}), ...config.connections };
   const app = Fastify({
@@ -117,21 +125,34 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   installSecurityHeaders(app, { https: config.session.secure });
 
   const loginGuard = { ...DEFAULT_LOGIN_GUARD, secure: config.session.secure, ...config.loginGuard };
-  const ctx: RouteContext = {
-    db,
+  const access: Access = {
     hasher,
     sessions,
-    now,
-    events,
     loginGuard: createLoginGuard(db, loginGuard, now),
     perAddressPerMinute: loginGuard.perAddressPerMinute,
     claimGuard: createClaimGuard({ ...DEFAULT_CLAIM_GUARD, ...config.claimGuard }, () => now().getTime()),
   };
-  for (const routes of [clientRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
-    routes(app, ctx);
-  }
-  metricsRoutes(app, ctx, config.metrics);
-  historyRoutes(app, ctx, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });
+  app.decorate("repos", createRepositories(db, now));
+  const bus = events ?? createEventBus((msg) => app.log.error(msg));
+  app.decorate("events", bus);
+  app.decorate("access", access);
+  app.decorate("now", now);
+  app.decorateRequest("signedIn", null as unknown as SignedIn);
+  // A session ended anywhere on this node (sign-out, a password change) is not trusted from its cache.
+  bus.on("sessionEnded", (idHash) => sessions.forget(idHash));
+
+  installServedMetrics(app);
+
+  await app.register(signInRoutes);
+  await app.register(async (signedIn) => {
+    signedIn.addHook("onRequest", async (req) => {
+      req.signedIn = await sessions.require(req);
+    });
+    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
+      await signedIn.register(routes);
+    }
+    await signedIn.register(historyRoutes, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });
+  });
   await serveApp(app, config.staticDir);
   return app;
 }

@@ -1,24 +1,25 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
-import type { ProfileConfig } from "../src/contract/entities.ts";
 import { createAlerts, type AlertOptions } from "./alerts/alerts.ts";
 import { createPushNotifier, type PushSender } from "./alerts/push-sender.ts";
 import { buildApp, type AppConfig } from "./app.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { inventoryRepo } from "./db/inventory-repo.ts";
+import { mcuLiveRepo } from "./db/mcu-live-repo.ts";
+import { profilesRepo } from "./db/profiles-repo.ts";
 import { createPreferencesCache } from "./db/preferences-repo.ts";
 import { DEFAULT_DEVICE_MESSAGE_BURST, DEFAULT_DEVICE_MESSAGES_PER_SECOND, DeviceBudget, type DeviceBudgetOptions } from "./devices/device-budget.ts";
 import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
 import { startEmbeddedBroker, type EmbeddedBroker } from "./devices/embedded-broker.ts";
 import { mqttTransport, type DeviceTransport } from "./devices/device-transport.ts";
-import { deliveryOf } from "./devices/delivery.ts";
 import { DEFAULT_STREAM, deliveredBy } from "./realtime/shared-adapter.ts";
-import { startGateway, type Gateway } from "./devices/gateway.ts";
+import { createGateway, type Gateway } from "./devices/gateway.ts";
 import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter } from "./devices/readings-writer.ts";
-import type { DomainEvents } from "./http/context.ts";
+import { createEventBus } from "./events.ts";
+import { metricsRoutes } from "./http/routes/metrics.ts";
 import { createSessions } from "./http/session.ts";
 import { startHistory, type History } from "./history/history-writer.ts";
 import type { HistoryRetention } from "./history/maintenance.ts";
@@ -78,12 +79,14 @@ export interface System {
 
 /**
  * The whole server: HTTP API and app, realtime socket, device gateway (with the embedded broker
- * unless an external one is configured) and alerts, wired to one database.
+ * unless an external one is configured) and alerts, wired to one database. Assembled in an order
+ * where nothing waits for a later part: the event bus first, then each part, then every
+ * subscription; only then does the gateway hear devices and the app listen.
  */
 export async function startSystem(o: SystemOptions): Promise<System> {
   const now = o.now ?? (() => new Date());
   const log = o.log ?? (() => {});
-  const events: DomainEvents = {};
+  const bus = createEventBus(log);
   const sessions = createSessions(o.db, o.http.session, now);
   const historyRetention = o.historyRetention;
   const app = await buildApp({
@@ -91,15 +94,14 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     hasher: o.hasher,
     config: { ...o.http, historyMinuteRetentionDays: o.http.historyMinuteRetentionDays ?? historyRetention?.minuteDays },
     now,
-    events,
+    events: bus,
     sessions,
   });
-  await app.listen({ host: o.http.host, port: o.http.port });
-  const address = app.server.address() as { port: number };
-  const httpHost = o.http.host === "0.0.0.0" || o.http.host === "::" ? "127.0.0.1" : o.http.host;
+  const inventory = inventoryRepo(o.db);
+  const profiles = profilesRepo(o.db);
 
   let broker: EmbeddedBroker | undefined;
-  // Set once the gateway runs: a device's new key is in use, so its retained key message goes.
+  // Set once the gateway exists: a device's new key is in use, so its retained key message goes.
   let keyPromoted: (mac: string) => void = () => {};
   let transport: DeviceTransport;
   // One budget for every device of this node, applied where their messages come in (the broker or the MQTT client).
@@ -109,7 +111,6 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     burst: o.deviceBudget?.burst ?? DEFAULT_DEVICE_MESSAGE_BURST,
   });
   if (o.mqtt.mode === "embedded") {
-    const inventory = inventoryRepo(o.db);
     broker = await startEmbeddedBroker({
       host: o.mqtt.host,
       port: o.mqtt.port,
@@ -127,7 +128,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       log,
     });
     // This broker just started: no device is connected to it, whatever the database last saw.
-    await o.db.query("update mcus set status = 'offline' where status = 'online'");
+    await mcuLiveRepo(o.db).markAllOffline();
     // The gateway lives in the broker's process: what devices publish reaches it without an MQTT client.
     transport = broker.transport();
   } else {
@@ -151,21 +152,20 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   const history = await startHistory({ db: o.db, now, retention: historyRetention, commandTimeoutMs, log: o.log ?? ((msg) => app.log.warn(msg)) });
   const directory = createMcuDirectory(o.db, { onError: (err) => log(`directory: ${(err as Error).message}`) });
   const writer = createReadingsWriter(o.db, { flushMs: o.readingsFlushMs, onError: (err) => log(`readings: ${(err as Error).message}`) });
-  let realtime: Realtime | undefined;
   const pushNotify = o.push ? createPushNotifier(o.db, o.push, log) : undefined;
   const preferences = createPreferencesCache(o.db, { now: () => now().getTime() });
   const alerts = createAlerts({
     db: o.db,
     now,
-    notify: (clientId, n) => realtime?.notification(clientId, n),
-    alarmChanged: (clientId, alarm) => realtime?.alarm(clientId, alarm),
+    notify: (clientId, n) => bus.emit("notified", clientId, n),
+    alarmChanged: (clientId, alarm) => bus.emit("alarmChanged", clientId, alarm),
     push: pushNotify,
     preferences: preferences.get,
     log,
     ...o.alerts,
   });
 
-  const gateway = await startGateway({
+  const gateway = createGateway({
     transport,
     db: o.db,
     directory,
@@ -174,43 +174,20 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     commandTimeoutMs,
     commandLog: history.commands,
     budget,
-    onCutOff(entry, cutOff, disconnected) {
-      alerts.sendsTooMuch(entry, cutOff, disconnected);
-    },
+    onCutOff: (entry, cutOff, disconnected) => bus.emit("sendsTooMuch", entry, cutOff, disconnected),
     log,
-    onReading(entry, reading, at) {
-      // The realtime server sends the reading on (and settles its delivery); before it started there is no one to send it to.
-      if (realtime) realtime.reading(entry.clientId, entry.mac, reading);
-      else deliveryOf(reading)?.settle();
-      alerts.onReading(entry, reading);
-      history.onReading(entry.mcuId, reading, at.getTime());
-    },
-    onStatus(entry, status, previous) {
-      realtime?.status(entry.clientId, entry.mac, status);
-      // An MCU never heard since it was registered (status active) did not "go" offline.
-      if (!(status === "offline" && previous === "active")) alerts.onStatus(entry, status);
-    },
+    onReading: (entry, reading, at) => bus.emit("reading", entry, reading, at),
+    onStatus: (entry, status, previous) => bus.emit("deviceStatus", entry, status, previous),
   });
 
   async function publishConfigOf(mcuId: number): Promise<void> {
-    const [row] = await o.db.query<{ mac: string; config: ProfileConfig | null }>(
-      `select m.mac, p.config from mcus m
-       left join profile_links l on l.mcu_id = m.mcu_id
-       left join setting_profiles p on p.profile_id = l.profile_id
-       where m.mcu_id = $1`,
-      [mcuId],
-    );
+    const row = await profiles.deviceConfigOf(mcuId);
     if (row) await gateway.publishConfig(row.mac, row.config);
   }
 
   /** Publishes every linked profile's config to its device, retained. */
   async function publishLinkedConfigs(): Promise<void> {
-    const linked = await o.db.query<{ mac: string; config: ProfileConfig }>(
-      `select m.mac, p.config from mcus m
-       join profile_links l on l.mcu_id = m.mcu_id
-       join setting_profiles p on p.profile_id = l.profile_id`,
-    );
-    for (const row of linked) await gateway.publishConfig(row.mac, row.config);
+    for (const row of await profiles.linkedDeviceConfigs()) await gateway.publishConfig(row.mac, row.config);
   }
   keyPromoted = (mac) => void gateway.publishKey(mac, null).catch((err: Error) => log(`key of ${mac}: ${err.message}`));
 
@@ -225,7 +202,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       log(`MCU ${mac} released: its device key is kept by the external broker; rotate it with npm run provision -- --mac ${mac} --mosquitto-url ...`);
       return;
     }
-    const row = await inventoryRepo(o.db).get(mac);
+    const row = await inventory.get(mac);
     if (row?.pending_key) await gateway.publishKey(mac, row.pending_key);
   }
 
@@ -233,14 +210,11 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   // device's config (a device would run on its defaults instead of its linked profile), nor the
   // next key of a released device that has not switched yet.
   async function republishPendingKeys(): Promise<void> {
-    for (const { mac, pending_key } of await inventoryRepo(o.db).pendingKeys()) await gateway.publishKey(mac, pending_key);
-  }
-  if (broker) {
-    await publishLinkedConfigs();
-    await republishPendingKeys();
+    for (const { mac, pending_key } of await inventory.pendingKeys()) await gateway.publishKey(mac, pending_key);
   }
 
-  realtime = startRealtime({
+  // Attached to the HTTP server before it listens: the first browser finds its socket.
+  const realtime = startRealtime({
     httpServer: app.server,
     sessions,
     allowedOrigins: o.http.allowedOrigins,
@@ -254,35 +228,47 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     log,
   });
 
+  // Who acts on what. The realtime server hears a reading first: it sends it on (and settles its delivery).
+  bus.on("reading", (entry, reading) => realtime.reading(entry.clientId, entry.mac, reading));
+  bus.on("reading", (entry, reading) => alerts.onReading(entry, reading));
+  bus.on("reading", (entry, reading, at) => history.onReading(entry.mcuId, reading, at.getTime()));
+  bus.on("deviceStatus", (entry, status) => realtime.status(entry.clientId, entry.mac, status));
+  bus.on("deviceStatus", (entry, status, previous) => {
+    // An MCU never heard since it was registered (status active) did not "go" offline.
+    if (!(status === "offline" && previous === "active")) alerts.onStatus(entry, status);
+  });
+  bus.on("sendsTooMuch", (entry, cutOff, disconnected) => alerts.sendsTooMuch(entry, cutOff, disconnected));
+  bus.on("notified", (clientId, n) => realtime.notification(clientId, n));
+  bus.on("accountNotice", (clientId, n) => realtime.notification(clientId, n));
+  if (pushNotify) bus.on("accountNotice", (clientId, n) => void pushNotify(clientId, n).catch((err: Error) => log(`push: ${err.message}`)));
+  bus.on("alarmChanged", (clientId, alarm) => realtime.alarm(clientId, alarm));
+  bus.on("sessionEnded", (idHash) => realtime.endSession(idHash));
+  bus.on("preferencesChanged", (clientId) => preferences.invalidate(clientId));
+  bus.on("mcusChanged", (clientId) => directory.invalidateClient(clientId));
+  bus.on("mcuClaimed", (_clientId, mac) => void gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`)));
+  bus.on("mcuReleased", (mac) => void releaseDevice(mac).catch((err: Error) => log(`release of ${mac}: ${err.message}`)));
+  bus.on("profileChanged", (clientId, mcuIds) => {
+    directory.invalidateClient(clientId);
+    for (const mcuId of mcuIds) publishConfigOf(mcuId).catch((err: Error) => log(`config of MCU ${mcuId}: ${err.message}`));
+  });
+
   const metrics = createNodeMetrics({
     gateway,
     devicesConnected: broker ? () => broker.connectedDevices() : undefined,
-    sockets: () => ({ connected: realtime?.connectedSockets() ?? 0, droppedEvents: realtime?.droppedEvents() ?? 0, shedFrames: realtime?.shedFrames() ?? 0 }),
+    sockets: () => ({ connected: realtime.connectedSockets(), droppedEvents: realtime.droppedEvents(), shedFrames: realtime.shedFrames() }),
     history,
   });
-  // The route adds the event loop's delay and the request times, which it samples itself (server/http/routes/metrics.ts).
-  events.metrics = metrics.read;
-  events.sessionEnded = (idHash) => {
-    sessions.forget(idHash);
-    realtime?.endSession(idHash);
-  };
-  events.notified = (clientId, n) => {
-    realtime?.notification(clientId, n);
-    pushNotify?.(clientId, n).catch((err: Error) => log(`push: ${err.message}`));
-  };
-  events.alarmChanged = (clientId, alarm) => realtime?.alarm(clientId, alarm);
-  events.preferencesChanged = (clientId) => preferences.invalidate(clientId);
-  events.mcusChanged = (clientId) => directory.invalidateClient(clientId);
-  events.mcuClaimed = (_clientId, mac) => {
-    gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`));
-  };
-  events.mcuReleased = (mac) => {
-    releaseDevice(mac).catch((err: Error) => log(`release of ${mac}: ${err.message}`));
-  };
-  events.profileChanged = (clientId, mcuIds) => {
-    directory.invalidateClient(clientId);
-    for (const mcuId of mcuIds) publishConfigOf(mcuId).catch((err: Error) => log(`config of MCU ${mcuId}: ${err.message}`));
-  };
+  // The route adds the event loop's delay and the request times, which the app measures itself (server/http/routes/metrics.ts).
+  await app.register(metricsRoutes, { ...o.http.metrics, read: metrics.read });
+
+  gateway.start();
+  if (broker) {
+    await publishLinkedConfigs();
+    await republishPendingKeys();
+  }
+  await app.listen({ host: o.http.host, port: o.http.port });
+  const address = app.server.address() as { port: number };
+  const httpHost = o.http.host === "0.0.0.0" || o.http.host === "::" ? "127.0.0.1" : o.http.host;
 
   return {
     app,
@@ -300,7 +286,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       // The gateway first: no reading comes in that the realtime server could no longer send (with
       // an external broker, what this node did not send out another node takes over).
       await gateway.close();
-      await realtime?.close();
+      await realtime.close();
       await alerts.idle();
       await writer.close();
       // After the gateway: the commands it just gave up on are recorded.

@@ -83,6 +83,12 @@ export function farmsRepo(sql: Sql, now: () => Date = () => new Date()) {
       return rows.map((row) => toFarm(row, byFarm.get(row.farm_id) ?? []));
     },
 
+    /** Whether the client has this farm (another client's is as missing). */
+    async exists(clientId: number, farmId: number): Promise<boolean> {
+      const rows = await sql.query("select 1 from farms where client_id = $1 and farm_id = $2", [clientId, farmId]);
+      return rows.length > 0;
+    },
+
     async get(clientId: number, farmId: number): Promise<Farm | undefined> {
       const [row] = await sql.query<FarmRow>(`select ${COLUMNS} from farms where client_id = $1 and farm_id = $2`, [clientId, farmId]);
       return row && toFarm(row, await mcusOf(clientId, farmId));

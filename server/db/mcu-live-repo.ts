@@ -54,6 +54,14 @@ export function mcuLiveRepo(sql: Sql) {
       return rows.map(entryOf);
     },
 
+    /**
+     * Marks every MCU seen online offline: the embedded broker just started, so no device is
+     * connected to it, whatever the database last saw.
+     */
+    async markAllOffline(): Promise<void> {
+      await sql.query("update mcus set status = 'offline' where status = 'online'");
+    },
+
     /** Stores the status its device reported (not a change of the MCU's settings: `updated_at` stays). */
     async setStatus(mac: string, status: McuStatus): Promise<void> {
       await sql.query("update mcus set status = $2, updated_at = updated_at where mac = $1", [mac, status]);

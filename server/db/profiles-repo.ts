@@ -90,5 +90,26 @@ export function profilesRepo(sql: Sql) {
       const [row] = await sql.query<{ mcu_id: number }>("delete from profile_links where client_id = $1 and id = $2 returning mcu_id", [clientId, linkId]);
       return row;
     },
+
+    /** The device of an MCU and the config of the profile linked to it (null when none is): what its device is sent. */
+    async deviceConfigOf(mcuId: number): Promise<{ mac: string; config: ProfileConfig | null } | undefined> {
+      const [row] = await sql.query<{ mac: string; config: ProfileConfig | null }>(
+        `select m.mac, p.config from mcus m
+         left join profile_links l on l.mcu_id = m.mcu_id
+         left join setting_profiles p on p.profile_id = l.profile_id
+         where m.mcu_id = $1`,
+        [mcuId],
+      );
+      return row;
+    },
+
+    /** Every MCU with a linked profile, every client's: its device and that profile's config. */
+    async linkedDeviceConfigs(): Promise<{ mac: string; config: ProfileConfig }[]> {
+      return sql.query<{ mac: string; config: ProfileConfig }>(
+        `select m.mac, p.config from mcus m
+         join profile_links l on l.mcu_id = m.mcu_id
+         join setting_profiles p on p.profile_id = l.profile_id`,
+      );
+    },
   };
 }

@@ -78,6 +78,11 @@ export interface Gateway {
    * Resolves once the status arrived, or after `rereadTimeoutMs` when the broker holds none.
    */
   rereadStatus(mac: string): Promise<void>;
+  /**
+   * Starts hearing devices: from here on, what they send is handled. Called once whatever hears
+   * the gateway's readings and statuses is wired, so none is handled before they listen.
+   */
+  start(): void;
   stats(): GatewayStats;
   close(): Promise<void>;
 }
@@ -87,7 +92,7 @@ export interface Gateway {
  * process or an external broker (see DeviceTransport). It validates what devices send, drops and
  * counts what is bad, and turns the rest into readings, statuses and command acknowledgements.
  */
-export async function startGateway(o: GatewayOptions): Promise<Gateway> {
+export function createGateway(o: GatewayOptions): Gateway {
   const timeoutMs = o.commandTimeoutMs ?? 5000;
   const rereadTimeoutMs = o.rereadTimeoutMs ?? 2000;
   const stats: Omit<GatewayStats, "cutOff"> = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0, overBudget: 0 } };
@@ -206,33 +211,39 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     else w.resolve({ ok: false, message: ack.error || "The device refused the command" }, "refused");
   }
 
-  o.budget?.onCutOff((cutOff) => {
-    if (cutOff.again) return;
-    o.log?.(`gateway: ${cutOff.mac} sent ${cutOff.messages} messages in ${cutOff.seconds} s (its budget: ${cutOff.perSecond}/s): cut off for ${Math.round(cutOff.cooldownMs / 1000)} s`);
-    o.directory.lookup(cutOff.mac).then(
-      (entry) => entry && o.onCutOff?.(entry, cutOff, transport.closesCutOffDevices === true),
-      (err: Error) => o.log?.(`gateway: owner of ${cutOff.mac}: ${err.message}`),
-    );
-  });
+  let started = false;
+  function start(): void {
+    if (started) return;
+    started = true;
+    o.budget?.onCutOff((cutOff) => {
+      if (cutOff.again) return;
+      o.log?.(`gateway: ${cutOff.mac} sent ${cutOff.messages} messages in ${cutOff.seconds} s (its budget: ${cutOff.perSecond}/s): cut off for ${Math.round(cutOff.cooldownMs / 1000)} s`);
+      o.directory.lookup(cutOff.mac).then(
+        (entry) => entry && o.onCutOff?.(entry, cutOff, transport.closesCutOffDevices === true),
+        (err: Error) => o.log?.(`gateway: owner of ${cutOff.mac}: ${err.message}`),
+      );
+    });
 
-  const fail = (about: string) => (err: Error) => {
-    stats.dropped.invalid++;
-    o.log?.(`gateway: ${about}: ${err.message}`);
-  };
-  transport.onTelemetry?.((mac, bytes, start, end, delivery) => {
-    if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return drop("tooLarge", delivery);
-    onTelemetry(mac, bytes.toString("utf8", start, end), delivery)?.catch(fail(TOPICS.telemetry(mac)));
-  });
-  transport.onMessage((topic, payload) => {
-    const t = parseDeviceTopic(topic);
-    if (!t) return;
-    if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
-    const handle =
-      t.rest === "telemetry" ? onTelemetry(t.mac, payload.toString("utf8")) : t.rest === "status" ? onStatus(t.mac, payload) : t.rest === "command/ack" ? Promise.resolve(onAck(payload)) : undefined;
-    handle?.catch(fail(topic));
-  });
+    const fail = (about: string) => (err: Error) => {
+      stats.dropped.invalid++;
+      o.log?.(`gateway: ${about}: ${err.message}`);
+    };
+    transport.onTelemetry?.((mac, bytes, start, end, delivery) => {
+      if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return drop("tooLarge", delivery);
+      onTelemetry(mac, bytes.toString("utf8", start, end), delivery)?.catch(fail(TOPICS.telemetry(mac)));
+    });
+    transport.onMessage((topic, payload) => {
+      const t = parseDeviceTopic(topic);
+      if (!t) return;
+      if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return void stats.dropped.tooLarge++;
+      const handle =
+        t.rest === "telemetry" ? onTelemetry(t.mac, payload.toString("utf8")) : t.rest === "status" ? onStatus(t.mac, payload) : t.rest === "command/ack" ? Promise.resolve(onAck(payload)) : undefined;
+      handle?.catch(fail(topic));
+    });
+  }
 
   return {
+    start,
     async sendCommand(entry, command, origin) {
       const id = randomUUID();
       const sentAt = o.now().getTime();

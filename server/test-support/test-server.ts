@@ -7,7 +7,7 @@ import { withBackgroundLane } from "../db/background-lane.ts";
 import { openPglite, openPostgres, type Database, type PlainDatabase } from "../db/database.ts";
 import { openPgliteThread } from "../db/pglite-thread.ts";
 import { migrate } from "../db/migrate.ts";
-import type { DomainEvents } from "../http/context.ts";
+import { createEventBus, type EventName, type Handler } from "../events.ts";
 import { DEFAULT_SESSION } from "../http/session.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
 
@@ -21,7 +21,8 @@ export interface TestServerOptions {
   /** PostgreSQL: use (and keep) this schema instead of a throw-away one. */
   schema?: string;
   config?: Partial<AppConfig>;
-  events?: DomainEvents;
+  /** Handlers of the app's events, subscribed before it serves. */
+  events?: { [K in EventName]?: Handler<K> };
   /** Start of the fake clock, epoch ms. */
   startAt?: number;
   /** PGlite: run it in its own thread, as the server does (openPgliteThread). */
@@ -119,11 +120,13 @@ export async function createTestServer(options: TestServerOptions = {}): Promise
       clock.now += ms;
     },
   };
+  const events = createEventBus((msg) => console.error(msg));
+  for (const [name, handler] of Object.entries(options.events ?? {})) events.on(name as EventName, handler as Handler<EventName>);
   const app = await buildApp({
     db,
     hasher: createPasswordHasher({ log2N: 10 }),
     now: () => new Date(clock.now),
-    events: options.events,
+    events,
     // Tests sign many clients in from one address; the throttling's own tests set the real limit.
     config: { allowedOrigins: ["https://farm.example.com"], session: DEFAULT_SESSION, loginGuard: { perAddressPerMinute: 100_000 }, ...options.config },
   });

@@ -1,5 +1,6 @@
 import type { LiveReading } from "./entities.ts";
 import type { AlertType } from "./enums.ts";
+import { route } from "./route.ts";
 
 /**
  * Alarms: the values, types and paths of the alarm and notification-preference
@@ -167,7 +168,7 @@ export const ALARM_PATHS = {
   /** `GET ?state=active|resolved|all&farm_id&mcu_id&kind&limit&cursor` → AlarmPage. */
   alarms: "/api/alarms",
   /** `POST {comment?}` → Alarm. 404 for another client's; 409 `{code: "alarm_resolved"}` once resolved; acknowledging twice answers the alarm as it is. */
-  acknowledge: (alarmId: number) => `/api/alarms/${alarmId}/acknowledge`,
+  acknowledge: route("/api/alarms/:alarm_id/acknowledge"),
   /**
    * `POST {farm_id, comment?}` → FarmAcknowledgement: acknowledges every open alarm of the farm at
    * once, each with the same comment. 404 for another client's farm, as for a missing one.

@@ -1,33 +1,40 @@
+import { route, routeWithQuery } from "./route.ts";
+
 /**
  * The API's paths, apart from the request schemas of api.ts: the data core needs the paths and not
  * the schemas (the server validates requests), so it does not build them at start.
  */
-/** Every path of SPEC §7 plus the session endpoints, in one place for the app and the server. */
+/**
+ * Every path of SPEC §7 plus the session endpoints, in one place for the app and the server: a
+ * path with parameters is a route (the server registers its `pattern`, the app calls it with the
+ * values), a fixed path is a string both use as it is.
+ */
 export const API_PATHS = {
   register: "/api/clients",
   login: "/api/clients/login",
   logout: "/api/clients/logout",
   me: "/api/clients/me",
-  client: (clientId: number) => `/api/clients/${clientId}`,
-  notifications: (clientId: number) => `/notifications/${clientId}`,
-  notificationsRead: (clientId: number) => `/notifications/${clientId}/read`,
-  mcusByClient: (clientId: number) => `/api/mcus/by-client/${clientId}`,
+  client: route("/api/clients/:client_id"),
+  // SPEC §7: the notification paths have no /api prefix.
+  notifications: route("/notifications/:client_id"),
+  notificationsRead: route("/notifications/:client_id/read"),
+  mcusByClient: route("/api/mcus/by-client/:clientId"),
   mcus: "/api/mcus",
-  mcu: (mcuId: number) => `/api/mcus/${mcuId}`,
-  farmsOfClient: (clientId: number) => `/api/farms/myfarms/get?client_id=${clientId}`,
+  mcu: route("/api/mcus/:mcu_id"),
+  farmsOfClient: routeWithQuery("/api/farms/myfarms/get", "client_id"),
   farms: "/api/farms",
-  farm: (farmId: number) => `/api/farms/${farmId}`,
-  controllerScan: (mac: string) => `/api/controllers/scan-mac/${encodeURIComponent(mac)}`,
+  farm: route("/api/farms/:id"),
+  controllerScan: route("/api/controllers/scan-mac/:mac"),
   controllers: "/api/controllers",
-  controller: (unitId: number) => `/api/controllers/${unitId}`,
-  sensorScan: (mac: string) => `/api/sensors/scan-mac/${encodeURIComponent(mac)}`,
+  controller: route("/api/controllers/:unit_id"),
+  sensorScan: route("/api/sensors/scan-mac/:mac"),
   sensors: "/api/sensors",
-  sensor: (sensorId: number) => `/api/sensors/${sensorId}`,
-  profilesOfClient: (clientId: number) => `/api/setting-profiles/${clientId}`,
+  sensor: route("/api/sensors/:sensor_id"),
+  profilesOfClient: route("/api/setting-profiles/:clientId"),
   profiles: "/api/setting-profiles",
-  profile: (profileId: number) => `/api/setting-profiles/${profileId}`,
+  profile: route("/api/setting-profiles/:profile_id"),
   link: "/api/setting-profiles/link",
-  unlink: (linkId: number) => `/api/setting-profiles/link/${linkId}`,
+  unlink: route("/api/setting-profiles/link/:linkId"),
 } as const;
 
 

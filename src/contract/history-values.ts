@@ -1,4 +1,5 @@
 import { COMMAND_TARGETS } from "./enums.ts";
+import { route } from "./route.ts";
 
 /**
  * The values and paths of the reading history contract (history.ts), apart from its answer
@@ -62,12 +63,12 @@ export const COMMAND_SOURCES = ["user", "automation"] as const;
 
 /** The history endpoints (after API_PATHS); `.csv` variants stream the same data as CSV. */
 export const HISTORY_PATHS = {
-  mcuHistory: (mcuId: number) => `/api/mcus/${mcuId}/history`,
-  mcuHistoryCsv: (mcuId: number) => `/api/mcus/${mcuId}/history.csv`,
-  farmHistory: (farmId: number) => `/api/farms/${farmId}/history`,
-  farmHistoryCsv: (farmId: number) => `/api/farms/${farmId}/history.csv`,
-  timeline: (mcuId: number) => `/api/mcus/${mcuId}/timeline`,
-  timelineCsv: (mcuId: number) => `/api/mcus/${mcuId}/timeline.csv`,
-  commands: (mcuId: number) => `/api/mcus/${mcuId}/commands`,
-  commandsCsv: (mcuId: number) => `/api/mcus/${mcuId}/commands.csv`,
+  mcuHistory: route("/api/mcus/:mcu_id/history"),
+  mcuHistoryCsv: route("/api/mcus/:mcu_id/history.csv"),
+  farmHistory: route("/api/farms/:farm_id/history"),
+  farmHistoryCsv: route("/api/farms/:farm_id/history.csv"),
+  timeline: route("/api/mcus/:mcu_id/timeline"),
+  timelineCsv: route("/api/mcus/:mcu_id/timeline.csv"),
+  commands: route("/api/mcus/:mcu_id/commands"),
+  commandsCsv: route("/api/mcus/:mcu_id/commands.csv"),
 } as const;

@@ -98,7 +98,7 @@ const titles = (page: { alarms: Alarm[] }) => page.alarms.map((x) => x.title);
 beforeAll(async () => {
   server = await createTestServer({
     startAt: NOW,
-    events: { alarmChanged: (_c, alarm) => raised.alarms.push(alarm), preferencesChanged: (clientId) => raised.preferences.push(clientId) },
+    events: { alarmChanged: (_c: number, alarm: Alarm) => raised.alarms.push(alarm), preferencesChanged: (clientId: number) => raised.preferences.push(clientId) },
   });
   a = await server.signUp();
   b = await server.signUp();

@@ -1,35 +1,34 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
+import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { loginRequest, REGISTERED_MESSAGE, registerRequest, updateClientRequest, type LoginResponse, type MessageResponse, type RegisterResponse } from "../../../src/contract/api.ts";
 import type { Client } from "../../../src/contract/entities.ts";
-import { clientsRepo } from "../../db/clients-repo.ts";
-import { notificationsRepo } from "../../db/notifications-repo.ts";
-import { sessionsRepo } from "../../db/sessions-repo.ts";
 import { tryAgainIn } from "../../auth/login-guard.ts";
 import { AppError } from "../../errors.ts";
-import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
 import { parse } from "../validate.ts";
 
 /** The answer to a registration whose username an account has (in any case). */
 export const USERNAME_TAKEN_MESSAGE = "That username is taken. Choose another.";
 
-export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const clients = clientsRepo(ctx.db);
+/** Registration, sign-in and sign-out: the routes a visitor without a session calls. */
+export const signInRoutes: FastifyPluginAsync = async (app) => {
+  const { clients, notifications } = app.repos;
+  const { hasher, sessions, loginGuard } = app.access;
   // Each address may try so many times a minute (a flood from one address is answered 429
   // before it reaches the password hashing, which is what a sign-in costs).
   const perAddress = {
     rateLimit: {
-      max: ctx.perAddressPerMinute,
+      max: app.access.perAddressPerMinute,
       timeWindow: 60_000,
       // The plugin has set Retry-After; the answer is ours ({code, message}, 429).
       errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
     },
   };
 
-  app.post("/api/clients", { config: perAddress }, async (req, reply): Promise<RegisterResponse> => {
+  app.post(API_PATHS.register, { config: perAddress }, async (req, reply): Promise<RegisterResponse> => {
     const body = parse(registerRequest, req.body);
     // Hashed whatever happens next, so the answer's timing says no more than its words.
-    const passwordHash = await ctx.hasher.hash(body.password, req.ip);
+    const passwordHash = await hasher.hash(body.password, req.ip);
     try {
       await clients.create({
         username: body.username,
@@ -45,16 +44,16 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
       // new account's, and the owner learns of the attempt.
       const owner = await clients.idOfEmail(body.email);
       if (owner !== undefined) {
-        const note = await notificationsRepo(ctx.db).create(
+        const note = await notifications.create(
           owner,
           {
             type: "account",
             title: "Someone tried to register with your email",
             body: `A new account was asked for with ${body.email}; none was created. If it was you, sign in instead (Forgot password? explains how to get back in). If it was not, your account is safe and nothing needs doing.`,
           },
-          ctx.now(),
+          app.now(),
         );
-        ctx.events.notified?.(owner, note);
+        app.events.emit("accountNotice", owner, note);
       }
       // A username is a name to sign in with, not a way to reach someone: a taken one is said so,
       // or the new user is welcomed and then refused at sign-in without a reason. It is asked
@@ -66,49 +65,52 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return { message: REGISTERED_MESSAGE };
   });
 
-  app.post("/api/clients/login", { config: perAddress }, async (req, reply): Promise<LoginResponse> => {
+  app.post(API_PATHS.login, { config: perAddress }, async (req, reply): Promise<LoginResponse> => {
     const body = parse(loginRequest, req.body);
     const found = await clients.findForLogin(body.username);
-    await ctx.loginGuard.check(req, reply, body.username, found?.client.client_id);
+    await loginGuard.check(req, reply, body.username, found?.client.client_id);
     // verify() hashes even when nobody matched, so the answer time does not reveal accounts.
-    const ok = await ctx.hasher.verify(body.password, found?.passwordHash, req.ip);
+    const ok = await hasher.verify(body.password, found?.passwordHash, req.ip);
     if (!found || !ok) {
-      await ctx.loginGuard.failed(body.username);
+      await loginGuard.failed(body.username);
       throw new AppError("INVALID_CREDENTIALS", "Invalid credentials");
     }
-    await ctx.sessions.start(req, reply, found.client.client_id);
-    await ctx.loginGuard.succeeded(req, reply, body.username, found.client.client_id);
+    await sessions.start(req, reply, found.client.client_id);
+    await loginGuard.succeeded(req, reply, body.username, found.client.client_id);
     return { message: "Login successful", client: found.client };
   });
 
-  app.post("/api/clients/logout", async (req, reply): Promise<MessageResponse> => {
-    const idHash = await ctx.sessions.end(req, reply);
-    if (idHash) ctx.events.sessionEnded?.(idHash);
+  app.post(API_PATHS.logout, async (req, reply): Promise<MessageResponse> => {
+    const idHash = await sessions.end(req, reply);
+    if (idHash) app.events.emit("sessionEnded", idHash);
     return { message: "Signed out" };
   });
+};
 
-  app.get("/api/clients/me", async (req): Promise<Client> => {
-    const { clientId } = await ctx.sessions.require(req);
+/** The signed-in client's own account, in the signed-in scope. */
+export const accountRoutes: FastifyPluginAsync = async (app) => {
+  const { clients, sessions: sessionRows } = app.repos;
+  const { hasher } = app.access;
+
+  app.get(API_PATHS.me, async (req): Promise<Client> => {
+    const { clientId } = req.signedIn;
     const client = await clients.get(clientId);
     if (!client) throw new AppError("UNAUTHENTICATED", "Your session has ended. Please sign in again.");
     return client;
   });
 
-  app.put<{ Params: { client_id: string } }>("/api/clients/:client_id", async (req): Promise<Client> => {
-    const session = await ctx.sessions.require(req);
+  app.put<{ Params: { client_id: string } }>(API_PATHS.client.pattern, async (req): Promise<Client> => {
+    const session = req.signedIn;
     const clientId = ownClientId(req.params.client_id, session.clientId);
     const body = parse(updateClientRequest, req.body);
     if (body.client_id !== undefined && body.client_id !== clientId) {
       throw new AppError("FORBIDDEN", "You can only change your own account");
     }
-    const now = ctx.now();
+    const now = app.now();
     if (body.password !== undefined) {
-      await clients.setPasswordHash(clientId, await ctx.hasher.hash(body.password, req.ip), now);
+      await clients.setPasswordHash(clientId, await hasher.hash(body.password, req.ip), now);
       // A new password signs out every other device; this one stays signed in.
-      for (const ended of await sessionsRepo(ctx.db).deleteOthers(clientId, session.idHash)) {
-        ctx.sessions.forget(ended);
-        ctx.events.sessionEnded?.(ended);
-      }
+      for (const ended of await sessionRows.deleteOthers(clientId, session.idHash)) app.events.emit("sessionEnded", ended);
     }
     const client = await clients.update(
       clientId,
@@ -118,4 +120,4 @@ export function clientRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if (!client) throw new AppError("NOT_FOUND", "Client not found");
     return client;
   });
-}
+};

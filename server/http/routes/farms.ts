@@ -1,46 +1,45 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import { type } from "arktype";
+import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { createFarmRequest, updateFarmRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Farm } from "../../../src/contract/entities.ts";
-import { farmsRepo } from "../../db/farms-repo.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
 import { idParam, parse } from "../validate.ts";
 
 const farmsQuery = { schema: type({ client_id: "string", "+": "reject" }), missing: { client_id: "client_id is required" } };
 
-export function farmRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const farms = farmsRepo(ctx.db, ctx.now);
+/** A client's farms (SPEC §7), in the signed-in scope. */
+export const farmRoutes: FastifyPluginAsync = async (app) => {
+  const { farms } = app.repos;
 
-  app.get("/api/farms/myfarms/get", async (req): Promise<Farm[]> => {
-    const { clientId: sessionClient } = await ctx.sessions.require(req);
+  app.get(API_PATHS.farmsOfClient.pattern, async (req): Promise<Farm[]> => {
     const query = parse(farmsQuery, { ...(req.query as object) });
-    return farms.list(ownClientId(query.client_id, sessionClient));
+    return farms.list(ownClientId(query.client_id, req.signedIn.clientId));
   });
 
-  app.post("/api/farms", async (req, reply): Promise<Farm> => {
-    const { clientId } = await ctx.sessions.require(req);
+  app.post(API_PATHS.farms, async (req, reply): Promise<Farm> => {
+    const { clientId } = req.signedIn;
     const body = parse(createFarmRequest, req.body);
     if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add farms to your own account");
     reply.status(201);
     return farms.create(clientId, body.name, body.location);
   });
 
-  app.put<{ Params: { id: string } }>("/api/farms/:id", async (req): Promise<Farm> => {
-    const { clientId } = await ctx.sessions.require(req);
+  app.put<{ Params: { id: string } }>(API_PATHS.farm.pattern, async (req): Promise<Farm> => {
+    const { clientId } = req.signedIn;
     const farmId = idParam(req.params.id, "Farm");
     const body = parse(updateFarmRequest, req.body);
-    const farm = await farms.update(clientId, farmId, body.name, body.location, ctx.now());
+    const farm = await farms.update(clientId, farmId, body.name, body.location, app.now());
     if (!farm) throw notFound("Farm");
-    ctx.events.mcusChanged?.(clientId);
+    app.events.emit("mcusChanged", clientId);
     return farm;
   });
 
-  app.delete<{ Params: { id: string } }>("/api/farms/:id", async (req): Promise<MessageResponse> => {
-    const { clientId } = await ctx.sessions.require(req);
+  app.delete<{ Params: { id: string } }>(API_PATHS.farm.pattern, async (req): Promise<MessageResponse> => {
+    const { clientId } = req.signedIn;
     const farmId = idParam(req.params.id, "Farm");
-    if (!(await ctx.db.transaction((tx) => farmsRepo(tx).delete(clientId, farmId)))) throw notFound("Farm");
+    if (!(await app.repos.transaction((tx) => tx.farms.delete(clientId, farmId)))) throw notFound("Farm");
     return { message: "Farm deleted successfully" };
   });
-}
+};

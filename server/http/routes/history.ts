@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
+  HISTORY_PATHS,
   type CommandLog,
   type FarmHistory,
   type HistoryMetric,
@@ -31,7 +32,6 @@ import {
 } from "../../history/history-params.ts";
 import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "../../history/export-gate.ts";
 import { historyRepo, type CommandFilters, type CommandRow, type FarmSeriesRow, type McuRef, type SeriesColumns, type StateEventRow } from "../../history/history-repo.ts";
-import type { RouteContext } from "../context.ts";
 import { idParam } from "../validate.ts";
 
 export interface HistoryRouteOptions {
@@ -134,17 +134,16 @@ const localOf = (q: Record<string, string>): LocalTime => {
 };
 
 /** Reading history of an MCU and of a farm, device timelines and the command log, as JSON and as CSV. */
-export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: HistoryRouteOptions): void {
-  const repo = historyRepo(ctx.db);
+export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app, options) => {
+  const repo = app.repos.history;
   // Exports read their chunks behind every other query of this node, so that one client's
   // exports never hold up another client's sign-in or farm list.
-  const bulk = historyRepo(ctx.db.background);
+  const bulk = app.repos.bulkHistory;
   const exportGate = createExportGate({ ...DEFAULT_EXPORT_LIMITS, ...options.exports });
 
-  /** The session's client and the id in the path (401 without a session, 400 for a malformed id). */
-  async function request(req: FastifyRequest, id: string | undefined, what: "MCU" | "Farm") {
-    const { clientId } = await ctx.sessions.require(req);
-    return { clientId, id: idParam(id, what) };
+  /** The session's client and the id in the path (400 for a malformed id). */
+  function request(req: FastifyRequest, id: string | undefined, what: "MCU" | "Farm") {
+    return { clientId: req.signedIn.clientId, id: idParam(id, what) };
   }
 
   /** The client's own MCU: another client's answers 404, as a missing one does. */
@@ -155,7 +154,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   }
 
   const plan = (range: Range, resolution: string | undefined, capped: boolean): SeriesPlan =>
-    planSeries(range, { given: parseResolution(resolution), now: ctx.now().getTime(), minuteRetentionDays: options.minuteRetentionDays, capped });
+    planSeries(range, { given: parseResolution(resolution), now: app.now().getTime(), minuteRetentionDays: options.minuteRetentionDays, capped });
 
   /** Streams an export once it has a slot (a 429 otherwise); `body` reads nothing before the slot is taken. */
   function sendCsv(reply: FastifyReply, clientId: number, disposition: string, body: NodeJS.ReadableStream) {
@@ -169,7 +168,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   // ---- one MCU's readings ----
 
   async function mcuSeriesRequest(req: FastifyRequest<McuParams>, capped: boolean) {
-    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+    const { clientId, id } = request(req, req.params.mcu_id, "MCU");
     // Charts are capped; exports are not, and may add a local-time column.
     const q = queryOf(req.query, capped ? SERIES_PARAMS : [...SERIES_PARAMS, "tz"]);
     const range = parseRange(q);
@@ -179,7 +178,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     return { clientId, mcu: await ownMcu(clientId, id), range, metrics, series, local };
   }
 
-  app.get<McuParams>("/api/mcus/:mcu_id/history", async (req): Promise<McuHistory> => {
+  app.get<McuParams>(HISTORY_PATHS.mcuHistory.pattern, async (req): Promise<McuHistory> => {
     const { mcu, range, metrics, series } = await mcuSeriesRequest(req, true);
     const columns = await repo.mcuSeries(mcu.mcu_id, metrics, series);
     return {
@@ -196,7 +195,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
    * Columns: time (each bucket's start, UTC), local_time with `tz`, then min, avg, max and count of
    * each metric (two decimals). No point cap: 60 s buckets by default.
    */
-  app.get<McuParams>("/api/mcus/:mcu_id/history.csv", async (req, reply) => {
+  app.get<McuParams>(HISTORY_PATHS.mcuHistoryCsv.pattern, async (req, reply) => {
     const { clientId, mcu, range, metrics, series, local } = await mcuSeriesRequest(req, false);
     const header = [...timeHeader(local), ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_count`])];
     const body = withLocal(bulk.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series), local);
@@ -206,7 +205,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   // ---- a farm's MCUs on one metric ----
 
   async function farmSeriesRequest(req: FastifyRequest<FarmParams>, capped: boolean) {
-    const { clientId, id } = await request(req, req.params.farm_id, "Farm");
+    const { clientId, id } = request(req, req.params.farm_id, "Farm");
     const q = queryOf(req.query, capped ? FARM_PARAMS : [...FARM_PARAMS, "tz"]);
     const metric = parseMetric(q.metric);
     const range = parseRange(q);
@@ -217,7 +216,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     return { clientId, farm, range, metric, series, local };
   }
 
-  app.get<FarmParams>("/api/farms/:farm_id/history", async (req): Promise<FarmHistory> => {
+  app.get<FarmParams>(HISTORY_PATHS.farmHistory.pattern, async (req): Promise<FarmHistory> => {
     const { farm, range, metric, series } = await farmSeriesRequest(req, true);
     const ids = farm.mcus.map((m) => m.mcu_id);
     const { t, columns, counts } = farmGrid(await repo.farmSeries(ids, metric, series), farm.mcus);
@@ -233,7 +232,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   });
 
   /** Columns: time (UTC), local_time with `tz`, then each MCU's average (headed by its name). */
-  app.get<FarmParams>("/api/farms/:farm_id/history.csv", async (req, reply) => {
+  app.get<FarmParams>(HISTORY_PATHS.farmHistoryCsv.pattern, async (req, reply) => {
     const { clientId, farm, range, metric, series, local } = await farmSeriesRequest(req, false);
     const ids = farm.mcus.map((m) => m.mcu_id);
     const header = [...timeHeader(local), ...mcuColumns(farm.mcus).map(text)];
@@ -243,14 +242,14 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   // ---- device state timeline ----
 
   async function timelineRequest(req: FastifyRequest<McuParams>, csv: boolean) {
-    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+    const { clientId, id } = request(req, req.params.mcu_id, "MCU");
     const q = queryOf(req.query, csv ? [...RANGE_PARAMS, "tz"] : RANGE_PARAMS);
     const range = parseRange(q);
     const local = localOf(q);
     return { clientId, mcu: await ownMcu(clientId, id), range, local };
   }
 
-  app.get<McuParams>("/api/mcus/:mcu_id/timeline", async (req): Promise<StateTimeline> => {
+  app.get<McuParams>(HISTORY_PATHS.timeline.pattern, async (req): Promise<StateTimeline> => {
     const { mcu, range } = await timelineRequest(req, false);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const events = await repo.events(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
@@ -261,7 +260,7 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   });
 
   /** Each controller's state at `from` (its last change before it, with that change's time), then every change in the range. */
-  app.get<McuParams>("/api/mcus/:mcu_id/timeline.csv", async (req, reply) => {
+  app.get<McuParams>(HISTORY_PATHS.timelineCsv.pattern, async (req, reply) => {
     const { clientId, mcu, range, local } = await timelineRequest(req, true);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const rows = prepend(initial, bulk.eventChunks(mcu.mcu_id, range.fromMs, range.toMs));
@@ -275,8 +274,8 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     return { ...parseOptionalRange(q), source: parseSource(q.source), outcome: parseOutcome(q.outcome), target: parseTarget(q.target) };
   }
 
-  app.get<McuParams>("/api/mcus/:mcu_id/commands", async (req): Promise<CommandLog> => {
-    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+  app.get<McuParams>(HISTORY_PATHS.commands.pattern, async (req): Promise<CommandLog> => {
+    const { clientId, id } = request(req, req.params.mcu_id, "MCU");
     const q = queryOf(req.query, [...COMMAND_FILTER_PARAMS, "limit", "before"]);
     const filters = commandFilters(q);
     const limit = parseLimit(q.limit);
@@ -292,8 +291,8 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   });
 
   /** Every matching command, oldest first, no paging. */
-  app.get<McuParams>("/api/mcus/:mcu_id/commands.csv", async (req, reply) => {
-    const { clientId, id } = await request(req, req.params.mcu_id, "MCU");
+  app.get<McuParams>(HISTORY_PATHS.commandsCsv.pattern, async (req, reply) => {
+    const { clientId, id } = request(req, req.params.mcu_id, "MCU");
     const q = queryOf(req.query, [...COMMAND_FILTER_PARAMS, "tz"]);
     const filters = commandFilters(q);
     const local = localOf(q);
@@ -301,4 +300,4 @@ export function historyRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     const header = [...timeHeader(local), "source", "actor", "target", "type", "value", "outcome", "reason", "answered_at", "command_id"];
     return sendCsv(reply, clientId, attachment(mcu.name, "commands", filters.fromMs, filters.toMs), csvStream(header, linesOf(bulk.commandChunks(mcu.mcu_id, filters), commandLine(local))));
   });
-}
+};

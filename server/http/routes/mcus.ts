@@ -1,18 +1,16 @@
 import { type } from "arktype";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { CLAIM_REFUSED } from "../../../src/contract/claim-code.ts";
 import { createMcuRequest, updateMcuRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Mcu } from "../../../src/contract/entities.ts";
-import type { Sql } from "../../db/database.ts";
-import { mcusRepo } from "../../db/mcus-repo.ts";
+import type { TransactionRepositories } from "../../db/repositories.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { RouteContext } from "../context.ts";
 import { ownClientId } from "../tenancy.ts";
 import { idParam, parse } from "../validate.ts";
 
-async function requireFarm(sql: Sql, clientId: number, farmId: number): Promise<void> {
-  const rows = await sql.query("select 1 from farms where client_id = $1 and farm_id = $2", [clientId, farmId]);
-  if (rows.length === 0) throw notFound("Farm");
+async function requireFarm(tx: TransactionRepositories, clientId: number, farmId: number): Promise<void> {
+  if (!(await tx.farms.exists(clientId, farmId))) throw notFound("Farm");
 }
 
 /** A whole number from `min` to `max` in a query string. */
@@ -25,17 +23,17 @@ const mcuPageQuery = {
   missing: { limit: "limit is required with offset" },
 };
 
-export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const mcus = mcusRepo(ctx.db);
+/** A client's MCUs (SPEC §7), claimed with the code on their label; in the signed-in scope. */
+export const mcuRoutes: FastifyPluginAsync = async (app) => {
+  const { mcus } = app.repos;
 
   /**
    * SPEC §7's list, whole; with `limit` (and `offset`) one page of it in the same order, the
    * client's MCU count in `X-Total-Count` (an addition: the app fetches a large fleet's first
    * screen first).
    */
-  app.get<{ Params: { clientId: string } }>("/api/mcus/by-client/:clientId", async (req, reply): Promise<Mcu[]> => {
-    const session = await ctx.sessions.require(req);
-    const clientId = ownClientId(req.params.clientId, session.clientId);
+  app.get<{ Params: { clientId: string } }>(API_PATHS.mcusByClient.pattern, async (req, reply): Promise<Mcu[]> => {
+    const clientId = ownClientId(req.params.clientId, req.signedIn.clientId);
     const query = { ...(req.query as object) };
     if (Object.keys(query).length === 0) return mcus.list(clientId);
     const { limit, offset } = parse(mcuPageQuery, query);
@@ -50,7 +48,7 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
    * else gives it back.
    */
   async function claiming<T>(clientId: number, req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
-    const attempt = await ctx.claimGuard.reserve(clientId, req.ip, reply);
+    const attempt = await app.access.claimGuard.reserve(clientId, req.ip, reply);
     let refused = false;
     try {
       return await run();
@@ -62,46 +60,46 @@ export function mcuRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }
   }
 
-  app.post("/api/mcus", async (req, reply): Promise<Mcu> => {
-    const { clientId } = await ctx.sessions.require(req);
+  app.post(API_PATHS.mcus, async (req, reply): Promise<Mcu> => {
+    const { clientId } = req.signedIn;
     const body = parse(createMcuRequest, req.body);
     const mcu = await claiming(clientId, req, reply, () =>
-      ctx.db.transaction(async (tx) => {
+      app.repos.transaction(async (tx) => {
         await requireFarm(tx, clientId, body.farm_id);
-        return mcusRepo(tx).create(clientId, body, ctx.now());
+        return tx.mcus.create(clientId, body, app.now());
       }),
     );
-    ctx.events.mcusChanged?.(clientId);
-    ctx.events.mcuClaimed?.(clientId, mcu.mac);
+    app.events.emit("mcusChanged", clientId);
+    app.events.emit("mcuClaimed", clientId, mcu.mac);
     reply.status(201);
     return mcu;
   });
 
-  app.put<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req, reply): Promise<Mcu> => {
-    const { clientId } = await ctx.sessions.require(req);
+  app.put<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, async (req, reply): Promise<Mcu> => {
+    const { clientId } = req.signedIn;
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const body = parse(updateMcuRequest, req.body);
     const updated = await claiming(clientId, req, reply, () =>
-      ctx.db.transaction(async (tx) => {
-        if (!(await mcusRepo(tx).exists(clientId, mcuId))) throw notFound("MCU");
+      app.repos.transaction(async (tx) => {
+        if (!(await tx.mcus.exists(clientId, mcuId))) throw notFound("MCU");
         await requireFarm(tx, clientId, body.farm_id);
-        return mcusRepo(tx).update(clientId, mcuId, body, ctx.now());
+        return tx.mcus.update(clientId, mcuId, body, app.now());
       }),
     );
     if (!updated) throw notFound("MCU");
-    ctx.events.mcusChanged?.(clientId);
-    if (updated.macChanged) ctx.events.mcuClaimed?.(clientId, updated.mcu.mac);
-    if (updated.releasedMac) ctx.events.mcuReleased?.(updated.releasedMac);
+    app.events.emit("mcusChanged", clientId);
+    if (updated.macChanged) app.events.emit("mcuClaimed", clientId, updated.mcu.mac);
+    if (updated.releasedMac) app.events.emit("mcuReleased", updated.releasedMac);
     return updated.mcu;
   });
 
-  app.delete<{ Params: { mcu_id: string } }>("/api/mcus/:mcu_id", async (req): Promise<MessageResponse> => {
-    const { clientId } = await ctx.sessions.require(req);
+  app.delete<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, async (req): Promise<MessageResponse> => {
+    const { clientId } = req.signedIn;
     const mcuId = idParam(req.params.mcu_id, "MCU");
-    const released = await ctx.db.transaction((tx) => mcusRepo(tx).delete(clientId, mcuId));
+    const released = await app.repos.transaction((tx) => tx.mcus.delete(clientId, mcuId));
     if (!released) throw notFound("MCU");
-    ctx.events.mcusChanged?.(clientId);
-    ctx.events.mcuReleased?.(released);
+    app.events.emit("mcusChanged", clientId);
+    app.events.emit("mcuReleased", released);
     return { message: "MCU deleted successfully" };
   });
-}
+};

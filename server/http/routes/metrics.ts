@@ -1,10 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FastifyInstance } from "fastify";
-import { Registry } from "prom-client";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import { Registry, type Histogram } from "prom-client";
 import { durationHistogram, quantileMs, registerNodeMetrics, sampleLoopDelay, snapshotOf, type NodeMetrics } from "../../metrics.ts";
-import type { RouteContext } from "../context.ts";
 
 export interface MetricsOptions {
   /** A bearer token every read must carry (METRICS_TOKEN). */
@@ -37,20 +36,29 @@ interface Answer {
   body: string;
 }
 
+/** What the node measures of itself as it serves, for the metrics route to report. */
+export interface ServedMetrics {
+  registry: Registry;
+  loopDelay: Histogram;
+  requestTimes: Histogram;
+  /** The longest event-loop delay seen, once the node listens. */
+  loopMaxMs(): number;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    servedMetrics: ServedMetrics;
+  }
+}
+
 /**
- * A node's counters (server/metrics.ts) for whoever runs the machine: a monitoring agent, a
- * Prometheus scrape or `npm run bench`. Answered only to a connection from this machine (the
- * socket's own address) that no proxy passed on (no forwarding header), so it is not part of the
- * public API: from elsewhere it does not exist. Every figure is cumulative: a read changes
- * nothing another reader sees; a reader compares two of its reads (metricsWindow).
+ * Starts measuring the node as it serves: request times of the API (every route, so this is
+ * installed on the root before any route's scope) and the event loop's delay once it listens.
  */
-export function metricsRoutes(app: FastifyInstance, ctx: RouteContext, options: MetricsOptions = {}): void {
+export function installServedMetrics(app: FastifyInstance): void {
   const registry = new Registry();
   const loopDelay = durationHistogram(registry, "nodejs_eventloop_delay_seconds", "How much later than due a 10 ms timer ran: the event loop's delay.");
   const requestTimes = durationHistogram(registry, "mushroom_http_request_duration_seconds", "API requests (not the metrics), from arrival to the last byte handed to the socket.");
-  let scraped: NodeMetrics | undefined;
-  registerNodeMetrics(registry, () => scraped);
-
   // Sampled while the node serves: an app only built for a test's injected requests has no loop to watch.
   let loopSampler: ReturnType<typeof sampleLoopDelay> | undefined;
   app.addHook("onListen", async () => {
@@ -60,6 +68,27 @@ export function metricsRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     if (!req.url.startsWith("/api/") || req.url.split("?", 1)[0] === "/api/metrics") return;
     requestTimes.observe(reply.elapsedTime / 1000);
   });
+  app.addHook("onClose", async () => loopSampler?.stop());
+  app.decorate("servedMetrics", { registry, loopDelay, requestTimes, loopMaxMs: () => loopSampler?.maxMs() ?? 0 });
+}
+
+export interface MetricsRouteOptions extends MetricsOptions {
+  /** The node's counters of the moment (server/metrics.ts). */
+  read: () => NodeMetrics;
+}
+
+/**
+ * A node's counters (server/metrics.ts) for whoever runs the machine: a monitoring agent, a
+ * Prometheus scrape or `npm run bench`. Answered only to a connection from this machine (the
+ * socket's own address) that no proxy passed on (no forwarding header), so it is not part of the
+ * public API: from elsewhere it does not exist. Every figure is cumulative: a read changes
+ * nothing another reader sees; a reader compares two of its reads (metricsWindow). Registered
+ * once the parts it counts exist, after installServedMetrics.
+ */
+export const metricsRoutes: FastifyPluginAsync<MetricsRouteOptions> = async (app, options) => {
+  const { registry, loopDelay, requestTimes, loopMaxMs } = app.servedMetrics;
+  let scraped: NodeMetrics | undefined;
+  registerNodeMetrics(registry, () => scraped);
 
   const expected = options.token === undefined ? undefined : createHash("sha256").update(options.token).digest();
   // Compared as digests of equal length, in constant time: how long a refusal takes tells nothing of the token.
@@ -70,8 +99,8 @@ export function metricsRoutes(app: FastifyInstance, ctx: RouteContext, options: 
   };
 
   async function answer(o: { remoteAddress: string | undefined; headers: IncomingHttpHeaders; format: string | undefined; prometheus: boolean }): Promise<Answer | undefined> {
-    const metrics = ctx.events.metrics;
-    if (!metrics || !LOOPBACK.test(o.remoteAddress ?? "") || forwarded(o.headers)) return undefined;
+    const metrics = options.read;
+    if (!LOOPBACK.test(o.remoteAddress ?? "") || forwarded(o.headers)) return undefined;
     const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
       status,
       headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
@@ -87,7 +116,7 @@ export function metricsRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     const [loop, http] = await Promise.all([snapshotOf(loopDelay), snapshotOf(requestTimes)]);
     const body: NodeMetrics = {
       ...metrics(),
-      loop: { ...loop, p50Ms: quantileMs(loop, 0.5) ?? 0, p99Ms: quantileMs(loop, 0.99) ?? 0, maxMs: loopSampler?.maxMs() ?? 0 },
+      loop: { ...loop, p50Ms: quantileMs(loop, 0.5) ?? 0, p99Ms: quantileMs(loop, 0.99) ?? 0, maxMs: loopMaxMs() },
       http: { ...http, requests: http.count, p50Ms: quantileMs(http, 0.5), p99Ms: quantileMs(http, 0.99) },
     };
     return json(200, body);
@@ -132,10 +161,9 @@ export function metricsRoutes(app: FastifyInstance, ctx: RouteContext, options: 
     });
   }
   app.addHook("onClose", async () => {
-    loopSampler?.stop();
     if (listener?.listening) {
       listener.closeAllConnections();
       await new Promise((resolve) => listener!.close(resolve));
     }
   });
-}
+};
