@@ -1,13 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import { Redis } from "ioredis";
-import { sweepLoginRecords } from "./auth/login-guard.ts";
 import { createPasswordHasher } from "./auth/password.ts";
 import { firebasePushSender } from "./alerts/push-sender.ts";
 import { readConfig } from "./config.ts";
 import { openPostgres, type Database } from "./db/database.ts";
 import { openPgliteThread } from "./db/pglite-thread.ts";
 import { migrate } from "./db/migrate.ts";
-import { sessionsRepo } from "./db/sessions-repo.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
 import { DEMO_LOGIN } from "./simulator/demo.ts";
 import { startDemo, type RunningDemo } from "./simulator/demo-start.ts";
@@ -90,16 +88,6 @@ const demo: RunningDemo | undefined = config.demo
     })
   : undefined;
 
-// Expired sessions are refused on use, old sign-in failures no longer count: this only keeps the tables small.
-const sweep = setInterval(() => {
-  const now = new Date();
-  sessionsRepo(db)
-    .deleteExpired(now, new Date(now.getTime() - DEFAULT_SESSION.idleMs))
-    .catch((err: Error) => log.warn({ err }, "session sweep failed"));
-  sweepLoginRecords(db, now).catch((err: Error) => log.warn({ err }, "sign-in records sweep failed"));
-}, 3600_000);
-sweep.unref();
-
 // The few lines a new user needs, after the log: where to open it, how to sign in, where the data lives.
 const loopbackOnly = ["127.0.0.1", "::1", "localhost"].includes(config.host);
 const port = (system.app.server.address() as { port: number }).port;
@@ -124,7 +112,6 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, 10_000);
   force.unref();
-  clearInterval(sweep);
   try {
     await demo?.stop();
     await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker

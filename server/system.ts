@@ -20,6 +20,7 @@ import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter } from "./devices/readings-writer.ts";
 import { createEventBus } from "./events.ts";
 import { metricsRoutes } from "./http/routes/metrics.ts";
+import { sweeps } from "./sweeps.ts";
 import { createSessions } from "./http/session.ts";
 import { startHistory, type History } from "./history/history-writer.ts";
 import type { HistoryRetention } from "./history/maintenance.ts";
@@ -260,6 +261,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   });
   // The route adds the event loop's delay and the request times, which the app measures itself (server/http/routes/metrics.ts).
   await app.register(metricsRoutes, { ...o.http.metrics, read: metrics.read });
+  await app.register(sweeps, { db: o.db, sessionIdleMs: o.http.session.idleMs });
 
   gateway.start();
   if (broker) {
