@@ -9,6 +9,7 @@ import {
   refreshPayload,
   sendCommandPayload,
   SOCKET_EVENTS,
+  type CollectionEvents,
   type AuthenticatedPayload,
   type CommandAck,
   type DeviceSnapshot,
@@ -52,6 +53,8 @@ export interface Realtime {
   reading(clientId: number, mac: string, reading: DeviceSnapshot["readings"] & object): void;
   status(clientId: number, mac: string, status: string): void;
   notification(clientId: number, notification: Notification): void;
+  /** A collection's live event (the contract's COLLECTION_EVENT_PAYLOADS), to every socket of the client, on every node. */
+  collectionEvent<E extends keyof CollectionEvents>(clientId: number, event: E, payload: CollectionEvents[E]): void;
   /** An alarm opened, was acknowledged or resolved: its whole new state, to every socket of its client (on every node, as notifications). */
   alarm(clientId: number, alarm: Alarm): void;
   /** Closes every socket of a session (Sign Out, password change elsewhere). */
@@ -252,6 +255,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     reading: coalescer.reading,
     status: coalescer.status,
     notification: (clientId, n) => emit(clientId, SOCKET_EVENTS.notification, n),
+    collectionEvent: (clientId, event, payload) => emit(clientId, event, payload),
     alarm: (clientId, alarm) => emit(clientId, ALARM_EVENT, alarm),
     endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
     droppedEvents: () => droppedEvents,
