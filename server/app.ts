@@ -50,7 +50,7 @@ export interface AppConfig {
   rateLimitRedis?: Redis;
   /** Sign-in throttling (defaults: DEFAULT_LOGIN_GUARD; `secure` follows the session's). */
   loginGuard?: Partial<LoginGuardConfig>;
-  /** Refused MCU claims allowed per account and address (tests). */
+  /** Refused MCU claims allowed per account and address (defaults: DEFAULT_CLAIM_GUARD). */
   claimGuard?: Partial<ClaimGuardConfig>;
   /** Days minute rollups are kept (default 30): the history API reads older ranges from hourly rollups. */
   historyMinuteRetentionDays?: number;

@@ -17,7 +17,7 @@ import { mqttTransport, type DeviceTransport } from "./devices/device-transport.
 import { DEFAULT_STREAM, deliveredBy } from "./realtime/shared-adapter.ts";
 import { createGateway, type Gateway } from "./devices/gateway.ts";
 import { createMcuDirectory } from "./devices/mcu-directory.ts";
-import { createReadingsWriter } from "./devices/readings-writer.ts";
+import { createReadingsWriter, type ReadingsWriter } from "./devices/readings-writer.ts";
 import { createEventBus } from "./events.ts";
 import { metricsRoutes } from "./http/routes/metrics.ts";
 import { sweeps } from "./sweeps.ts";
@@ -71,10 +71,8 @@ export interface System {
   publishLinkedConfigs(): Promise<void>;
   /** Publishes every pending device key again, as after a start of the embedded broker. */
   republishPendingKeys(): Promise<void>;
-  /** Writes buffered readings now (tests). */
-  flushReadings(): Promise<void>;
-  /** Writes reading history now: minute rollups (the current minute too), state changes, the command log, and rebuilds the hours written to (tests). */
-  flushHistory(): Promise<void>;
+  /** Each MCU's latest reading, written in batches (its `flush` writes what is buffered now). */
+  readings: ReadingsWriter;
   close(): Promise<void>;
 }
 
@@ -282,8 +280,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     history,
     publishLinkedConfigs,
     republishPendingKeys,
-    flushReadings: () => writer.flush(),
-    flushHistory: () => history.flush(),
+    readings: writer,
     async close() {
       // The gateway first: no reading comes in that the realtime server could no longer send (with
       // an external broker, what this node did not send out another node takes over).

@@ -203,7 +203,7 @@ try {
       }
       await sleep(3000);
       const sent = () => system.gateway.stats().telemetry;
-      await measureLevel(fleet, level, levelIndex, "simulator", async () => system.flushReadings(), sent);
+      await measureLevel(fleet, level, levelIndex, "simulator", async () => system.readings.flush(), sent);
       await mqttProbes.stop();
       await new Promise<void>((done) => {
         child.once("exit", () => done());

@@ -51,7 +51,7 @@ describe("one device flooding the embedded broker", { timeout: 60_000 }, () => {
     const [result] = await Promise.all([flood(client, TOPICS.telemetry(mcu.mac), reading, { max: 20_000, ms: 5000 }), report(20)]);
     const floodSeconds = (Date.now() - started) / 1000;
     await sleep(200);
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const after = t.system.gateway.stats();
 
     // Cut off: its connection closed by the server before its 20 000 were sent.
@@ -116,7 +116,7 @@ describe("one device flooding the embedded broker", { timeout: 60_000 }, () => {
     // Nothing after the CONNACK: no PUBACK.
     expect(Buffer.concat(received).length).toBe(4);
     await sleep(100);
-    await t.system.flushHistory();
+    await t.system.history.flush();
     expect(await readingsTaken(t.db, mcu.mcuId)).toBe(0);
     expect(t.system.gateway.stats().telemetry).toBe(telemetryBefore);
   });
@@ -147,7 +147,7 @@ describe.skipIf(!mosquittoAvailable())("one device flooding through an external 
       async () => t.system.gateway.stats(),
       (s) => s.dropped.overBudget - before.dropped.overBudget + s.telemetry - before.telemetry >= sent * 0.9,
     );
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const accepted = await readingsTaken(t.db, mcu.mcuId);
     expect(accepted).toBeLessThanOrEqual(20 * seconds + 40);
     expect(accepted).toBeGreaterThanOrEqual(40);
@@ -181,7 +181,7 @@ describe("a device flipping a controller in every reading", { timeout: 60_000 },
     await client.publishAsync(TOPICS.telemetry(mcu.mac), JSON.stringify({ AC: { status: false, auto: true }, Humidifier: { status: true, auto: false }, batteryLevel: 70 }), { qos: 1 });
     const seconds = Math.ceil((Date.now() - started) / 1000);
     await sleep(200);
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const accepted = await readingsTaken(t.db, mcu.mcuId);
     // Nearly every flip was taken: the flips are many, the rows are not.
     expect(accepted).toBeGreaterThan(sent * 0.9);

@@ -61,7 +61,7 @@ describe("the command log: every command sent from the app and its outcome, and 
     const before = Date.now();
     expect(await send(dev.mac, "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
     expect(await send(dev.mac, "auto", false)).toEqual({ ok: true });
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const rows = await log(dev.mcuId);
     expect(rows.map(({ command_id, at, answered_at, ...r }) => r)).toEqual([
       { client_id: owner.clientId, source: "user", actor: username, target: "Humidifier", type: "status", on_off: true, outcome: "refused", reason: "Turn Automation off to switch Humidifier by hand" },
@@ -88,7 +88,7 @@ describe("the command log: every command sent from the app and its outcome, and 
     );
     expect(pending.map((r) => [r.outcome, r.answered_at])).toEqual([["pending", null]]);
     expect(await answer).toEqual({ ok: false, message: `MCU ${silent.mac.slice(-5)} did not answer in time` });
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const [row] = await log(silent.mcuId);
     expect(row).toMatchObject({ command_id: pending[0]!.command_id, outcome: "timed_out", reason: `MCU ${silent.mac.slice(-5)} did not answer in time`, actor: username, type: "auto", on_off: true });
     expect(new Date(row!.answered_at!).getTime() - new Date(row!.at).getTime()).toBeGreaterThanOrEqual(1400);
@@ -97,7 +97,7 @@ describe("the command log: every command sent from the app and its outcome, and 
   it("logs a command to an offline MCU, never sent, as failed with the message the user got", async () => {
     const sleeping = await owner.device();
     expect(await send(sleeping.mac, "status", false, "AC")).toEqual({ ok: false, message: `MCU ${sleeping.mac.slice(-5)} is offline` });
-    await t.system.flushHistory();
+    await t.system.history.flush();
     expect((await log(sleeping.mcuId)).map((r) => [r.source, r.actor, r.target, r.type, r.on_off, r.outcome, r.reason])).toEqual([
       ["user", username, "AC", "status", false, "failed", `MCU ${sleeping.mac.slice(-5)} is offline`],
     ]);

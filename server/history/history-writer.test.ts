@@ -31,9 +31,9 @@ describe("reading history from the live stream", () => {
       const heard = nextData(socket, (p) => p.deviceId === dev.mac && p.payload.DHT?.temperature === r.DHT.temperature);
       await raw.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify(r));
       await heard;
-      if (i === 0) await t.system.flushHistory(); // a part of the minute written early: the rest merges into it
+      if (i === 0) await t.system.history.flush(); // a part of the minute written early: the rest merges into it
     }
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const cols = "bucket, temperature_min, temperature_avg, temperature_max, temperature_n, humidity_avg, co2_min, co2_max, co2_n, battery_min, battery_max, battery_n, soil_moisture_n";
     const minutes = await t.db.query<Record<string, unknown>>(`select ${cols} from reading_minutes where mcu_id = $1`, [dev.mcuId]);
     expect(minutes).toHaveLength(1);
@@ -52,13 +52,13 @@ describe("reading history from the live stream", () => {
     const { socket } = await owner.socket();
     const dev = await owner.device();
     const raw = await t.rawMqtt(dev.mac, dev.key);
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const today = partitionAt("reading_minutes", Date.now()).name;
     await t.db.query(`drop table ${today}`);
     const heard = nextData(socket, (p) => p.deviceId === dev.mac);
     await raw.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify({ DHT: { temperature: 21, humidity: 85, count: 1 } }));
     await heard;
-    await t.system.flushHistory();
+    await t.system.history.flush();
     expect(await t.db.query("select temperature_n from reading_minutes where mcu_id = $1", [dev.mcuId])).toEqual([{ temperature_n: 1 }]);
   });
 
@@ -68,7 +68,7 @@ describe("reading history from the live stream", () => {
     const dev = await owner.device();
     const raw = await t.rawMqtt(dev.mac, dev.key);
     const metrics = async () => (await t.system.app.inject({ method: "GET", url: "/api/metrics" })).json() as NodeMetrics;
-    await t.system.flushHistory();
+    await t.system.history.flush();
     const before = (await metrics()).history;
     if (Date.now() % 60_000 > 55_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
     for (const temperature of [20, 21]) {
@@ -76,7 +76,7 @@ describe("reading history from the live stream", () => {
       await raw.publishAsync(TOPICS.telemetry(dev.mac), JSON.stringify({ DHT: { temperature, humidity: 85, count: 1 }, Humidifier: { status: temperature > 20, auto: true } }));
       await heard;
       // The first reading's minute is written early; the second one's share of it is written again, late.
-      await t.system.flushHistory();
+      await t.system.history.flush();
     }
     const after = (await metrics()).history;
     expect(after.minuteRowsWritten - before.minuteRowsWritten).toBe(2);

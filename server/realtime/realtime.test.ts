@@ -56,7 +56,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       expect(bLog.events).toEqual([]);
 
       // The reading is stored as the MCU's latest readings.
-      await t.system.flushReadings();
+      await t.system.readings.flush();
       const mcus = (await a.http.get(`/api/mcus/by-client/${a.clientId}`)).json();
       expect(mcus[0].readings.DHT.humidity).toBe(81.5);
       expect(mcus[0].lastSeen).not.toBeNull();
