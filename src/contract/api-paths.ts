@@ -23,7 +23,7 @@ export const API_PATHS = {
   mcu: route("/api/mcus/:mcu_id"),
   farmsOfClient: routeWithQuery("/api/farms/myfarms/get", "client_id"),
   farms: "/api/farms",
-  farm: route("/api/farms/:id"),
+  farm: route("/api/farms/:farm_id"),
   controllerScan: route("/api/controllers/scan-mac/:mac"),
   controllers: "/api/controllers",
   controller: route("/api/controllers/:unit_id"),

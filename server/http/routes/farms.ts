@@ -26,9 +26,9 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
     return farms.create(clientId, body.name, body.location);
   });
 
-  app.put<{ Params: { id: string } }>(API_PATHS.farm.pattern, async (req): Promise<Farm> => {
+  app.put<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, async (req): Promise<Farm> => {
     const { clientId } = req.signedIn;
-    const farmId = idParam(req.params.id, "Farm");
+    const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse(updateFarmRequest, req.body);
     const farm = await farms.update(clientId, farmId, body.name, body.location, app.now());
     if (!farm) throw notFound("Farm");
@@ -36,9 +36,9 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
     return farm;
   });
 
-  app.delete<{ Params: { id: string } }>(API_PATHS.farm.pattern, async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, async (req): Promise<MessageResponse> => {
     const { clientId } = req.signedIn;
-    const farmId = idParam(req.params.id, "Farm");
+    const farmId = idParam(req.params.farm_id, "Farm");
     if (!(await app.repos.transaction((tx) => tx.farms.delete(clientId, farmId)))) throw notFound("Farm");
     return { message: "Farm deleted successfully" };
   });
