@@ -14,17 +14,10 @@ import {
   retainedMessages,
   type AedesPublish,
 } from "./aedes-internals.ts";
+import { sleep, until } from "../test-support/until.ts";
 
 /** What each assertion checks, as the error the adapter itself would throw. */
 const broken = (member: string, why: string) => aedesInternalsBroken(member, why).message;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, ok: () => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** The MQTT codec Aedes itself uses: raw packets for a client that does exactly what a test says. */
 const mqttPacket = createRequire(createRequire(import.meta.url).resolve("aedes"))("mqtt-packet") as {

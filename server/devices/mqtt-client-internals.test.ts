@@ -5,17 +5,10 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMqttClient, mqttClientInternalsBroken, mqttClientOver, pubacks } from "./mqtt-client-internals.ts";
 import { interceptReads } from "./node-socket-internals.ts";
+import { sleep, until } from "../test-support/until.ts";
 
 /** What each assertion checks, as the error the adapter itself would throw. */
 const broken = (member: string, why: string) => mqttClientInternalsBroken(member, why).message;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, ok: () => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** The MQTT codec mqtt.js itself parses its broker's packets with. */
 const mqttPacket = createRequire(createRequire(import.meta.url).resolve("mqtt"))("mqtt-packet") as {

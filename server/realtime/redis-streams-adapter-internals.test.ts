@@ -19,20 +19,13 @@ import {
   type RawMessage,
   type StreamsAdapter,
 } from "./redis-streams-adapter-internals.ts";
+import { sleep, until } from "../test-support/until.ts";
 
 const ready = Boolean(process.env.REDIS_URL);
 if (process.env.CI && !ready) throw new Error("CI must provide Redis (REDIS_URL) for the Redis Streams adapter's contract test");
 
 /** What each assertion checks, as the error the adapter itself would throw. */
 const broken = (member: string, why: string) => streamsAdapterInternalsBroken(member, why).message;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, ok: () => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** Our message type for these tests (Socket.IO's own are 0-11). */
 const OURS = 150;

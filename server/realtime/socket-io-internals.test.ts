@@ -14,17 +14,10 @@ import {
   writePreEncoded,
   type EngineWriteOptions,
 } from "./socket-io-internals.ts";
+import { sleep, until } from "../test-support/until.ts";
 
 /** What each assertion checks, as the error the adapter itself would throw. */
 const broken = (library: string, member: string, why: string) => socketIoInternalsBroken(library, member, why).message;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, ok: () => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** The contract of socket-io-internals.ts with the installed Socket.IO, engine.io and socket.io-parser. */
 describe("what the realtime server relies on of Socket.IO", () => {
