@@ -1,4 +1,5 @@
 import type { Mcu } from "./entities.ts";
+import type { McuCardView, McuManagerCardView } from "./live.ts";
 import { AC_BASES, CONTROLLER_TYPES, MCU_STATUSES, SENSOR_TYPES } from "./enums.ts";
 
 /**
@@ -13,6 +14,9 @@ import { AC_BASES, CONTROLLER_TYPES, MCU_STATUSES, SENSOR_TYPES } from "./enums.
 export interface FirstMcusMessage {
   kind: "first-mcus";
   mcus: Mcu[];
+  /** The cards' views of those records (no live data yet), made in the worker as the core makes them. */
+  cards: McuCardView[];
+  managerCards: McuManagerCardView[];
 }
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);
@@ -82,5 +86,5 @@ export function firstMcus(body: unknown): Mcu[] | null {
 }
 
 export function isFirstMcusMessage(data: unknown): data is FirstMcusMessage {
-  return isObject(data) && data.kind === "first-mcus" && Array.isArray(data.mcus);
+  return isObject(data) && data.kind === "first-mcus" && Array.isArray(data.mcus) && Array.isArray(data.cards) && Array.isArray(data.managerCards);
 }

@@ -49,6 +49,31 @@ export interface McuCardView {
   sensorTotals: Readonly<Record<SensorType, number>>;
 }
 
+/**
+ * What one MCU's card of the MCU Manager shows, joined and judged in the core: the MCU's record
+ * (name, farm, MAC, linked profile, when it was added) with its live snapshot (the status its badge
+ * shows, the battery level, the newest sign of life in words at the core's clock). Immutable: a view
+ * whose shown content is unchanged keeps its object (a reading that moves nothing shown sends nothing).
+ */
+export interface McuManagerCardView {
+  mcuId: number;
+  mac: string;
+  name: string;
+  farmName: string;
+  /** The linked profile (an MCU has at most one link), null when none is linked. */
+  profileLink: { linkId: number; profileId: number; name: string } | null;
+  /** The status the badge shows, filters match and stats count (`mcuLiveStatus`). */
+  status: McuStatus;
+  /** The battery level in % (the live reading's, else the record's), null when none was ever reported. */
+  battery: number | null;
+  /** The newest sign of life (epoch ms: a live reading or the record's lastSeen), null when none. */
+  lastSeenAt: number | null;
+  /** `lastSeenAt` in words ("Just now", "5m ago", "Never") at the core's clock. */
+  lastSeenText: string;
+  /** When the MCU was added (ISO date-time, from the record). */
+  createdAt: string;
+}
+
 /** The four summary cards of the Dashboard (SPEC §2), over the whole fleet. */
 export interface DashboardSummary {
   totalFarms: number;
@@ -183,6 +208,8 @@ export interface SnapshotBatch {
   fleet?: FleetChanges;
   /** The card views of the MCUs whose cards are mounted that changed (or whose cards just mounted). */
   cards?: McuCardView[];
+  /** The views of the MCUs whose MCU Manager cards are mounted that changed (or whose cards just mounted). */
+  managerCards?: McuManagerCardView[];
   /** The wall page asked for (`WallRequest`), when it changed or was asked for again. */
   wall?: WallPage;
 }

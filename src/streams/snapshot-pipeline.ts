@@ -1,5 +1,5 @@
 import { asyncScheduler, interval, Observable, Subject, type SchedulerLike, type Subscription } from "rxjs";
-import type { FleetChanges, FleetResults, McuCardView, McuLive, SnapshotBatch, WallPage } from "../contract/live.ts";
+import type { FleetChanges, FleetResults, McuCardView, McuLive, McuManagerCardView, SnapshotBatch, WallPage } from "../contract/live.ts";
 import { frameBatches } from "./batching.ts";
 import type { CoreEvent } from "./device-snapshots.ts";
 import { fleetChanges } from "./fleet.ts";
@@ -24,6 +24,8 @@ export interface SnapshotPipelineOptions {
   fleetMs?: number;
   /** The card views that changed since the last batch (those of the mounted cards); they go with the next batch. */
   cards?: (state: FoldState) => McuCardView[];
+  /** The MCU Manager card views that changed since the last batch (those of the mounted cards); they go with the next batch. */
+  managerCards?: (state: FoldState) => McuManagerCardView[];
   /** The wall page on screen if it changed, else null. It walks the whole fleet, like `summarize`. */
   wall?: (state: FoldState) => WallPage | null;
   /** Readings alone recompute the wall page at most this often (ms). */
@@ -40,7 +42,7 @@ export interface SnapshotPipeline {
   setInterest(macs: Iterable<string> | null): void;
   /** Something `summarize` or `wall` reads besides the fold changed (the MCU or farm lists, the queries, the wall page asked for). */
   invalidate(): void;
-  /** Something `cards` reads besides the fold changed (the cards mounted): a batch comes if a card view changed. */
+  /** Something `cards` or `managerCards` reads besides the fold changed (the cards mounted): a batch comes if a card view changed. */
   refresh(): void;
 }
 
@@ -134,9 +136,11 @@ export function snapshotPipeline(o: SnapshotPipelineOptions): SnapshotPipeline {
     }
     if (o.wall && wallPace.due(scheduler.now())) wall = o.wall(state);
     const cards = o.cards?.(state) ?? [];
-    const batch = drainChanges(state, seq + 1, interest) ?? (fleet || wall || cards.length > 0 ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
+    const managerCards = o.managerCards?.(state) ?? [];
+    const batch = drainChanges(state, seq + 1, interest) ?? (fleet || wall || cards.length > 0 || managerCards.length > 0 ? { seq: seq + 1, upserts: [], removed: [], clock: state.clock } : null);
     if (!batch) return null;
     if (cards.length > 0) batch.cards = cards;
+    if (managerCards.length > 0) batch.managerCards = managerCards;
     if (wall) batch.wall = wall;
     for (const snap of batch.upserts) sent.set(snap.mac, snap);
     for (const mac of batch.removed) sent.delete(mac);

@@ -328,6 +328,11 @@ export function createDataCore(deps: CoreDeps = {}) {
       live.setCardInterest(ids);
     },
 
+    /** The MCUs whose MCU Manager cards are mounted (by id): each gets its view, and again when what it shows changes. */
+    setManagerCardInterest(ids: readonly number[]) {
+      live.setManagerCardInterest(ids);
+    },
+
     /**
      * The wall view's page on screen and the layout it is cut for, or null when no wall
      * is on screen: the core groups and orders the whole fleet and sends that page's MCU ids.

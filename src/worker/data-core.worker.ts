@@ -11,6 +11,8 @@
  * those cards while the core evaluates. Without a stored client nothing waits.
  */
 import { firstMcus, type FirstMcusMessage } from "../contract/first-mcus.ts";
+import { cardView } from "../streams/card-view.ts";
+import { managerCardView } from "../streams/mcu-manager-view.ts";
 import { createEarlyFetches, isEarlyFetchMessage } from "./early-fetch.ts";
 
 const FIRST_SCREEN_WAIT_MS = 800;
@@ -23,7 +25,13 @@ let coreUp = false;
 /** The first screen of cards, sent while the core still loads (once it is up, the core answers the screen itself). */
 function sendFirstMcus(body: unknown) {
   const mcus = coreUp ? null : firstMcus(body);
-  if (mcus) self.postMessage({ kind: "first-mcus", mcus } satisfies FirstMcusMessage);
+  if (!mcus) return;
+  // The cards render views only: those of the records alone (nothing live has come yet), made by
+  // the functions the core makes them with.
+  const now = Date.now();
+  const cards = mcus.map((m) => cardView(m, undefined));
+  const managerCards = mcus.map((m) => managerCardView(m, undefined, now));
+  self.postMessage({ kind: "first-mcus", mcus, cards, managerCards } satisfies FirstMcusMessage);
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -230,3 +230,34 @@ describe("the server's events, checked where they enter the core", () => {
     expect(collectionEvents).toEqual([{ event: "notification", payload: note }]);
   });
 });
+
+describe("the MCU Manager's card views, made in the core", () => {
+  it("sends the views of the mounted cards only, and again only when what a card shows changed", async () => {
+    const { live, socket, run, batches } = createDeps();
+    const views = () => batches.flatMap((b) => b.managerCards ?? []);
+    const report = (i: number, batteryLevel: number) => socket.serve(SOCKET_EVENTS.realtimeData, { deviceId: macOf(i), payload: { DHT: { temperature: 18, humidity: 88, count: 1 }, batteryLevel } });
+    socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
+    report(0, 80.2);
+    report(5, 80);
+    live.setManagerCardInterest([1, 2]);
+    await run(100);
+    expect(views().map((v) => [v.mcuId, v.status, v.battery, v.lastSeenText])).toEqual([
+      [1, "online", 80.2, "Just now"],
+      [2, "active", null, "Never"],
+    ]);
+    // Readings that move nothing shown (the same whole percent, still "Just now"), and one of an MCU without a card: nothing crosses.
+    report(0, 80.4);
+    report(5, 20);
+    await run(200);
+    expect(views().length).toBe(2);
+    // A whole percent less: the card's view comes again.
+    report(0, 79.4);
+    await run(300);
+    expect(views().slice(2).map((v) => [v.mcuId, v.battery])).toEqual([[1, 79.4]]);
+    // Two minutes without a reading: the clock's ticks move Last Seen's words and the badge to Offline.
+    for (let t = 30_100; t <= 150_100; t += 30_000) await run(t);
+    await run(150_200);
+    const last = views().at(-1)!;
+    expect([last.mcuId, last.status, last.lastSeenText]).toEqual([1, "offline", "2m ago"]);
+  });
+});

@@ -1,12 +1,13 @@
 import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from "rxjs";
 import type { Alarm } from "../contract/alarms-values.ts";
 import type { Mcu } from "../contract/entities.ts";
-import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
+import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuManagerCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CollectionEvents, CommandAck, CommandTarget, DeviceSnapshot } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
 import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
+import { createManagerCardViews } from "../streams/mcu-manager-view.ts";
 import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
 import { createWallGroups, sameWallTile, WALL_TILE_VALUES_MS, wallPage } from "../streams/wall.ts";
 import { openLiveSocket, type LiveSocket, type LiveSocketOptions } from "./live-socket.ts";
@@ -52,6 +53,13 @@ export function createLive(deps: LiveDeps) {
   const views = createCardViews();
   let cardIds: readonly number[] = [];
   const sentCards = new Map<number, McuCardView>();
+  /**
+   * The MCUs whose MCU Manager cards are mounted get their view (record + snapshot, status, battery
+   * and Last Seen judged here at the clock), sent again only when what the card shows changed.
+   */
+  const managerViews = createManagerCardViews();
+  let managerCardIds: readonly number[] = [];
+  const sentManagerCards = new Map<number, McuManagerCardView>();
   let mcusIndexed: Mcu[] | null = null;
   let mcuIndex = new Map<number, Mcu>();
   const mcuOf = (id: number) => {
@@ -136,6 +144,19 @@ export function createLive(deps: LiveDeps) {
       if (due < Infinity) wakeAt(due);
       return changed;
     },
+    managerCards: (state) => {
+      const changed: McuManagerCardView[] = [];
+      for (const id of managerCardIds) {
+        const mcu = mcuOf(id);
+        if (!mcu) continue;
+        // Last Seen's words move with the freshness clock (every 30 s), as the badge's status does.
+        const view = managerViews.view(mcu, state.devices.get(normalizeMac(mcu.mac)), state.clock);
+        if (sentManagerCards.get(id) === view) continue;
+        sentManagerCards.set(id, view);
+        changed.push(view);
+      }
+      return changed;
+    },
     wall: (state) => {
       if (!wallRequest) return null;
       const { groups, counts } = wallGroups(deps.entities.farms, deps.entities.mcus, (mac) => state.devices.get(mac), now());
@@ -204,6 +225,7 @@ export function createLive(deps: LiveDeps) {
       authenticated = false;
       events$.next({ kind: "reset" });
       sentCards.clear();
+      sentManagerCards.clear();
       wallSent = null;
       heardAt = null;
     },
@@ -231,6 +253,15 @@ export function createLive(deps: LiveDeps) {
       cardIds = ids;
       const wanted = new Set(ids);
       for (const id of [...sentCards.keys()]) if (!wanted.has(id)) sentCards.delete(id);
+      pipeline.refresh();
+    },
+
+    /** The MCUs whose MCU Manager cards are mounted; those new to the set get their view in the next batch. */
+    setManagerCardInterest(ids: readonly number[]) {
+      managerCardIds = ids;
+      const wanted = new Set(ids);
+      for (const id of [...sentManagerCards.keys()]) if (!wanted.has(id)) sentManagerCards.delete(id);
+      managerViews.keep(wanted);
       pipeline.refresh();
     },
 

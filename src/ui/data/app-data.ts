@@ -23,14 +23,18 @@ export function createAppData(options: { apiBase?: string; preferWorker?: boolea
       if (seq !== null) ack(seq);
     },
     // A returning farmer's first cards while the core loads; the core's validated list replaces them.
-    onFirstMcus: (mcus) => {
-      if (store.getMcuIds().length === 0) store.apply({ kind: "mcus", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true });
+    onFirstMcus: ({ mcus, cards, managerCards }) => {
+      if (store.getMcuIds().length !== 0) return;
+      store.apply({ kind: "mcus", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true });
+      // Not a batch of the core's (nothing to acknowledge): the first cards' views, until the core's come.
+      store.apply({ kind: "live", batch: { seq: 0, upserts: [], removed: [], clock: 0, cards, managerCards } });
     },
   });
   ack = (seq) => void core.ack(seq);
   store.onInterest((macs) => void core.setInterest(macs));
   store.onQueries((queryKeys) => void core.setQueries(queryKeys));
   store.onCardInterest((mcuIds) => void core.setCardInterest(mcuIds));
+  store.onManagerCardInterest((mcuIds) => void core.setManagerCardInterest(mcuIds));
   store.onWallRequest((request) => void core.setWall(request));
   const session = createSession(core, store, options.storage);
   return { core, store, session, ready, terminate };

@@ -1,6 +1,6 @@
 import * as Comlink from "comlink";
 import { CoreError, deserializeCoreError, toCoreError, type SerializedCoreError } from "../../contract/core-error.ts";
-import type { Mcu } from "../../contract/entities.ts";
+import type { FirstMcusMessage } from "../../contract/first-mcus.ts";
 import type { DataCore, DataCoreUpdate } from "../../worker/core.ts";
 import { isSessionEnded } from "../../contract/session-ended.ts";
 import { startWorker } from "./start-worker.ts";
@@ -47,7 +47,7 @@ interface CoreOptions {
   apiBase: string;
   onUpdate: (update: DataCoreUpdate) => void;
   /** The first screen of MCU records the worker sent before its core was up (not validated by the schema: see first-mcus.ts). */
-  onFirstMcus?: (mcus: Mcu[]) => void;
+  onFirstMcus?: (first: FirstMcusMessage) => void;
   preferWorker?: boolean;
 }
 

@@ -8,6 +8,8 @@ import { AppDataProvider, type AppData } from "./provider.tsx";
 import { INTEREST_GRACE_MS, keys } from "./store.ts";
 import { watchFirstMcus } from "./start-worker.ts";
 import { mcuRecord } from "../../test-support/records.ts";
+import { cardView } from "../../streams/card-view.ts";
+import { managerCardView } from "../../streams/mcu-manager-view.ts";
 import { until } from "../../test-support/until.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -152,7 +154,8 @@ describe("a returning farmer's first screen", () => {
   /** A worker whose first lines send the first screen's records and whose core never comes up (it answers no call). */
   function workerSendingFirstScreen() {
     const records = [mcuRecord(0), mcuRecord(1)];
-    const url = URL.createObjectURL(new Blob([`postMessage(${JSON.stringify({ kind: "first-mcus", mcus: records })});`], { type: "text/javascript" }));
+    const message = { kind: "first-mcus", mcus: records, cards: records.map((m) => cardView(m, undefined)), managerCards: records.map((m) => managerCardView(m, undefined, Date.now())) };
+    const url = URL.createObjectURL(new Blob([`postMessage(${JSON.stringify(message)});`], { type: "text/javascript" }));
     const worker = new Worker(url, { type: "module" });
     return { worker, records, done: () => URL.revokeObjectURL(url) };
   }
@@ -171,6 +174,7 @@ describe("a returning farmer's first screen", () => {
         await until(() => app.store.getMcuIds().length === 2, "the first screen's records in the store");
         expect(app.store.getCard(1)?.name).toBe("Room 1");
         expect(app.store.getCard(2)?.farmName).toBe("Farm 1");
+        expect(app.store.getManagerCard(2)?.lastSeenText).toBe("Never");
         expect(up).toBe(false);
       } finally {
         app.terminate();

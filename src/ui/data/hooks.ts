@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
 import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
-import { mcuQueryKey, wallRequestKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuQuery, type McuStats, type WallPage, type WallRequest } from "../../contract/live.ts";
+import { mcuQueryKey, wallRequestKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuManagerCardView, type McuQuery, type McuStats, type WallPage, type WallRequest } from "../../contract/live.ts";
 import type { Alarm } from "../../contract/alarms-values.ts";
 import type { AlarmLoad } from "../../contract/live.ts";
 import { alarmKeys } from "./alarm-store.ts";
@@ -32,6 +32,16 @@ export function useMcuCard(mcuId: number): McuCardView | undefined {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => store.subscribe(keys.card(mcuId), fn), [store, mcuId]);
   return useSyncExternalStore(subscribe, () => store.getCard(mcuId));
+}
+
+/**
+ * One MCU's MCU Manager card view, joined and judged in the core (status, battery, Last Seen);
+ * watching it has the core send it, and it re-renders only when what the card shows changes.
+ */
+export function useMcuManagerCard(mcuId: number): McuManagerCardView | undefined {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.managerCard(mcuId), fn), [store, mcuId]);
+  return useSyncExternalStore(subscribe, () => store.getManagerCard(mcuId));
 }
 
 /** One MCU entity (controllers, sensors, profile links); re-renders only when it changes. */

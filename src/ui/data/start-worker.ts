@@ -1,15 +1,15 @@
-import type { Mcu } from "../../contract/entities.ts";
-import { isFirstMcusMessage } from "../../contract/first-mcus.ts";
+import { isFirstMcusMessage, type FirstMcusMessage } from "../../contract/first-mcus.ts";
 
 /** A worker and the promise that rejects if its script (or a chunk it loads) fails to load or run. */
 export interface StartedWorker {
   worker: Worker;
   failed: Promise<never>;
   /**
-   * Where the first screen of MCU records goes that the worker's entry sends while its core still
-   * loads (src/contract/first-mcus.ts): given at once if it came already, else when it comes; once.
+   * Where the first screen of MCU records (and their cards' views) goes that the worker's entry
+   * sends while its core still loads (src/contract/first-mcus.ts): given at once if it came
+   * already, else when it comes; once.
    */
-  onFirstMcus(sink: (mcus: Mcu[]) => void): void;
+  onFirstMcus(sink: (first: FirstMcusMessage) => void): void;
 }
 
 /**
@@ -18,13 +18,13 @@ export interface StartedWorker {
  * sent it. Answers the `onFirstMcus` of StartedWorker.
  */
 export function watchFirstMcus(worker: Worker): StartedWorker["onFirstMcus"] {
-  let first: Mcu[] | null = null;
-  let sink: ((mcus: Mcu[]) => void) | null = null;
+  let first: FirstMcusMessage | null = null;
+  let sink: ((first: FirstMcusMessage) => void) | null = null;
   const onMessage = (ev: MessageEvent) => {
     if (!isFirstMcusMessage(ev.data)) return;
     worker.removeEventListener("message", onMessage);
-    if (sink) sink(ev.data.mcus);
-    else first = ev.data.mcus;
+    if (sink) sink(ev.data);
+    else first = ev.data;
   };
   worker.addEventListener("message", onMessage);
   return (s) => {

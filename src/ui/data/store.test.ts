@@ -4,6 +4,7 @@ import type { McuLive } from "../../streams/device-snapshots.ts";
 import { mcuQueryKey } from "../../contract/live.ts";
 import { createAppStore, INTEREST_GRACE_MS, keys } from "./store.ts";
 import { cardView } from "../../streams/card-view.ts";
+import { managerCardView } from "../../streams/mcu-manager-view.ts";
 import { mcuRecord } from "../../test-support/records.ts";
 
 const snap = (mac: string, humidity: number): McuLive => ({
@@ -265,7 +266,7 @@ describe("main-thread store", () => {
     }
   });
 
-  it("does not show a card view made from an MCU's old record once its new record has come", () => {
+  it("shows the card views the core sent as they are, the last one until the core's next, none for an MCU gone from the list", () => {
     const config = {
       irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
       ventilation: { co2_threshold: 350 },
@@ -276,15 +277,26 @@ describe("main-thread store", () => {
     const live: McuLive = { ...snap(linked.mac, 90), mcuId: 1, readings: { CO2: { co2: 900, count: 1 } } };
     const store = createAppStore();
     store.apply({ kind: "mcus", ids: [1], changed: [linked], more: false });
-    store.apply({ kind: "live", batch: { seq: 1, upserts: [live], removed: [], clock: 0, cards: [cardView(linked, live)] } });
-    expect(store.getCard(1)!.breaches.length).toBe(1);
-    const changed = vi.fn();
-    store.subscribe(keys.card(1), changed);
-    // The profile is unlinked: the list reloads before the core has made the card's new view.
+    expect(store.getCard(1)).toBeUndefined();
+    expect(store.getManagerCard(1)).toBeUndefined();
+    const sent = cardView(linked, live);
+    const sentManager = managerCardView(linked, live, 0);
+    store.apply({ kind: "live", batch: { seq: 1, upserts: [], removed: [], clock: 0, cards: [sent], managerCards: [sentManager] } });
+    expect(store.getCard(1)).toBe(sent);
+    expect(store.getManagerCard(1)).toBe(sentManager);
+    // The profile is unlinked: the list reloads before the core has made the cards' new views.
     store.apply({ kind: "mcus", ids: [1], changed: [mcuRecord(0)], more: false });
-    expect(changed).toHaveBeenCalled();
+    expect(store.getCard(1)).toBe(sent);
+    const changed = vi.fn();
+    store.subscribe(keys.managerCard(1), changed);
+    const unlinked = managerCardView(mcuRecord(0), live, 0);
+    store.apply({ kind: "live", batch: { seq: 2, upserts: [], removed: [], clock: 0, cards: [cardView(mcuRecord(0), live)], managerCards: [unlinked] } });
+    expect(changed).toHaveBeenCalledTimes(1);
     expect(store.getCard(1)!.breaches).toEqual([]);
-    expect(store.getCard(1)!.profileName).toBeNull();
+    expect(store.getManagerCard(1)!.profileLink).toBeNull();
+    store.apply({ kind: "mcus", ids: [], changed: [], more: false });
+    expect(store.getCard(1)).toBeUndefined();
+    expect(store.getManagerCard(1)).toBeUndefined();
   });
 
   it("has no summary until the core has computed one, then keeps even an all-zero one", () => {

@@ -1,8 +1,7 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
-import { createCardViews } from "../../streams/card-view.ts";
 import { createAlarmStore } from "./alarm-store.ts";
 import type { DataCoreUpdate, SavedAges } from "../../worker/core.ts";
-import { parseWallRequestKey, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuStats, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
+import { parseWallRequestKey, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuManagerCardView, type McuStats, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
 
 /** `heardAt`: when the server was last heard from (epoch ms), so a screen can tell how old its data is while the link is down. */
 export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string; heardAt?: number };
@@ -15,6 +14,7 @@ const NO_MCU_STATS: McuStats = { total: 0, online: 0, offline: 0, lowBattery: 0 
 
 const LIVE_PREFIX = "live:";
 const CARD_PREFIX = "card:";
+const MANAGER_CARD_PREFIX = "manager-card:";
 const QUERY_PREFIX = "query:";
 const NO_IDS: readonly number[] = [];
 
@@ -23,6 +23,8 @@ export const keys = {
   live: (mac: string) => `live:${mac}`,
   /** An MCU's dashboard card view (`McuCardView`); watching it has the core send it. */
   card: (mcuId: number) => `${CARD_PREFIX}${mcuId}`,
+  /** An MCU's MCU Manager card view (`McuManagerCardView`); watching it has the core send it. */
+  managerCard: (mcuId: number) => `${MANAGER_CARD_PREFIX}${mcuId}`,
   mcu: (mcuId: number) => `mcu:${mcuId}`,
   /** The ids of the MCU list, in order (known from the first part of a list, before its records). */
   mcuIds: "mcus:ids",
@@ -124,9 +126,13 @@ const sameValues = <T extends object>(a: T, b: T) => (Object.keys(a) as (keyof T
  */
 export function createAppStore() {
   const live = new Map<string, McuLive>();
+  /**
+   * The card views as the core made them (the dashboard's and the MCU Manager's): the cards render
+   * them as they are, nothing is joined or judged here. A card mounted before its view came shows
+   * nothing for that frame; one whose record changed shows its last view until the core's next.
+   */
   const cards = new Map<number, McuCardView>();
-  /** A card mounted before its view came shows one made here from what the store holds (its record, its last snapshot). */
-  const provisionalViews = createCardViews();
+  const managerCards = new Map<number, McuManagerCardView>();
   let entities: Partial<Entities> = {};
   const listOf = <K extends EntityName>(name: K): Entities[K] => entities[name] ?? (NO_ITEMS as unknown as Entities[K]);
   const mcuById = new Map<number, Entities["mcus"][number]>();
@@ -147,13 +153,15 @@ export function createAppStore() {
   const alarms = createAlarmStore();
 
   /**
-   * The MCUs with live subscribers, the MCU Manager queries and the mounted cards, each kept for a
+   * The MCUs with live subscribers, the MCU Manager queries and the mounted cards (the dashboard's,
+   * the MCU Manager's), each kept for a
    * grace period after its last subscriber left. (Not the wall: one page at a time is on screen,
    * and a page flip asks for the new one only.)
    */
   const interest = watchedSet(INTEREST_GRACE_MS);
   const queryWatch = watchedSet(INTEREST_GRACE_MS);
   const cardWatch = watchedSet(INTEREST_GRACE_MS);
+  const managerCardWatch = watchedSet(INTEREST_GRACE_MS);
 
   function emit(changed: Iterable<string>) {
     const called = new Set<Listener>();
@@ -171,8 +179,6 @@ export function createAppStore() {
     for (const snap of batch.upserts) {
       live.set(snap.mac, snap);
       changed.push(keys.live(snap.mac));
-      // A card still showing the view made here (none came from the core yet) shows the new snapshot.
-      if (snap.mcuId !== null && !cards.has(snap.mcuId)) changed.push(keys.card(snap.mcuId));
     }
     for (const mac of batch.removed) {
       if (live.delete(mac)) changed.push(keys.live(mac));
@@ -181,6 +187,11 @@ export function createAppStore() {
       if (cards.get(view.mcuId) === view) continue;
       cards.set(view.mcuId, view);
       changed.push(keys.card(view.mcuId));
+    }
+    for (const view of batch.managerCards ?? []) {
+      if (managerCards.get(view.mcuId) === view) continue;
+      managerCards.set(view.mcuId, view);
+      changed.push(keys.managerCard(view.mcuId));
     }
     if (batch.fleet) applyFleet(batch.fleet, changed);
     if (batch.wall) {
@@ -225,10 +236,7 @@ export function createAppStore() {
   function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], more: boolean, changed: string[]): Entities["mcus"] {
     for (const m of records) {
       mcuById.set(m.mcu_id, m);
-      // A view the core made from the old record is no longer current (an unlinked profile's
-      // marks): until the core's next one comes, the card shows the one made here from the new.
-      cards.delete(m.mcu_id);
-      changed.push(keys.mcu(m.mcu_id), keys.card(m.mcu_id));
+      changed.push(keys.mcu(m.mcu_id));
     }
     if (!(ids.length === mcuIds.length && ids.every((id, i) => id === mcuIds[i]))) {
       mcuIds = ids;
@@ -240,7 +248,10 @@ export function createAppStore() {
     for (const id of [...mcuById.keys()]) {
       if (listed.has(id)) continue;
       mcuById.delete(id);
-      changed.push(keys.mcu(id), keys.card(id));
+      // A card of an MCU gone from the list shows nothing (its view would name a deleted MCU).
+      cards.delete(id);
+      managerCards.delete(id);
+      changed.push(keys.mcu(id), keys.card(id), keys.managerCard(id));
     }
     const list = ids.map((id) => mcuById.get(id)!);
     const same = list.length === held.length && list.every((m, i) => m === held[i]);
@@ -316,7 +327,9 @@ export function createAppStore() {
             ? queryWatch.watch(key.slice(QUERY_PREFIX.length))
             : key.startsWith(CARD_PREFIX)
               ? cardWatch.watch(key.slice(CARD_PREFIX.length))
-              : null;
+              : key.startsWith(MANAGER_CARD_PREFIX)
+                ? managerCardWatch.watch(key.slice(MANAGER_CARD_PREFIX.length))
+                : null;
       let done = false;
       return () => {
         if (done) return;
@@ -342,6 +355,10 @@ export function createAppStore() {
     onCardInterest(sink: (mcuIds: number[]) => void) {
       cardWatch.sendTo((names) => sink(names.map(Number)));
     },
+    /** Where the ids of the MCUs whose MCU Manager cards are mounted go (the core's setManagerCardInterest), like `onInterest`. */
+    onManagerCardInterest(sink: (mcuIds: number[]) => void) {
+      managerCardWatch.sendTo((names) => sink(names.map(Number)));
+    },
     /**
      * Asks the core for a wall page (by `wallRequestKey`) while the returned function is not
      * called; a page flip (unwatch, watch) in one task sends one request.
@@ -358,16 +375,15 @@ export function createAppStore() {
     interest: (): string[] => interest.names(),
     /** The ids of the MCUs whose cards are mounted now. */
     cardInterest: (): number[] => cardWatch.names().map(Number),
+    /** The ids of the MCUs whose MCU Manager cards are mounted now. */
+    managerCardInterest: (): number[] => managerCardWatch.names().map(Number),
 
 
     getLive: (mac: string): McuLive | undefined => live.get(mac),
-    /** An MCU's card view as the core last sent it (kept after its card unmounts, until a fresher one comes). */
-    getCard(mcuId: number): McuCardView | undefined {
-      const sent = cards.get(mcuId);
-      if (sent) return sent;
-      const mcu = mcuById.get(mcuId);
-      return mcu ? provisionalViews(mcu, live.get(mcu.mac)) : undefined;
-    },
+    /** An MCU's dashboard card view as the core last sent it (kept after its card unmounts, until a fresher one comes). */
+    getCard: (mcuId: number): McuCardView | undefined => cards.get(mcuId),
+    /** An MCU's MCU Manager card view as the core last sent it (kept like `getCard`'s). */
+    getManagerCard: (mcuId: number): McuManagerCardView | undefined => managerCards.get(mcuId),
     getMcu: (mcuId: number) => mcuById.get(mcuId),
     /** The MCU list's ids in order, as soon as the list's first part has come. */
     getMcuIds: (): readonly number[] => mcuIds,

@@ -94,10 +94,20 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
     const name = `Room ${String(1996).padStart(4, "0")}`; // macs[1995] = offScreen[5]
     // To the end of the list, then back up a little at a time until the card is mounted.
     const list = host.querySelector('[role="list"]')!;
-    await act(async () => window.scrollTo(0, list.getBoundingClientRect().bottom + window.scrollY - window.innerHeight));
-    for (let step = 0; step < 40 && !cardNamed(name); step++) {
+    // The rows at the end take their height as their cards' views come: the end moves until they have.
+    const toEnd = () => act(async () => window.scrollTo(0, list.getBoundingClientRect().bottom + window.scrollY - window.innerHeight));
+    const lastMounted = () => host.querySelector(`[role="listitem"][aria-posinset="${FLEET}"] article`) !== null;
+    await toEnd();
+    for (let step = 0; step < 40 && !lastMounted(); step++) {
       await new Promise((r) => setTimeout(r, 50));
-      if (!cardNamed(name)) await act(async () => window.scrollBy(0, -Math.round(window.innerHeight / 3)));
+      await toEnd();
+    }
+    // Its list item mounts with the scroll; its card shows once its view has come from the core.
+    const position = app.store.getMcuIds().indexOf(idOf(offScreen[5]!)) + 1;
+    const itemMounted = () => host.querySelector(`[role="listitem"][aria-posinset="${position}"]`) !== null;
+    for (let step = 0; step < 40 && !itemMounted(); step++) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (!itemMounted()) await act(async () => window.scrollBy(0, -Math.round(window.innerHeight / 3)));
     }
     await until(() => cardNamed(name) !== undefined, `the card of ${name} to mount`, 20_000);
     await until(() => /77[.,]5\s*%/.test(cardNamed(name)!.textContent ?? ""), `${name} to show 77.5 %`, 20_000);

@@ -10,6 +10,7 @@ import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import { formatReadingTime } from "../../components/dates.ts";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
+import { feedStore, type StoreFeed } from "../../../test-support/store-feed.ts";
 import { McuCard } from "./mcu-card.tsx";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -77,13 +78,15 @@ describe("McuCard in a real browser", () => {
   let store: AppStore;
   let sent: unknown[][];
   let answer: CommandAck;
-  let seq = 0;
+  /** The core's part: the cards' views from the records and snapshots. */
+  let feed: StoreFeed;
 
   beforeEach(() => {
     host = document.createElement("div");
     document.body.append(host);
     root = createRoot(host);
     store = createAppStore();
+    feed = feedStore(store);
     sent = [];
     answer = { ok: true };
     store.apply({ kind: "entities", entities: { mcus: [mcuFixture(1, "AA:00:00:00:00:01", "Room A"), mcuFixture(2, "AA:00:00:00:00:02", "Room B")] } });
@@ -100,10 +103,12 @@ describe("McuCard in a real browser", () => {
     },
   } as unknown as CoreHandle;
 
-  const setLive = (...snapshots: McuLive[]) => act(async () => void store.apply({ kind: "live", batch: { seq: ++seq, upserts: snapshots, removed: [], clock: 0 } }));
+  const setLive = (...snapshots: McuLive[]) => act(async () => void feed.live(...snapshots));
 
   async function render(children: ReactNode) {
     const data: AppData = { core, store, session: {} as Session };
+    // The cards' views of what the store holds now, as the core sends them once the cards mount.
+    feed.live();
     await act(async () =>
       root.render(
         <AppDataProvider value={data}>
@@ -234,7 +239,7 @@ describe("McuCard in a real browser", () => {
   });
 
   it("marks a value outside the linked profile with the limit in words, and only that value", async () => {
-    await store.apply({ kind: "entities", entities: { mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] } });
+    await act(async () => feed.entities({ mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] }));
     const reading = { ...READING, CO2: { co2: 1250, count: 1 }, DHT: { temperature: 18.6, humidity: 88, count: 1 } };
     await setLive(live("AA:00:00:00:00:01", 1, { readings: reading }));
     await render(<McuCard mcuId={1} />);
@@ -250,7 +255,7 @@ describe("McuCard in a real browser", () => {
   });
 
   it("shows a low battery and an out-of-profile soil moisture, which the grid has no place for", async () => {
-    await store.apply({ kind: "entities", entities: { mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] } });
+    await act(async () => feed.entities({ mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] }));
     await setLive(live("AA:00:00:00:00:01", 1, { readings: { ...READING, DHT: { temperature: 18, humidity: 88, count: 1 }, CO2: { co2: 700, count: 1 }, batteryLevel: 24.2, MOISTURE: { soil_moisture: 31, count: 1 } } }));
     await render(<McuCard mcuId={1} />);
     const notes = [...card("Room A").querySelectorAll("li")].map((l) => l.textContent);
@@ -259,7 +264,7 @@ describe("McuCard in a real browser", () => {
 
   it("counts sensors that report without being registered, never showing fewer sensors than report, and says once how many are not registered", async () => {
     const registered = { ...mcuFixture(1, "AA:00:00:00:00:01", "Room A"), sensors: [sensor(1, "Humidity")] };
-    await store.apply({ kind: "entities", entities: { mcus: [registered] } });
+    await act(async () => feed.entities({ mcus: [registered] }));
     await setLive(live("AA:00:00:00:00:01", 1, { readings: { ...READING, CO2: { co2: 850, count: 2 } } }));
     await render(<McuCard mcuId={1} />);
     const c = card("Room A");
@@ -279,7 +284,7 @@ describe("McuCard in a real browser", () => {
     await setLive(live("AA:00:00:00:00:01", 1, {}));
     await render(<McuCard mcuId={1} />);
     expect(card("Room A").textContent).toContain(`No profile linked${note}`);
-    await store.apply({ kind: "entities", entities: { mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] } });
+    await act(async () => feed.entities({ mcus: [withProfile(mcuFixture(1, "AA:00:00:00:00:01", "Room A"), PROFILE)] }));
     await expect.poll(() => card("Room A").textContent).toContain("Oyster fruiting");
     expect(card("Room A").textContent).not.toContain(note);
   });

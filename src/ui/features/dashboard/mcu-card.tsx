@@ -57,7 +57,9 @@ function AttentionNotes({ readings, breaches }: { readings: LiveReading; breache
 export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const view = useMcuCard(mcuId);
   const connection = useConnection().state;
-  if (!view) return null;
+  // Its view comes from the core within a frame or two of mounting (in the rows mounted ahead of
+  // the screen, before it scrolls in); meanwhile a blank card of the usual size holds its place.
+  if (!view) return <div aria-hidden="true" className="card h-full min-h-[35rem] 4xl:min-h-[47.5rem]" />;
   const { online, readings, breaches, pending } = view;
   // Before the first live connection has told anything (a returning farmer's first cards come
   // before it), the badge says Offline as SPEC §9 has it (no reading within 120 s), and the note

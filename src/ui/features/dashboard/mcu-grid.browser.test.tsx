@@ -8,6 +8,7 @@ import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
+import { feedStore } from "../../../test-support/store-feed.ts";
 import { McuReadingsGrid } from "./dashboard-page.tsx";
 import { mcuRecord } from "../../../test-support/records.ts";
 
@@ -43,8 +44,9 @@ describe("The MCU Readings grid with a large fleet, in a real browser", () => {
     document.body.append(host);
     root = createRoot(host);
     store = createAppStore();
-    store.apply({ kind: "entities", entities: { mcus: ids.map(mcu) } });
-    store.apply({ kind: "live", batch: { seq: 1, upserts: ids.map(online), removed: [], clock: 0 } });
+    const feed = feedStore(store);
+    feed.entities({ mcus: ids.map(mcu) });
+    feed.live(...ids.map(online));
     const data: AppData = { core: {} as CoreHandle, store, session: {} as Session };
     await act(async () =>
       root.render(
@@ -122,6 +124,8 @@ describe("The MCU Readings grid with a large fleet, in a real browser", () => {
     // Entered from after it, the card gets the focus on its last stop: its History link.
     expect(focused.getAttribute("aria-label")).toBe(`History of Room ${firstPosition - 1}`);
     expect([...focused.closest("article")!.querySelectorAll('[role="switch"]:not([disabled]), a[href]')].at(-1)).toBe(focused);
-    await expect.poll(() => inViewport(focused)).toBe(true);
+    // The card is brought in at its top: in this test's browser a card is taller than the screen,
+    // so its last stop may lie below it once the grid has placed the row.
+    await expect.poll(() => inViewport(focused.closest("article")!)).toBe(true);
   });
 });

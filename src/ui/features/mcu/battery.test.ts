@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Mcu } from "../../../contract/entities.ts";
 import type { McuLive } from "../../../streams/device-snapshots.ts";
-import { batteryColor, batteryLevelOf, isLowBattery } from "./battery.ts";
+import { mcuBatteryLevel } from "../../../streams/live-status.ts";
+import { batteryColor } from "./battery.ts";
 
 const mcu = (readings: Mcu["readings"]): Mcu => ({
   mcu_id: 1,
@@ -41,28 +42,20 @@ describe("batteryColor", () => {
   });
 });
 
-describe("batteryLevelOf", () => {
+describe("mcuBatteryLevel", () => {
   it("reads readings given as an object or as text holding JSON", () => {
-    expect(batteryLevelOf(mcu({ batteryLevel: 64 }), undefined)).toBe(64);
-    expect(batteryLevelOf(mcu('{"batteryLevel":12.5}'), undefined)).toBe(12.5);
+    expect(mcuBatteryLevel(mcu({ batteryLevel: 64 }), undefined)).toBe(64);
+    expect(mcuBatteryLevel(mcu('{"batteryLevel":12.5}'), undefined)).toBe(12.5);
   });
 
   it("prefers the live reading over the loaded record", () => {
-    expect(batteryLevelOf(mcu({ batteryLevel: 64 }), live(40))).toBe(40);
-    expect(batteryLevelOf(mcu({ batteryLevel: 64 }), live())).toBe(64);
+    expect(mcuBatteryLevel(mcu({ batteryLevel: 64 }), live(40))).toBe(40);
+    expect(mcuBatteryLevel(mcu({ batteryLevel: 64 }), live())).toBe(64);
   });
 
   it("is null when no battery level was ever reported", () => {
-    expect(batteryLevelOf(mcu(null), undefined)).toBeNull();
-    expect(batteryLevelOf(mcu("not json"), undefined)).toBeNull();
-    expect(batteryLevelOf(mcu({}), live())).toBeNull();
-  });
-});
-
-describe("isLowBattery", () => {
-  it("holds below 30 only, and never for an unknown level", () => {
-    expect(isLowBattery(mcu({ batteryLevel: 29.9 }), undefined)).toBe(true);
-    expect(isLowBattery(mcu({ batteryLevel: 30 }), undefined)).toBe(false);
-    expect(isLowBattery(mcu(null), undefined)).toBe(false);
+    expect(mcuBatteryLevel(mcu(null), undefined)).toBeNull();
+    expect(mcuBatteryLevel(mcu("not json"), undefined)).toBeNull();
+    expect(mcuBatteryLevel(mcu({}), live())).toBeNull();
   });
 });

@@ -2,7 +2,8 @@ import { act, Profiler } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../../contract/entities.ts";
-import type { McuLive } from "../../../contract/live.ts";
+import type { McuLive, McuManagerCardView } from "../../../contract/live.ts";
+import { createManagerCardViews } from "../../../streams/mcu-manager-view.ts";
 import { macOf, mcuRecord } from "../../../test-support/records.ts";
 import { ConfirmProvider } from "../../components/confirm-dialog.tsx";
 import type { CoreHandle } from "../../data/core-client.ts";
@@ -25,13 +26,21 @@ describe("the MCU Manager's card in a real browser", () => {
   let store: AppStore;
   let seq = 0;
   let renders = 0;
+  const record = mcuRecord(0, { name: "Tunnel 1" });
+  /** The core's side: each snapshot makes the card's view there, and a view goes only when it changed. */
+  let views: ReturnType<typeof createManagerCardViews>;
+  let sent: McuManagerCardView | undefined;
 
   beforeEach(async () => {
     host = document.createElement("div");
     document.body.append(host);
     root = createRoot(host);
     store = createAppStore();
-    store.apply({ kind: "entities", entities: { mcus: [mcuRecord(0, { name: "Tunnel 1" })], profiles: [] } });
+    store.apply({ kind: "entities", entities: { mcus: [record], profiles: [] } });
+    views = createManagerCardViews();
+    sent = undefined;
+    // As the core first sends it: the record's view, nothing live yet.
+    await setLive(undefined);
     renders = 0;
     const data = { core: {} as CoreHandle, store, session: {} as Session };
     await act(async () =>
@@ -39,7 +48,7 @@ describe("the MCU Manager's card in a real browser", () => {
         <AppDataProvider value={data}>
           <ConfirmProvider>
             <Profiler id="card" onRender={() => renders++}>
-              <McuCard mcuId={1} now={NOW} onEdit={() => {}} onDelete={() => {}} />
+              <McuCard mcuId={1} onEdit={() => {}} onDelete={() => {}} />
             </Profiler>
           </ConfirmProvider>
         </AppDataProvider>,
@@ -51,7 +60,12 @@ describe("the MCU Manager's card in a real browser", () => {
     host.remove();
   });
 
-  const setLive = (snapshot: McuLive) => act(async () => void store.apply({ kind: "live", batch: { seq: ++seq, upserts: [snapshot], removed: [], clock: 0 } }));
+  const setLive = (snapshot: McuLive | undefined) => {
+    const view = views.view(record, snapshot, NOW);
+    if (view === sent) return Promise.resolve();
+    sent = view;
+    return act(async () => void store.apply({ kind: "live", batch: { seq: ++seq, upserts: [], removed: [], clock: NOW, managerCards: [view] } }));
+  };
   const text = () => host.querySelector("article")!.textContent!;
   const meter = () => host.querySelector('[role="meter"]')!;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import type { Mcu, McuStatus } from "../../../contract/entities.ts";
+import type { McuStatus } from "../../../contract/entities.ts";
 import { MCU_STATUSES } from "../../../contract/enums.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
@@ -16,7 +16,6 @@ import { isFiltering, mcuFiltersFrom, mcuFiltersToParams, NO_FILTERS, type McuFi
 import { McuFormDialog, scannedLabel, type McuFormTarget } from "./mcu-form-dialog.tsx";
 import { McuStats } from "./mcu-stats.tsx";
 import { STATUS_LABELS } from "./status-badge.tsx";
-import { useNow } from "../../components/use-now.ts";
 
 type List = "mcus" | "farms" | "profiles";
 const LISTS: List[] = ["mcus", "farms", "profiles"];
@@ -80,11 +79,10 @@ function useAddressFilters(): [McuFilters, (change: (f: McuFilters) => McuFilter
 
 /** SPEC §2 MCU Manager: the client's MCUs with search, filters, stats, profile links, add/edit/delete. */
 export default function McuManagerPage() {
-  const { core } = useAppData();
+  const { core, store } = useAppData();
   const confirm = useConfirm();
   const mcuCount = useMcuIds().length;
   const farms = useCollection("farms");
-  const now = useNow();
 
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState<List[]>([]);
@@ -127,12 +125,19 @@ export default function McuManagerPage() {
   const allIds = useMcuIds();
   const shownIds = filtering ? queriedIds : allIds;
 
-  const onEdit = useCallback((mcu: Mcu) => setFormTarget({ kind: "edit", mcu }), []);
+  // The form edits the record as the list holds it when Edit is pressed.
+  const onEdit = useCallback(
+    (mcuId: number) => {
+      const mcu = store.getMcu(mcuId);
+      if (mcu) setFormTarget({ kind: "edit", mcu });
+    },
+    [store],
+  );
   const onDelete = useCallback(
-    async (mcu: Mcu) => {
+    async (mcuId: number) => {
       if (!(await confirm("Are you sure you want to delete this MCU? This action cannot be undone."))) return;
       try {
-        notify.success(await core.deleteMcu(mcu.mcu_id));
+        notify.success(await core.deleteMcu(mcuId));
       } catch (err) {
         notify.error(`Delete failed : ${messageOf(err, "Failed to delete MCU")}`);
       }
@@ -177,7 +182,7 @@ export default function McuManagerPage() {
         estimateRowHeight={(wall) => (wall ? 420 : 300)}
         gapClassName="gap-4 4xl:gap-6"
         itemClassName="min-w-0 flex"
-        renderItem={(id) => <McuCard mcuId={id} now={now} onEdit={onEdit} onDelete={onDelete} />}
+        renderItem={(id) => <McuCard mcuId={id} onEdit={onEdit} onDelete={onDelete} />}
         labelledBy="mcu-list-heading"
         itemsName="MCUs"
       />

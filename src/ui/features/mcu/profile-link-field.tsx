@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import type { Mcu } from "../../../contract/entities.ts";
+import type { McuManagerCardView } from "../../../contract/live.ts";
 import { UnlinkIcon } from "../../components/icons.tsx";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
@@ -10,7 +10,7 @@ import { useAppData } from "../../data/provider.tsx";
  * SPEC §4 profile linking: choosing a profile links it (the core then asks the device to
  * refresh); the blank option does nothing; unlinking asks first. An MCU has at most one link.
  */
-export function ProfileLinkField({ mcu }: { mcu: Mcu }) {
+export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuName: string; link: McuManagerCardView["profileLink"] }) {
   const { core } = useAppData();
   const confirm = useConfirm();
   const profiles = useCollection("profiles");
@@ -18,15 +18,14 @@ export function ProfileLinkField({ mcu }: { mcu: Mcu }) {
   const [busy, setBusy] = useState(false);
   // The chosen profile shows while its link is on the way, instead of snapping back.
   const [choice, setChoice] = useState<string | null>(null);
-  const link = mcu.profile_links[0];
 
   async function choose(value: string) {
     const profileId = Number(value);
-    if (!value || profileId === link?.profile_id) return;
+    if (!value || profileId === link?.profileId) return;
     setBusy(true);
     setChoice(value);
     try {
-      await core.linkProfile(mcu.mcu_id, profileId);
+      await core.linkProfile(mcuId, profileId);
       notify.success("Profile linked to MCU");
     } catch (err) {
       notify.error(messageOf(err, "Failed to link profile"));
@@ -40,7 +39,7 @@ export function ProfileLinkField({ mcu }: { mcu: Mcu }) {
     if (!link || !(await confirm("Are you sure you want to unlink this profile?"))) return;
     setBusy(true);
     try {
-      await core.unlinkProfile(link.id);
+      await core.unlinkProfile(link.linkId);
       notify.success("Profile unlinked");
     } catch (err) {
       notify.error(messageOf(err, "Failed to unlink profile"));
@@ -50,25 +49,25 @@ export function ProfileLinkField({ mcu }: { mcu: Mcu }) {
   }
 
   // A linked profile the list does not hold (profiles failed to load) is still shown by name.
-  const listed = link ? profiles.some((p) => p.profile_id === link.profile_id) : true;
+  const listed = link ? profiles.some((p) => p.profile_id === link.profileId) : true;
   return (
     <>
       <dt className="text-gray-500">
         <label htmlFor={id}>
-          Profile<span className="sr-only"> of {mcu.name}</span>
+          Profile<span className="sr-only"> of {mcuName}</span>
         </label>
       </dt>
       <dd className="flex items-center gap-1.5 min-w-0">
         <select
           id={id}
-          value={choice ?? (link ? String(link.profile_id) : "")}
+          value={choice ?? (link ? String(link.profileId) : "")}
           onChange={(e) => void choose(e.target.value)}
           disabled={busy}
           aria-busy={busy || undefined}
           className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-2 py-1.5 4xl:px-3 4xl:py-2 text-sm 4xl:text-xl text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100"
         >
           <option value="">Select a profile</option>
-          {!listed && link && <option value={String(link.profile_id)}>{link.profile.name}</option>}
+          {!listed && link && <option value={String(link.profileId)}>{link.name}</option>}
           {profiles.map((p) => (
             <option key={p.profile_id} value={String(p.profile_id)}>
               {p.name}
@@ -76,7 +75,7 @@ export function ProfileLinkField({ mcu }: { mcu: Mcu }) {
           ))}
         </select>
         {link && (
-          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12 shrink-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label={`Unlink profile from ${mcu.name}`} title="Unlink profile" onClick={() => void unlink()} disabled={busy}>
+          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12 shrink-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label={`Unlink profile from ${mcuName}`} title="Unlink profile" onClick={() => void unlink()} disabled={busy}>
             <UnlinkIcon className="4xl:text-2xl" />
           </button>
         )}
