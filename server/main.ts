@@ -8,7 +8,6 @@ import { openPgliteThread } from "./db/pglite-thread.ts";
 import { migrate } from "./db/migrate.ts";
 import { DEFAULT_SESSION } from "./http/session.ts";
 import { DEMO_LOGIN } from "./simulator/demo.ts";
-import { startDemo, type RunningDemo } from "./simulator/demo-start.ts";
 import { startSystem } from "./system.ts";
 
 const config = readConfig();
@@ -60,6 +59,8 @@ const system = await startSystem({
   socketRedisStream: config.redisSocketStream,
   alerts: { graceMs: config.alarmGraceMs, holdMs: config.alarmHoldMs },
   deviceBudget: config.deviceMessages,
+  // A restart goes on in each room from where it was (startDemo): no step in the charts, no alarm of its own.
+  demo: config.demo ? { hz: config.demoHz, speed: config.demoSpeed, incidentMinutes: config.demoIncidentMinutes } : undefined,
   push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
 });
 const log = system.app.log;
@@ -75,19 +76,6 @@ if (config.trustProxy === false && secure) {
 if (config.metricsPort !== undefined) log.info(`Metrics: http://127.0.0.1:${config.metricsPort}/metrics (METRICS_PORT)${config.metricsToken ? ", with METRICS_TOKEN" : ""}`);
 log.info(`Devices connect to ${config.mqtt.mode === "embedded" ? `the embedded MQTT broker on port ${system.broker!.port}` : config.mqtt.url}`);
 
-// A restart goes on in each room from where it was (startDemo): no step in the charts, no alarm of its own.
-const demo: RunningDemo | undefined = config.demo
-  ? await startDemo({
-      db,
-      hasher,
-      system,
-      hz: config.demoHz,
-      speed: config.demoSpeed,
-      incidentMinutes: config.demoIncidentMinutes,
-      log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
-    })
-  : undefined;
-
 // The few lines a new user needs, after the log: where to open it, how to sign in, where the data lives.
 const loopbackOnly = ["127.0.0.1", "::1", "localhost"].includes(config.host);
 const port = (system.app.server.address() as { port: number }).port;
@@ -96,7 +84,7 @@ console.log(
     "",
     `  Mushroom farm is running: http://${loopbackOnly || config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`,
     loopbackOnly ? "  Reachable from this machine only (HOST=0.0.0.0 opens the app and the MQTT broker to the network)" : `  Listening on ${config.host} (HOST)`,
-    ...(demo ? [`  Demo sign-in: ${DEMO_LOGIN.username} (or ${DEMO_LOGIN.email}) / ${DEMO_LOGIN.password}`] : []),
+    ...(config.demo ? [`  Demo sign-in: ${DEMO_LOGIN.username} (or ${DEMO_LOGIN.email}) / ${DEMO_LOGIN.password}`] : []),
     `  Data: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `${config.dataDir} (PGlite; DATA_DIR; delete it for a new demo)`}`,
     "",
   ].join("\n"),
@@ -113,7 +101,6 @@ async function shutdown(signal: string) {
   }, 10_000);
   force.unref();
   try {
-    await demo?.stop();
     await system.close(); // stops accepting, lets in-flight requests finish, closes sockets and broker
     await db.close();
     redis?.disconnect();

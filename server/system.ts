@@ -21,6 +21,7 @@ import { createReadingsWriter, type ReadingsWriter } from "./devices/readings-wr
 import { createEventBus } from "./events.ts";
 import { metricsRoutes } from "./http/routes/metrics.ts";
 import { sweeps } from "./sweeps.ts";
+import { demoFleet, type DemoSettings } from "./simulator/demo-plugin.ts";
 import { createSessions } from "./http/session.ts";
 import { startHistory, type History } from "./history/history-writer.ts";
 import type { HistoryRetention } from "./history/maintenance.ts";
@@ -52,6 +53,8 @@ export interface SystemOptions {
   socketRedis?: Redis;
   /** The Redis stream of that adapter (default `mushroom-farm:socket.io`). */
   socketRedisStream?: string;
+  /** Run the demo (its account, farms and simulated fleet) as a part of this server. */
+  demo?: DemoSettings;
   /** Also push alert notifications to browsers (Firebase Admin), when configured. */
   push?: PushSender;
   log?: (msg: string) => void;
@@ -266,6 +269,9 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     await publishLinkedConfigs();
     await republishPendingKeys();
   }
+  const mqttUrl = broker?.url ?? (o.mqtt.mode === "external" ? o.mqtt.url : "");
+  // Started once the app is ready (in `listen`), when the devices are heard.
+  if (o.demo) await app.register(demoFleet, { ...o.demo, db: o.db, hasher: o.hasher, system: { mqttUrl, publishLinkedConfigs } });
   await app.listen({ host: o.http.host, port: o.http.port });
   const address = app.server.address() as { port: number };
   const httpHost = o.http.host === "0.0.0.0" || o.http.host === "::" ? "127.0.0.1" : o.http.host;
@@ -273,7 +279,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   return {
     app,
     url: `http://${httpHost}:${address.port}`,
-    mqttUrl: broker?.url ?? (o.mqtt.mode === "external" ? o.mqtt.url : ""),
+    mqttUrl,
     broker,
     gateway,
     realtime,
