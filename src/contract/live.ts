@@ -74,6 +74,12 @@ export interface McuManagerCardView {
   createdAt: string;
 }
 
+/** Card views of some MCUs, the dashboard's and the MCU Manager's. */
+export interface McuViews {
+  cards: McuCardView[];
+  managerCards: McuManagerCardView[];
+}
+
 /** The four summary cards of the Dashboard (SPEC §2), over the whole fleet. */
 export interface DashboardSummary {
   totalFarms: number;
@@ -251,8 +257,10 @@ export type CoreUpdate =
    * since the last list sent (for the others the receiver keeps the objects it holds). A long list
    * of changes comes in parts, the first screen's records first: `more` is true on all but the
    * last part, each part in its own message (the receiver never parses the whole fleet at once).
+   * The first part carries its records' card views (both screens'), so the first cards paint with
+   * it rather than a round trip after they mount.
    */
-  | { kind: "mcus"; ids: number[]; changed: Mcu[]; more?: boolean }
+  | { kind: "mcus"; ids: number[]; changed: Mcu[]; more?: boolean; views?: McuViews }
   /**
    * `heardAt`: when the server was last heard from (epoch ms: any event, or its keep-alive ping);
    * while the link is down, what the screens show is as fresh as that.

@@ -121,7 +121,8 @@ export function createDataCore(deps: CoreDeps = {}) {
       from += size;
       for (const { mcu, json } of part) sentMcus.set(mcu.mcu_id, json);
       const more = head || from < changed.length;
-      send({ kind: "mcus", ids, changed: part.map((c) => c.mcu), ...(more ? { more } : {}) });
+      const records = part.map((c) => c.mcu);
+      send({ kind: "mcus", ids, changed: records, ...(more ? { more } : {}), ...(size === MCU_FIRST_PART && records.length > 0 ? { views: live.viewsOf(records) } : {}) });
       // A later list cancels the rest; its comparison finds the records not sent yet as changed.
       if (from < changed.length) mcuPartTimer = setTimeout(sendPart, 0);
     };

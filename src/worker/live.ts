@@ -1,7 +1,7 @@
 import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from "rxjs";
 import type { Alarm } from "../contract/alarms-values.ts";
 import type { Mcu } from "../contract/entities.ts";
-import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuManagerCardView, type McuQuery, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
+import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuManagerCardView, type McuQuery, type McuViews, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import type { CollectionEvents, CommandAck, CommandTarget, DeviceSnapshot } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
@@ -254,6 +254,26 @@ export function createLive(deps: LiveDeps) {
       const wanted = new Set(ids);
       for (const id of [...sentCards.keys()]) if (!wanted.has(id)) sentCards.delete(id);
       pipeline.refresh();
+    },
+
+    /**
+     * The card views of these MCUs now, both screens', counted as sent: the first part of a list
+     * carries them, so its first cards paint with it (a card that then mounts gets its view again
+     * only if it changed meanwhile).
+     */
+    viewsOf(mcus: readonly Mcu[]): McuViews {
+      const liveOf = (m: Mcu) => pipeline.state.devices.get(normalizeMac(m.mac));
+      const cards = mcus.map((m) => {
+        const view = views(m, liveOf(m));
+        sentCards.set(m.mcu_id, view);
+        return view;
+      });
+      const managerCards = mcus.map((m) => {
+        const view = managerViews.view(m, liveOf(m), pipeline.state.clock);
+        sentManagerCards.set(m.mcu_id, view);
+        return view;
+      });
+      return { cards, managerCards };
     },
 
     /** The MCUs whose MCU Manager cards are mounted; those new to the set get their view in the next batch. */

@@ -177,7 +177,7 @@ export function Layout() {
       </aside>
 
       <div className="flex-1 min-w-0 flex flex-col">
-        <header ref={topBar} className="sticky top-0 z-20 bg-white/90 backdrop-blur border-b border-gray-200 flex items-center gap-3 px-4 py-3">
+        <header ref={topBar} className="sticky top-0 z-20 bg-white border-b border-gray-200 flex items-center gap-3 px-4 py-3">
           <button ref={menuButton} type="button" className="icon-btn lg:hidden" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
             <MenuIcon className="text-xl" />
           </button>

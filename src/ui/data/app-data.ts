@@ -25,9 +25,7 @@ export function createAppData(options: { apiBase?: string; preferWorker?: boolea
     // A returning farmer's first cards while the core loads; the core's validated list replaces them.
     onFirstMcus: ({ mcus, cards, managerCards }) => {
       if (store.getMcuIds().length !== 0) return;
-      store.apply({ kind: "mcus", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true });
-      // Not a batch of the core's (nothing to acknowledge): the first cards' views, until the core's come.
-      store.apply({ kind: "live", batch: { seq: 0, upserts: [], removed: [], clock: 0, cards, managerCards } });
+      store.apply({ kind: "mcus", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true, views: { cards, managerCards } });
     },
   });
   ack = (seq) => void core.ack(seq);

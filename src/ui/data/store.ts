@@ -1,7 +1,7 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
 import { createAlarmStore } from "./alarm-store.ts";
 import type { DataCoreUpdate, SavedAges } from "../../worker/core.ts";
-import { parseWallRequestKey, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuManagerCardView, type McuStats, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
+import { parseWallRequestKey, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuManagerCardView, type McuStats, type McuViews, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
 
 /** `heardAt`: when the server was last heard from (epoch ms), so a screen can tell how old its data is while the link is down. */
 export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string; heardAt?: number };
@@ -183,22 +183,26 @@ export function createAppStore() {
     for (const mac of batch.removed) {
       if (live.delete(mac)) changed.push(keys.live(mac));
     }
-    for (const view of batch.cards ?? []) {
-      if (cards.get(view.mcuId) === view) continue;
-      cards.set(view.mcuId, view);
-      changed.push(keys.card(view.mcuId));
-    }
-    for (const view of batch.managerCards ?? []) {
-      if (managerCards.get(view.mcuId) === view) continue;
-      managerCards.set(view.mcuId, view);
-      changed.push(keys.managerCard(view.mcuId));
-    }
+    applyViews(batch, changed);
     if (batch.fleet) applyFleet(batch.fleet, changed);
     if (batch.wall) {
       wall = batch.wall;
       changed.push(keys.wall);
     }
     if (changed.length) emit(changed);
+  }
+
+  function applyViews(views: Partial<McuViews>, changed: string[]) {
+    for (const view of views.cards ?? []) {
+      if (cards.get(view.mcuId) === view) continue;
+      cards.set(view.mcuId, view);
+      changed.push(keys.card(view.mcuId));
+    }
+    for (const view of views.managerCards ?? []) {
+      if (managerCards.get(view.mcuId) === view) continue;
+      managerCards.set(view.mcuId, view);
+      changed.push(keys.managerCard(view.mcuId));
+    }
   }
 
   /** Applies the parts of the fleet results that changed; a value equal to the held one keeps its object. */
@@ -295,6 +299,7 @@ export function createAppStore() {
         case "mcus": {
           const changed: string[] = [];
           const mcus = applyMcus(update.ids, update.changed, update.more === true, changed);
+          if (update.views) applyViews(update.views, changed);
           if (mcus !== listOf("mcus")) entities = { ...entities, mcus };
           emit(changed);
           return null;

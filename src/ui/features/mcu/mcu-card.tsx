@@ -22,7 +22,7 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
   const { name, lastSeenAt } = view;
 
   return (
-    <article aria-labelledby={titleId} className="card mcu-card w-full p-4 4xl:p-7 flex flex-col gap-3 4xl:gap-5 min-w-0">
+    <article aria-labelledby={titleId} className="card w-full p-4 4xl:p-7 flex flex-col gap-3 4xl:gap-5 min-w-0">
       <header className="flex items-start gap-2">
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">

@@ -1,10 +1,24 @@
-import { useId, useState } from "react";
+import { useId, useState, type CSSProperties } from "react";
 import type { McuManagerCardView } from "../../../contract/live.ts";
 import { UnlinkIcon } from "../../components/icons.tsx";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { useScrollSettled } from "./use-scroll-settled.ts";
+
+/**
+ * The field's own arrow, the same on the select and on its stand-in (a native arrow would change
+ * as the stand-in turns into the select).
+ */
+const ARROW: CSSProperties = {
+  backgroundImage: `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20' fill='none'%3E%3Cpath d='m6 8 4 4 4-4' stroke='%236b7280' stroke-width='1.5' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E")`,
+  backgroundRepeat: "no-repeat",
+  backgroundPosition: "right 0.375rem center",
+  backgroundSize: "1.25em 1.25em",
+};
+const FIELD_CLASS =
+  "appearance-none min-w-0 flex-1 rounded-lg border border-gray-300 bg-white pl-2 pr-7 py-1.5 4xl:pl-3 4xl:pr-9 4xl:py-2 text-sm 4xl:text-xl text-gray-900";
 
 /**
  * SPEC §4 profile linking: choosing a profile links it (the core then asks the device to
@@ -16,6 +30,10 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
   const profiles = useCollection("profiles");
   const id = useId();
   const [busy, setBusy] = useState(false);
+  // A select is the costliest part of a card to create (its options, its inner parts): a card
+  // mounted while the list is scrolling shows the choice as text in the same box until the scroll
+  // stops, so the cards a fast scroll passes by never make one.
+  const selectable = useScrollSettled();
   // The chosen profile shows while its link is on the way, instead of snapping back.
   const [choice, setChoice] = useState<string | null>(null);
 
@@ -58,22 +76,29 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
         </label>
       </dt>
       <dd className="flex items-center gap-1.5 min-w-0">
-        <select
-          id={id}
-          value={choice ?? (link ? String(link.profileId) : "")}
-          onChange={(e) => void choose(e.target.value)}
-          disabled={busy}
-          aria-busy={busy || undefined}
-          className="min-w-0 flex-1 rounded-lg border border-gray-300 bg-white px-2 py-1.5 4xl:px-3 4xl:py-2 text-sm 4xl:text-xl text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100"
-        >
-          <option value="">Select a profile</option>
-          {!listed && link && <option value={String(link.profileId)}>{link.name}</option>}
-          {profiles.map((p) => (
-            <option key={p.profile_id} value={String(p.profile_id)}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+        {selectable ? (
+          <select
+            id={id}
+            value={choice ?? (link ? String(link.profileId) : "")}
+            onChange={(e) => void choose(e.target.value)}
+            disabled={busy}
+            aria-busy={busy || undefined}
+            style={ARROW}
+            className={`${FIELD_CLASS} focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100`}
+          >
+            <option value="">Select a profile</option>
+            {!listed && link && <option value={String(link.profileId)}>{link.name}</option>}
+            {profiles.map((p) => (
+              <option key={p.profile_id} value={String(p.profile_id)}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <span style={ARROW} className={`${FIELD_CLASS} block truncate`}>
+            {link ? link.name : "Select a profile"}
+          </span>
+        )}
         {link && (
           <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12 shrink-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label={`Unlink profile from ${mcuName}`} title="Unlink profile" onClick={() => void unlink()} disabled={busy}>
             <UnlinkIcon className="4xl:text-2xl" />
