@@ -299,6 +299,19 @@ describe("main-thread store", () => {
     expect(store.getManagerCard(1)).toBeUndefined();
   });
 
+  it("shows the views a list's first part carries at once, before any card has asked for them", () => {
+    const store = createAppStore();
+    const first = [mcuRecord(0), mcuRecord(1)];
+    const views = { cards: first.map((m) => cardView(m, undefined)), managerCards: first.map((m) => managerCardView(m, undefined, 0)) };
+    const changed = vi.fn();
+    store.subscribe(keys.managerCard(2), changed);
+    store.apply({ kind: "mcus", ids: [1, 2, 3], changed: first, more: true, views });
+    expect(changed).toHaveBeenCalledTimes(1);
+    expect(store.getCard(1)).toBe(views.cards[0]);
+    expect(store.getManagerCard(2)).toBe(views.managerCards[1]);
+    expect(store.getManagerCard(3)).toBeUndefined();
+  });
+
   it("has no summary until the core has computed one, then keeps even an all-zero one", () => {
     const store = createAppStore();
     expect(store.getSummary()).toBeNull();
