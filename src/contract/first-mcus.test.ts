@@ -72,8 +72,8 @@ describe("the first screen's records, checked before the schema library has load
   });
 
   it("tells its message from the core's", () => {
-    expect(isFirstMcusMessage({ kind: "first-mcus", mcus: [full(0)] })).toBe(true);
-    for (const other of [{ id: "1", type: "APPLY" }, { kind: "first-mcus" }, null, "first-mcus"]) expect(isFirstMcusMessage(other)).toBe(false);
+    expect(isFirstMcusMessage({ kind: "first-mcus", mcus: [full(0)], cards: [], managerCards: [] })).toBe(true);
+    for (const other of [{ id: "1", type: "APPLY" }, { kind: "first-mcus" }, { kind: "first-mcus", mcus: [full(0)] }, null, "first-mcus"]) expect(isFirstMcusMessage(other)).toBe(false);
   });
 });
 
