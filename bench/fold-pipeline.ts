@@ -16,6 +16,7 @@ import { Subject, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { DeviceSnapshot } from "../src/contract/realtime.ts";
 import type { CoreEvent, McuLive } from "../src/streams/device-snapshots.ts";
 import { snapshotPipeline } from "../src/streams/snapshot-pipeline.ts";
+import { rng } from "./seeded-random.ts";
 
 const { values } = parseArgs({ options: { mcus: { type: "string", default: "100,1000,5000" }, events: { type: "string", default: "1000000" }, hz: { type: "string", default: "1" } } });
 const fleetSizes = values.mcus!.split(",").map(Number);
@@ -23,16 +24,6 @@ const eventCount = Number(values.events);
 const hz = Number(values.hz);
 const FRAME = 16;
 
-/** xorshift32: the same stream in every run. */
-function rng(seed: number) {
-  let s = seed;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 /** Events in virtual time, grouped by frame. */
 function syntheticStream(mcus: number, count: number): { frames: CoreEvent[][]; macs: string[] } {

@@ -17,6 +17,7 @@ import type { RealtimeBatchPayload } from "../src/contract/realtime.ts";
 import type { CoreEvent } from "../src/streams/device-snapshots.ts";
 import { snapshotPipeline } from "../src/streams/snapshot-pipeline.ts";
 import { checkBatch } from "../src/worker/live-socket.ts";
+import { rng } from "./seeded-random.ts";
 
 const { values } = parseArgs({ options: { mcus: { type: "string", default: "1000" }, readings: { type: "string", default: "1000000" } } });
 const mcus = Number(values.mcus);
@@ -24,16 +25,6 @@ const readingCount = Number(values.readings);
 const PER_BATCH = 25;
 const FRAME = 16;
 
-/** xorshift32: the same stream in every run. */
-function rng(seed: number) {
-  let s = seed;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 function batches(): RealtimeBatchPayload[] {
   const random = rng(42);
