@@ -5,7 +5,7 @@ import { API_PATHS } from "../../src/contract/api-paths.ts";
 import { HISTORY_PATHS } from "../../src/contract/history.ts";
 import { createPartitions, fillMinutes } from "../test-support/history-test-data.ts";
 import type { PlainDatabase } from "../db/database.ts";
-import { createTestServer, type TestClient, type TestServerOptions } from "../test-support/test-server.ts";
+import { createTestServer, onPostgres, type TestClient, type TestServerOptions } from "../test-support/test-server.ts";
 
 /**
  * One client's CSV exports against another client's everyday requests, through the real HTTP
@@ -31,13 +31,12 @@ interface Answer {
   ms: number;
 }
 
-function get(base: string, path: string, cookie: string, o: { keepBody?: boolean; onResponse?: (abort: () => void) => void } = {}): Promise<Answer> {
+function get(base: string, path: string, cookie: string, o: { keepBody?: boolean } = {}): Promise<Answer> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(base + path, { agent, headers: { cookie } }, (res) => {
       let body = "";
       let bytes = 0;
-      o.onResponse?.(() => req.destroy());
       res.on("data", (d: Buffer) => {
         bytes += d.length;
         if (o.keepBody !== false) body += d;
@@ -58,6 +57,8 @@ function databaseWatch() {
   let chunksRunning = 0;
   const open = new Set<{ chunks: number }>();
   const beside: number[] = [];
+  /** The most export chunks running at one moment. */
+  const peak = { chunks: 0 };
   const belowLane = (db: PlainDatabase): PlainDatabase => ({
     ...db,
     async query<T>(text: string, params?: readonly unknown[]): Promise<T[]> {
@@ -66,6 +67,7 @@ function databaseWatch() {
       const mine = { chunks: chunksRunning };
       if (chunk) {
         chunksRunning++;
+        peak.chunks = Math.max(peak.chunks, chunksRunning);
         for (const q of open) q.chunks++;
       }
       if (farmList) open.add(mine);
@@ -80,7 +82,7 @@ function databaseWatch() {
       }
     },
   });
-  return { belowLane, beside };
+  return { belowLane, beside, peak };
 }
 
 async function setup(config: TestServerOptions["config"], watch?: ReturnType<typeof databaseWatch>) {
@@ -152,12 +154,18 @@ describe("CSV exports beside other clients' requests", () => {
     // Every export finished, in full: 60 days of minutes each.
     for (const a of answers) expect(a.bytes).toBe(answers[0]!.bytes);
     expect(beside.length).toBeGreaterThanOrEqual(30);
-    // Without the lane every export has its next chunks queued in the database (measured: 32
-    // beside each farm-list query, which then took 222 ms against 2.7 quiet). With it, at most the
-    // one running when the query came; a second only when the lane had to force one through after
-    // 250 ms of others' queries.
-    expect(pct(beside, 0.9)).toBeLessThanOrEqual(1);
-    expect(Math.max(...beside)).toBeLessThanOrEqual(2);
+    // The 16 exports' chunks run one at a time whatever the database (measured without the lane:
+    // 32 at once beside each farm-list query, which then took 222 ms against 2.7 quiet).
+    expect(watch.peak.chunks).toBe(1);
+    if (!onPostgres) {
+      // PGlite runs one query at a time: a chunk also waits for the other client's query, which
+      // so shares the database with at most the one chunk running when it came; a second only
+      // when the lane had to force one through after 250 ms of others' queries. (PostgreSQL runs
+      // them side by side: there a chunk does not wait, and a long farm-list query may see
+      // several short chunks pass, one after another.)
+      expect(pct(beside, 0.9)).toBeLessThanOrEqual(1);
+      expect(Math.max(...beside)).toBeLessThanOrEqual(2);
+    }
   }, 120_000);
 });
 
@@ -171,20 +179,16 @@ describe("export limits", () => {
     await s?.server.close();
   });
 
-  /** An export that stays open (the client reads nothing) until `release` is called. */
-  async function held(client: TestClient) {
-    let abort!: () => void;
-    const opened = new Promise<void>((resolve) => {
-      void get(s.base, s.exportPath, client.cookie, {
-        keepBody: false,
-        onResponse: (a) => {
-          abort = a;
-          resolve();
-        },
-      }).catch(() => undefined);
+  /** An export that stays open until the returned release is called: the client reads none of it, so the server's stream waits on a full socket. */
+  function held(client: TestClient, path = s.exportPath): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      const req = request(s.base + path, { agent: false, headers: { cookie: client.cookie } }, (res) => {
+        res.pause();
+        resolve(() => req.destroy());
+      });
+      req.on("error", (err) => (req.destroyed ? undefined : reject(err)));
+      req.end();
     });
-    await opened;
-    return () => abort();
   }
 
   it("refuses a client's third export at once with 429 and Retry-After, and takes it again once one has ended", async () => {
@@ -214,8 +218,7 @@ describe("export limits", () => {
     const mcuId = (await others[0]!.post(API_PATHS.mcus, { name: "R", ...(await others[0]!.mcuDevice()), farm_id: farm.farm_id, status: "active" })).json().mcu_id as number;
     await fillMinutes(s.server.db, mcuId, FROM, NOW);
     const path = `${HISTORY_PATHS.mcuHistoryCsv(mcuId)}?from=${new Date(FROM).toISOString()}&to=${new Date(NOW).toISOString()}`;
-    let abort!: () => void;
-    await new Promise<void>((resolve) => void get(s.base, path, others[0]!.cookie, { keepBody: false, onResponse: (a) => ((abort = a), resolve()) }).catch(() => undefined));
+    const abort = await held(others[0]!, path);
     const refused = await get(s.base, path, others[0]!.cookie);
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body).message).toBe("The server is busy with other exports. Try again in 10 seconds.");
