@@ -174,7 +174,7 @@ export function createLive(deps: LiveDeps) {
   });
 
   return {
-    /** The fold's state (tests). */
+    /** The fold's state: each MCU's latest snapshot (the saved MCU list takes its readings from it). */
     state: pipeline.state,
     /** How many server events (or entries of a batch) were dropped for not matching their contract schema. */
     stats: () => ({ droppedEvents }),
