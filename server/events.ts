@@ -53,8 +53,6 @@ export interface EventBus {
   emit<K extends EventName>(name: K, ...args: DomainEvents[K]): void;
   /** Subscribes `handler` to `name`; returns the unsubscribe. */
   on<K extends EventName>(name: K, handler: Handler<K>): () => void;
-  /** How many handlers `name` has (a part that must be heard can check it was wired). */
-  listeners(name: EventName): number;
 }
 
 /**
@@ -88,6 +86,5 @@ export function createEventBus(log: (msg: string) => void): EventBus {
         if (at >= 0) list.splice(at, 1);
       };
     },
-    listeners: (name) => handlers.get(name)?.length ?? 0,
   };
 }
