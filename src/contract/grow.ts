@@ -1,0 +1,285 @@
+import { type } from "arktype";
+import { profileConfig, type ProfileConfig } from "./entities.ts";
+import { PROFILE_SETTINGS, type ProfileSetting } from "./profile-settings.ts";
+
+/**
+ * Grow cycles: a recipe is a sequence of phases, each with the config the room keeps during it
+ * (SPEC §3's config, the same a setting profile holds) and settings that may ramp linearly across
+ * the phase; a batch runs one version of a recipe on one or more MCUs from a start time. The plan
+ * (which phase, which day, which config now) is a pure function of the batch and the time, shared by
+ * the server (which publishes the config to the devices) and the app (which shows the progress and
+ * previews a recipe), so the two always agree.
+ */
+
+/** The settings a phase may ramp, by their path in the config ("ac.target_temp"). */
+export const RAMPABLE_SETTINGS = {
+  "ac.target_temp": PROFILE_SETTINGS.ac.target_temp,
+  "humidifier.humidity_on_below": PROFILE_SETTINGS.humidifier.humidity_on_below,
+  "humidifier.humidity_off_above": PROFILE_SETTINGS.humidifier.humidity_off_above,
+  "ventilation.co2_threshold": PROFILE_SETTINGS.ventilation.co2_threshold,
+  "irrigation.soil_moisture_on": PROFILE_SETTINGS.irrigation.soil_moisture_on,
+  "irrigation.soil_moisture_off": PROFILE_SETTINGS.irrigation.soil_moisture_off,
+  "irrigation.on_cycle_hours": PROFILE_SETTINGS.irrigation.on_cycle_hours,
+} as const satisfies Record<string, ProfileSetting>;
+export type RampableSetting = keyof typeof RAMPABLE_SETTINGS;
+export const RAMPABLE_SETTING_NAMES = Object.keys(RAMPABLE_SETTINGS) as RampableSetting[];
+
+/** A phase is at most this many days (a year); a recipe has at most this many phases. */
+export const GROW_LIMITS = { phaseDays: 365, phases: 20, extendDays: 60, reason: 500, note: 500, harvestKg: 100_000, batchMcus: 500 } as const;
+
+export const ramp = type({ setting: type.enumerated(...RAMPABLE_SETTING_NAMES), to: "number" });
+export type Ramp = typeof ramp.infer;
+
+export const recipePhase = type({
+  name: "string",
+  /** The phase's length in days; for a phase that waits for the grower, its maximum. */
+  days: "number.integer >= 1",
+  /** What the grower confirms to end the phase ("Pins visible"), or null: the phase ends after `days`. */
+  confirm: "string | null",
+  /** The config at the phase's start. */
+  config: profileConfig,
+  /** Settings that move linearly from the phase's start value to `to` at its end. */
+  ramps: ramp.array(),
+});
+export type RecipePhase = typeof recipePhase.infer;
+
+export const recipe = type({
+  recipe_id: "number.integer",
+  client_id: "number.integer",
+  name: "string",
+  /** The crop it grows ("Oyster"). */
+  species: "string",
+  /** Editing a recipe makes a new version; running batches keep the version they started with. */
+  version: "number.integer >= 1",
+  phases: recipePhase.array(),
+  /** Batches running on any version of it. */
+  running_batches: "number.integer >= 0",
+  createdAt: "string",
+  updatedAt: "string",
+});
+export type Recipe = typeof recipe.infer;
+
+export const BATCH_ACTIONS = ["confirm", "hold", "resume", "extend", "skip", "end"] as const;
+export type BatchAction = (typeof BATCH_ACTIONS)[number];
+/** What happened in a batch: a grower's action, or the plan advancing by itself. */
+export const BATCH_EVENT_KINDS = ["start", ...BATCH_ACTIONS, "advance", "maximum"] as const;
+export type BatchEventKind = (typeof BATCH_EVENT_KINDS)[number];
+
+export const batchEvent = type({
+  at: "string",
+  kind: type.enumerated(...BATCH_EVENT_KINDS),
+  /** The phase it happened in (for "advance": the phase that ended). */
+  phase_index: "number.integer >= 0",
+  reason: "string | null",
+  /** Who: a person's username, or null for the plan itself. */
+  by: "string | null",
+  /** Days added (extend). */
+  days: "number.integer | null",
+});
+export type BatchEvent = typeof batchEvent.infer;
+
+export const harvest = type({
+  harvest_id: "number.integer",
+  /** 1 for the first flush. */
+  flush: "number.integer >= 1",
+  at: "string",
+  fresh_kg: "number",
+  note: "string",
+});
+export type Harvest = typeof harvest.infer;
+
+export const batch = type({
+  batch_id: "number.integer",
+  client_id: "number.integer",
+  name: "string",
+  recipe_id: "number.integer",
+  recipe_name: "string",
+  recipe_version: "number.integer >= 1",
+  /** The phases of that version (a batch keeps them even when the recipe changes). */
+  phases: recipePhase.array(),
+  mcu_ids: "number.integer[]",
+  /** The IANA time zone its days are counted in: a 7-day phase ends at the same local time a week later. */
+  time_zone: "string",
+  started_at: "string",
+  status: "'running' | 'ended'",
+  phase_index: "number.integer >= 0",
+  phase_started_at: "string",
+  /** Days added to the current phase. */
+  extra_days: "number.integer >= 0",
+  /** Time the current phase spent on hold before `held_since`, in ms. */
+  held_ms: "number >= 0",
+  held_since: "string | null",
+  ended_at: "string | null",
+  substrate_dry_kg: "number | null",
+  harvests: harvest.array(),
+  events: batchEvent.array(),
+  createdAt: "string",
+  updatedAt: "string",
+});
+export type Batch = typeof batch.infer;
+
+/** An effective config sent to an MCU, and why. */
+export const CONFIG_CAUSES = ["batch", "profile", "none"] as const;
+export const configChange = type({
+  at: "string",
+  cause: type.enumerated(...CONFIG_CAUSES),
+  batch_id: "number.integer | null",
+  /** "Fruiting, day 3" for a batch's config. */
+  detail: "string",
+  config: profileConfig.or("null"),
+});
+export type ConfigChange = typeof configChange.infer;
+
+// ---- Time in a time zone ------------------------------------------------------------------------
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    partsFormatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The wall-clock fields of `ms` in `timeZone`, as if they were UTC (ms). */
+function wallClockOf(ms: number, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const part of partsFormatter(timeZone).formatToParts(new Date(ms))) if (part.type !== "literal") p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + (ms % 1000 + 1000) % 1000;
+}
+
+/**
+ * The instant whose wall-clock time in `timeZone` is `wall` (fields as UTC ms). A wall time that
+ * does not exist (skipped by a daylight-saving change) is read with the offset before the change,
+ * landing after the gap; one that exists twice takes the earlier instant.
+ */
+function instantOfWallClock(wall: number, timeZone: string): number {
+  // Two rounds of "guess, see the offset there, correct" settle on every real zone.
+  let guess = wall - (wallClockOf(wall, timeZone) - wall);
+  const offsetAtGuess = wallClockOf(guess, timeZone) - guess;
+  guess = wall - offsetAtGuess;
+  const earlier = guess - 3_600_000;
+  if (wallClockOf(earlier, timeZone) === wall) return earlier;
+  return guess;
+}
+
+/** `days` calendar days after `ms` in `timeZone`, at the same local time (23 or 25 hours on a daylight-saving day). */
+export function addLocalDays(ms: number, days: number, timeZone: string): number {
+  return instantOfWallClock(wallClockOf(ms, timeZone) + days * 86_400_000, timeZone);
+}
+
+/** Whether `name` is a time zone this runtime knows. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- The plan -----------------------------------------------------------------------------------
+
+/** Ramped values are sent in steps of a tenth: a device is not told of a change it cannot act on. */
+const roundTenth = (n: number) => Math.round(n * 10) / 10;
+
+function getSetting(config: ProfileConfig, path: RampableSetting): number {
+  const [group, key] = path.split(".") as [keyof ProfileConfig, string];
+  return (config[group] as unknown as Record<string, number>)[key]!;
+}
+
+/** The config a phase gives at `fraction` (0 at its start, 1 at its end) of its length. */
+export function phaseConfigAt(phase: RecipePhase, fraction: number): ProfileConfig {
+  const f = Math.min(1, Math.max(0, fraction));
+  const config = structuredClone(phase.config) as ProfileConfig;
+  for (const r of phase.ramps) {
+    const [group, key] = r.setting.split(".") as [keyof ProfileConfig, string];
+    const from = getSetting(phase.config, r.setting);
+    (config[group] as unknown as Record<string, number>)[key] = roundTenth(from + (r.to - from) * f);
+  }
+  return config;
+}
+
+export interface BatchProgress {
+  phaseIndex: number;
+  phase: RecipePhase;
+  /** 1-based day of the phase ("day 3 of 7"), counting held time as not passed. */
+  day: number;
+  /** The phase's days, with its extension. */
+  days: number;
+  /** How far the phase's ramps have gone (0..1). */
+  fraction: number;
+  /** When the phase ends by time (its maximum for a phase that waits); later while held. */
+  endsAt: number;
+  held: boolean;
+  /** The phase's time is up and it waits for the grower's confirmation. */
+  waiting: boolean;
+  next: RecipePhase | null;
+  /** The config the room keeps now. */
+  config: ProfileConfig;
+}
+
+/** The part of a batch the plan reads. */
+export type BatchPlanState = Pick<Batch, "phases" | "phase_index" | "phase_started_at" | "extra_days" | "held_ms" | "held_since" | "time_zone">;
+
+/** Where a running batch is at `now`, by its state alone (the server advances phases; this does not). */
+export function batchProgress(b: BatchPlanState, now: number): BatchProgress {
+  const phaseIndex = Math.min(b.phase_index, b.phases.length - 1);
+  const phase = b.phases[phaseIndex]!;
+  const days = phase.days + b.extra_days;
+  const start = Date.parse(b.phase_started_at);
+  const heldSince = b.held_since ? Date.parse(b.held_since) : null;
+  const held = b.held_ms + (heldSince !== null ? Math.max(0, now - heldSince) : 0);
+  const nominalEnd = addLocalDays(start, days, b.time_zone);
+  const endsAt = nominalEnd + held;
+  // Time that counts: what passed since the phase started, less the time on hold.
+  const counted = Math.max(0, Math.min(now, heldSince ?? now) - start - b.held_ms);
+  const fraction = nominalEnd > start ? Math.min(1, counted / (nominalEnd - start)) : 1;
+  // Day N starts N-1 local days after the phase's start.
+  let day = 1;
+  while (day < days && addLocalDays(start, day, b.time_zone) <= start + counted) day++;
+  return {
+    phaseIndex,
+    phase,
+    day,
+    days,
+    fraction,
+    endsAt,
+    held: heldSince !== null,
+    waiting: phase.confirm !== null && fraction >= 1 && heldSince === null,
+    next: b.phases[phaseIndex + 1] ?? null,
+    config: phaseConfigAt(phase, fraction),
+  };
+}
+
+/**
+ * What the plan does by itself at `now`: "advance" when a timed phase is over, "maximum" when a
+ * phase waiting for the grower reached its maximum, null otherwise (or while held). Advancing past
+ * the last phase ends the batch.
+ */
+export function dueStep(b: BatchPlanState & Pick<Batch, "status">, now: number): "advance" | "maximum" | null {
+  if (b.status !== "running" || b.held_since !== null) return null;
+  const p = batchProgress(b, now);
+  if (now < p.endsAt) return null;
+  return p.phase.confirm === null ? "advance" : "maximum";
+}
+
+/** "Fruiting · day 3 of 7": a batch's place, as the cards show it. */
+export function progressLabel(p: BatchProgress): string {
+  if (p.held) return `${p.phase.name} · on hold`;
+  if (p.waiting) return `${p.phase.name} · waiting: ${p.phase.confirm}`;
+  return `${p.phase.name} · day ${p.day} of ${p.days}`;
+}
+
+/** A config as a comparable key (the server publishes only a changed one). */
+export const configKey = (config: ProfileConfig | null): string => (config ? JSON.stringify(config) : "");
