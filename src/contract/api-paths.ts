@@ -35,6 +35,16 @@ export const API_PATHS = {
   profile: route("/api/setting-profiles/:profile_id"),
   link: "/api/setting-profiles/link",
   unlink: route("/api/setting-profiles/link/:linkId"),
+  // Grow cycles (beyond SPEC): the signed-in client's recipes and batches.
+  recipes: "/api/recipes",
+  recipeStarters: "/api/recipes/starters",
+  recipe: route("/api/recipes/:recipe_id"),
+  batches: "/api/batches",
+  batch: route("/api/batches/:batch_id"),
+  batchActions: route("/api/batches/:batch_id/actions"),
+  batchHarvests: route("/api/batches/:batch_id/harvests"),
+  batchHarvest: route("/api/batches/:batch_id/harvests/:harvest_id"),
+  mcuConfigChanges: route("/api/mcus/:mcu_id/config-changes"),
 } as const;
 
 

@@ -3,6 +3,7 @@ import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client } from "./entitie
 import { CLAIM_CODE_REQUIRED } from "./claim-code.ts";
 import { claimCodeField, emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
 import { LIMITS } from "./limits.ts";
+import { BATCH_ACTIONS, GROW_LIMITS, isTimeZone, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS } from "./grow.ts";
 import { breaksOrder, orderMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, standaloneLabel, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
 /**
@@ -259,6 +260,137 @@ export const markNotificationsReadRequest = request(
   type({ notification_ids: type("number.integer > 0").array().atMostLength(500), "+": "reject" }),
   { notification_ids: "notification_ids is required" },
 );
+
+// ---- Grow cycles (src/contract/grow.ts) ----
+
+const G = GROW_LIMITS;
+
+/** A ramp's end value in its setting's range. */
+const rampInput = type({ setting: type.enumerated(...RAMPABLE_SETTING_NAMES), to: "unknown", "+": "reject" }).pipe((r, ctx) => {
+  const s = RAMPABLE_SETTINGS[r.setting];
+  const to = typeof r.to === "number" ? r.to : typeof r.to === "string" && r.to.trim() !== "" ? Number(r.to) : NaN;
+  if (!Number.isFinite(to) || to < s.min || to > s.max) return ctx.error({ message: `${standaloneLabel(s)} at the end of the ramp must be between ${s.min} and ${s.max}` });
+  return { setting: r.setting, to };
+});
+
+/** The phase's config with its ramps' end values put in (the order rules must hold at the end too). */
+function endConfigOf(config: Record<string, Record<string, unknown>>, ramps: { setting: string; to: number }[]) {
+  const end = structuredClone(config);
+  for (const r of ramps) {
+    const [group, key] = r.setting.split(".") as [string, string];
+    if (end[group]) end[group][key] = r.to;
+  }
+  return end;
+}
+
+const recipePhaseInput = type({
+  name: requiredText("Phase name", "Phase name is required", 60),
+  days: numberIn("Days", 1, G.phaseDays).narrow((n, ctx) => Number.isInteger(n) || ctx.reject({ message: "Days must be a whole number" })),
+  "confirm?": type("string | null").pipe((s) => (s === null || s.trim() === "" ? null : s.trim())).narrow(
+    (s, ctx) => s === null || s.length <= 60 || ctx.reject({ message: "What the grower confirms must be at most 60 characters" }),
+  ),
+  config: profileConfigInput,
+  "ramps?": rampInput.array().atMostLength(RAMPABLE_SETTING_NAMES.length),
+  "+": "reject",
+})
+  .pipe((p) => ({ name: p.name, days: p.days, confirm: p.confirm ?? null, config: p.config, ramps: p.ramps ?? [] }))
+  .narrow((p, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, r] of p.ramps.entries()) {
+      if (seen.has(r.setting)) return ctx.reject({ path: [...ctx.path, "ramps", i, "setting"], message: `${standaloneLabel(RAMPABLE_SETTINGS[r.setting])} ramps twice in one phase` });
+      seen.add(r.setting);
+    }
+    const end = endConfigOf(p.config as never, p.ramps);
+    for (const rule of Object.values(PROFILE_ORDER_RULES)) {
+      const group = end[rule.group] as Record<string, number>;
+      if (breaksOrder(rule, group)) {
+        return ctx.reject({ path: [...ctx.path, "ramps"], message: `At the end of the phase, ${orderMessage(rule, group[rule.lower]!, group[rule.upper]!)}` });
+      }
+    }
+    return true;
+  });
+
+/** POST /api/recipes and PUT /api/recipes/{recipe_id}: a change of a recipe makes its next version. */
+export const recipeRequest = request(
+  type({
+    name: requiredText("Name", "Name is required", LIMITS.name),
+    species: optionalText("Species", 60),
+    phases: recipePhaseInput.array().narrow((phases, ctx) =>
+      phases.length === 0
+        ? ctx.reject({ message: "A recipe needs at least one phase" })
+        : phases.length <= G.phases || ctx.reject({ message: `A recipe has at most ${G.phases} phases` }),
+    ),
+    "+": "reject",
+  }),
+  { name: "Name is required", species: "species is required", phases: "A recipe needs at least one phase" },
+);
+
+const timeZoneInput = requiredText("Time zone", "Time zone is required", 64).narrow(
+  (s, ctx) => isTimeZone(s) || ctx.reject({ message: "Time zone must be an IANA time zone, like Asia/Beirut or UTC" }),
+);
+const reasonInput = optionalText("Reason", G.reason);
+const isoTimeInput = (label: string) =>
+  type("string").pipe((s, ctx) => {
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) && /^\d{4}-\d{2}-\d{2}T/.test(s) ? new Date(ms).toISOString() : ctx.error({ message: `${label} must be a date and time` });
+  });
+
+/** POST /api/batches: one recipe's current version on one or more MCUs, each in at most one running batch. */
+export const startBatchRequest = request(
+  type({
+    name: requiredText("Name", "Name is required", LIMITS.name),
+    recipe_id: idField("Recipe", "Choose a recipe"),
+    mcu_ids: idField("MCU").array().narrow((ids, ctx) =>
+      ids.length === 0
+        ? ctx.reject({ message: "Choose at least one MCU" })
+        : ids.length > G.batchMcus
+          ? ctx.reject({ message: `A batch runs on at most ${G.batchMcus} MCUs` })
+          : new Set(ids).size === ids.length || ctx.reject({ message: "An MCU is chosen twice" }),
+    ),
+    time_zone: timeZoneInput,
+    "started_at?": isoTimeInput("Start"),
+    "+": "reject",
+  }),
+  { name: "Name is required", recipe_id: "Choose a recipe", mcu_ids: "Choose at least one MCU", time_zone: "Time zone is required" },
+);
+
+/** PUT /api/batches/{batch_id} */
+export const updateBatchRequest = request(
+  type({
+    "name?": requiredText("Name", "Name is required", LIMITS.name),
+    "substrate_dry_kg?": type("unknown").pipe((v, ctx) => (v === null || v === "" ? null : numberIn("Substrate dry weight (kg)", 0.001, G.harvestKg)(v) instanceof type.errors ? ctx.error({ message: `Substrate dry weight (kg) must be between 0.001 and ${G.harvestKg}` }) : Number(v))),
+    "+": "reject",
+  }),
+);
+
+/** POST /api/batches/{batch_id}/actions */
+export const batchActionRequest = request(
+  type({
+    action: type.enumerated(...BATCH_ACTIONS).configure({ message: `Action must be one of ${BATCH_ACTIONS.join(", ")}` }),
+    "days?": numberIn("Days", 1, G.extendDays).narrow((n, ctx) => Number.isInteger(n) || ctx.reject({ message: "Days must be a whole number" })),
+    "reason?": reasonInput,
+    "+": "reject",
+  }).narrow((b, ctx) => b.action !== "extend" || b.days !== undefined || ctx.reject({ path: ["days"], message: "Days is required to extend a phase" })),
+  { action: "Action is required" },
+);
+
+/** POST /api/batches/{batch_id}/harvests: one flush's fresh weight. */
+export const harvestRequest = request(
+  type({
+    fresh_kg: numberIn("Fresh weight (kg)", 0.001, G.harvestKg),
+    "at?": isoTimeInput("Harvest time"),
+    "note?": optionalText("Note", G.note),
+    "+": "reject",
+  }),
+  { fresh_kg: "Fresh weight (kg) is required" },
+);
+
+export type RecipeRequest = typeof recipeRequest.schema.inferIn;
+export type RecipePhaseRequest = RecipeRequest["phases"][number];
+export type StartBatchRequest = typeof startBatchRequest.schema.inferIn;
+export type UpdateBatchRequest = typeof updateBatchRequest.schema.inferIn;
+export type BatchActionRequest = typeof batchActionRequest.schema.inferIn;
+export type HarvestRequest = typeof harvestRequest.schema.inferIn;
 
 export type RegisterRequest = typeof registerRequest.schema.inferIn;
 export type LoginRequest = typeof loginRequest.schema.inferIn;

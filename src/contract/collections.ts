@@ -1,6 +1,20 @@
 import { type } from "arktype";
 import { API_PATHS, FIRST_MCUS } from "./api-paths.ts";
-import type { ControllerRequest, CreateFarmRequest, CreateMcuRequest, ProfileRequest, SensorRequest, UpdateFarmRequest, UpdateMcuRequest } from "./api.ts";
+import type {
+  BatchActionRequest,
+  ControllerRequest,
+  CreateFarmRequest,
+  CreateMcuRequest,
+  HarvestRequest,
+  ProfileRequest,
+  RecipeRequest,
+  SensorRequest,
+  StartBatchRequest,
+  UpdateBatchRequest,
+  UpdateFarmRequest,
+  UpdateMcuRequest,
+} from "./api.ts";
+import { batch, recipe, type Batch } from "./grow.ts";
 import { controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile } from "./entities.ts";
 import type { CollectionEvents } from "./realtime.ts";
 
@@ -192,6 +206,77 @@ export const COLLECTIONS = {
         invalidates: ["mcus"],
       }),
       deleteSensor: mutation({ method: "DELETE", request: (_clientId, sensorId: number) => ({ path: API_PATHS.sensor(sensorId), id: sensorId }), answer: message, effect: "remove", invalidates: ["mcus"], result: nothing }),
+    },
+  }),
+
+  recipes: collection({
+    schema: recipe.array(),
+    id: "recipe_id",
+    path: API_PATHS.recipes,
+    // A batch shows its recipe's name.
+    mutations: {
+      saveRecipe: mutation({
+        method: "POST|PUT",
+        request: (_clientId, recipeId: number | null, body: RecipeRequest) => ({ path: recipeId === null ? API_PATHS.recipes : API_PATHS.recipe(recipeId), body, id: recipeId }),
+        answer: recipe,
+        effect: "upsert",
+        invalidates: ["batches"],
+      }),
+      deleteRecipe: mutation({ method: "DELETE", request: (_clientId, recipeId: number) => ({ path: API_PATHS.recipe(recipeId), id: recipeId }), answer: message, effect: "remove", result: messageOf }),
+      addStarterRecipes: mutation({
+        method: "POST",
+        request: () => ({ path: API_PATHS.recipeStarters, body: {} }),
+        answer: recipe.array(),
+        effect: "none",
+        reloads: ["recipes"],
+        result: (list) => list.length,
+      }),
+    },
+  }),
+
+  batches: collection({
+    schema: batch.array(),
+    id: "batch_id",
+    path: API_PATHS.batches,
+    // A recipe counts its running batches; an MCU's card shows its batch's phase.
+    mutations: {
+      startBatch: mutation({
+        method: "POST",
+        request: (_clientId, body: StartBatchRequest) => ({ path: API_PATHS.batches, body, id: null }),
+        answer: batch,
+        effect: "upsert",
+        invalidates: ["recipes"],
+      }),
+      updateBatch: mutation({
+        method: "PUT",
+        request: (_clientId, batchId: number, body: UpdateBatchRequest) => ({ path: API_PATHS.batch(batchId), body, id: batchId }),
+        answer: batch,
+        effect: "upsert",
+      }),
+      batchAction: mutation({
+        method: "POST",
+        request: (_clientId, batchId: number, body: BatchActionRequest) => ({ path: API_PATHS.batchActions(batchId), body, id: batchId }),
+        answer: batch,
+        effect: "upsert",
+        invalidates: ["recipes"],
+      }),
+      addHarvest: mutation({
+        method: "POST",
+        request: (_clientId, batchId: number, body: HarvestRequest) => ({ path: API_PATHS.batchHarvests(batchId), body, id: batchId }),
+        answer: batch,
+        effect: "upsert",
+      }),
+      deleteHarvest: mutation({
+        method: "DELETE",
+        request: (_clientId, batchId: number, harvestId: number) => ({ path: API_PATHS.batchHarvest(batchId, harvestId), id: batchId }),
+        answer: batch,
+        effect: "upsert",
+      }),
+      deleteBatch: mutation({ method: "DELETE", request: (_clientId, batchId: number) => ({ path: API_PATHS.batch(batchId), id: batchId }), answer: message, effect: "remove", invalidates: ["recipes"], result: messageOf }),
+    },
+    // The plan advances by itself on the server, and another open app may act on a batch.
+    patches: {
+      batch: (list, b) => (list.some((x) => x.batch_id === b.batch_id) ? list.map((x) => (x.batch_id === b.batch_id ? b : x)) : [...list, b as Batch]),
     },
   }),
 };

@@ -1,5 +1,6 @@
 import { type } from "arktype";
 import { liveReading, notification } from "./entities.ts";
+import { batch } from "./grow.ts";
 import { COMMAND_TARGETS, MCU_STATUSES } from "./enums.ts";
 
 /** Socket.IO events of SPEC §7 and ARCHITECTURE.md "Realtime contract". `deviceId` is the MCU MAC. */
@@ -59,7 +60,9 @@ export const notificationPayload = notification;
  * collections.ts), by event name, with their payloads' schemas: the core listens to each, and
  * checks every payload against its schema.
  */
-export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload } as const;
+/** A batch's whole new state: it changed (the plan advanced, or someone acted in another app). */
+export const batchPayload = batch;
+export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload, batch: batchPayload } as const;
 export type CollectionEvents = { [E in keyof typeof COLLECTION_EVENT_PAYLOADS]: (typeof COLLECTION_EVENT_PAYLOADS)[E]["infer"] };
 
 export const SOCKET_EVENTS = {

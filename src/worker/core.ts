@@ -3,7 +3,7 @@ import { ALARM_PAGE_MAX, type Alarm, type NotificationPreferences } from "../con
 import type { RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
 import type { Client, Controller, Mcu, Sensor } from "../contract/entities.ts";
-import type { DeviceSnapshot } from "../contract/realtime.ts";
+import type { CollectionEvents, DeviceSnapshot } from "../contract/realtime.ts";
 import { parseReadings, type McuLive } from "../streams/device-snapshots.ts";
 import type { CoreUpdate, EntityName, WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
@@ -171,7 +171,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
     collectionEvent(event, payload) {
       collections.patch(event, payload);
-      if (event === SOCKET_EVENTS.notification) send({ kind: "notification", notification: payload });
+      if (event === SOCKET_EVENTS.notification) send({ kind: "notification", notification: payload as CollectionEvents["notification"] });
     },
     authenticated() {
       // Failures are the load's state (the Alarms page shows them, with Try again).
