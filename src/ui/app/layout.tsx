@@ -1,21 +1,11 @@
-import { useEffect, useRef, useState, type ComponentType, type SVGProps } from "react";
+import { useEffect, useRef, useState } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
 import { useCollection, useConnection, useOpenAlarmCount } from "../data/hooks.ts";
-import { AlertIcon, BellIcon, ChipIcon, CloseIcon, DashboardIcon, FanIcon, FarmIcon, LogoutIcon, MenuIcon, MonitorIcon, SensorIcon, SettingsIcon, SlidersIcon } from "../components/icons.tsx";
+import { BellIcon, CloseIcon, LogoutIcon, MenuIcon, MonitorIcon } from "../components/icons.tsx";
 import { NotificationPanel } from "./notification-panel.tsx";
 import { NAV, titleOf } from "./titles.ts";
 
-const NAV_ICONS: Record<(typeof NAV)[number]["to"], ComponentType<SVGProps<SVGSVGElement>>> = {
-  "/dashboard": DashboardIcon,
-  "/alarms": AlertIcon,
-  "/farms": FarmIcon,
-  "/mcu": ChipIcon,
-  "/controllers": FanIcon,
-  "/sensors": SensorIcon,
-  "/settings-profile": SlidersIcon,
-  "/settings": SettingsIcon,
-};
 
 /**
  * The Alarms entry's count of open alarms nobody has acknowledged (none: no badge). The link's
@@ -141,7 +131,7 @@ export function Layout() {
         <nav className="flex-1 overflow-y-auto px-3">
           <ul className="space-y-1">
             {NAV.map((item) => {
-              const Icon = NAV_ICONS[item.to];
+              const Icon = item.icon;
               return (
                 <li key={item.to}>
                   <NavLink

@@ -1,24 +1,38 @@
 import type { ComponentType } from "react";
 
-/** Each screen's chunk by path (each screen loads when first visited). */
+/**
+ * Where a screen is shown: to signed-out visitors only, to anyone, signed in on the whole screen
+ * (no sidebar), or signed in within the sidebar's layout.
+ */
+export type Frame = "signed-out" | "open" | "full" | "sidebar";
+
+const screen = (frame: Frame, load: () => Promise<{ default: ComponentType }>) => ({ frame, load });
+
+/**
+ * Every screen by path, each written once: its frame and its chunk (each screen loads when first
+ * visited). The routes are built from this table (routes.tsx); a sidebar entry is added in NAV
+ * (titles.ts).
+ */
 export const PAGES = {
-  "/login": () => import("../features/auth/login-page.tsx"),
-  "/register": () => import("../features/auth/register-page.tsx"),
-  "/forgot-password": () => import("../features/auth/forgot-password-page.tsx"),
-  "/dashboard": () => import("../features/dashboard/dashboard-page.tsx"),
-  "/farms": () => import("../features/farms/farms-page.tsx"),
-  "/mcu": () => import("../features/mcu/mcu-manager-page.tsx"),
-  "/controllers": () => import("../features/controllers/controllers-page.tsx"),
-  "/sensors": () => import("../features/sensors/sensors-page.tsx"),
-  "/settings-profile": () => import("../features/profiles/profiles-page.tsx"),
-  "/settings": () => import("../features/settings/settings-page.tsx"),
-  "/alarms": () => import("../features/alarms/alarms-page.tsx"),
+  "/login": screen("signed-out", () => import("../features/auth/login-page.tsx")),
+  "/register": screen("signed-out", () => import("../features/auth/register-page.tsx")),
+  "/forgot-password": screen("open", () => import("../features/auth/forgot-password-page.tsx")),
+  "/dashboard": screen("sidebar", () => import("../features/dashboard/dashboard-page.tsx")),
+  "/farms": screen("sidebar", () => import("../features/farms/farms-page.tsx")),
+  "/mcu": screen("sidebar", () => import("../features/mcu/mcu-manager-page.tsx")),
+  "/controllers": screen("sidebar", () => import("../features/controllers/controllers-page.tsx")),
+  "/sensors": screen("sidebar", () => import("../features/sensors/sensors-page.tsx")),
+  "/settings-profile": screen("sidebar", () => import("../features/profiles/profiles-page.tsx")),
+  "/settings": screen("sidebar", () => import("../features/settings/settings-page.tsx")),
+  "/alarms": screen("sidebar", () => import("../features/alarms/alarms-page.tsx")),
   // The wall view: full screen, outside the sidebar's layout.
-  "/wall": () => import("../features/wall/wall-page.tsx"),
+  "/wall": screen("full", () => import("../features/wall/wall-page.tsx")),
   // The history screens bring the chart library (uPlot): only their chunks hold it.
-  "/mcu/:mcuId": () => import("../features/history/mcu-history-page.tsx"),
-  "/farms/:farmId/history": () => import("../features/history/farm-history-page.tsx"),
-} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+  "/mcu/:mcuId": screen("sidebar", () => import("../features/history/mcu-history-page.tsx")),
+  "/farms/:farmId/history": screen("sidebar", () => import("../features/history/farm-history-page.tsx")),
+} satisfies Record<string, { frame: Frame; load: () => Promise<{ default: ComponentType }> }>;
+
+export type PagePath = keyof typeof PAGES;
 
 /**
  * Starts loading the chunk of the screen at `pathname` (the dashboard for "/"), so that it arrives
@@ -27,11 +41,11 @@ export const PAGES = {
  */
 export function preloadPage(pathname: string) {
   const path = pathname === "/" ? "/dashboard" : pathname.replace(/\/$/, "");
-  const load = PAGES[path as keyof typeof PAGES] ?? PATTERNS.find(([pattern]) => pattern.test(path))?.[1];
+  const load = PAGES[path as PagePath]?.load ?? PATTERNS.find(([pattern]) => pattern.test(path))?.[1];
   load?.().catch(() => undefined); // a failure is the route's to show, when it loads the chunk itself
 }
 
 /** The paths with parameters, each as a pattern of its own (":mcuId" matches one segment). */
 const PATTERNS: [RegExp, () => Promise<unknown>][] = Object.entries(PAGES)
   .filter(([path]) => path.includes(":"))
-  .map(([path, load]) => [new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`), load]);
+  .map(([path, { load }]) => [new RegExp(`^${path.replace(/:[^/]+/g, "[^/]+")}$`), load]);

@@ -5,25 +5,15 @@ import { useClient } from "../data/provider.tsx";
 import { Layout } from "./layout.tsx";
 import NotFoundPage from "./not-found-page.tsx";
 import { loadWithRetry, PageLoadBoundary } from "./page-load-boundary.tsx";
-import { PAGES } from "./pages.ts";
+import { PAGES, type Frame } from "./pages.ts";
 import { ScrollRestoration } from "./scroll-restoration.ts";
 
 /** Lazy page chunks, retried once, within SPEC §9's time-out. */
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => loadWithRetry(load));
-const LoginPage = page(PAGES["/login"]);
-const RegisterPage = page(PAGES["/register"]);
-const ForgotPasswordPage = page(PAGES["/forgot-password"]);
-const DashboardPage = page(PAGES["/dashboard"]);
-const FarmsPage = page(PAGES["/farms"]);
-const McuManagerPage = page(PAGES["/mcu"]);
-const ControllersPage = page(PAGES["/controllers"]);
-const SensorsPage = page(PAGES["/sensors"]);
-const ProfilesPage = page(PAGES["/settings-profile"]);
-const SettingsPage = page(PAGES["/settings"]);
-const AlarmsPage = page(PAGES["/alarms"]);
-const WallPage = page(PAGES["/wall"]);
-const McuHistoryPage = page(PAGES["/mcu/:mcuId"]);
-const FarmHistoryPage = page(PAGES["/farms/:farmId/history"]);
+/** Each screen's lazy component, built once, by frame. */
+const SCREENS = Object.entries(PAGES).map(([path, { frame, load }]) => ({ path, frame: frame as Frame, Page: page(load) }));
+const framed = (frame: Frame) => SCREENS.filter((s) => s.frame === frame);
+const DashboardPage = SCREENS.find((s) => s.path === "/dashboard")!.Page;
 
 /** SPEC §2 route guarding: every client route without a stored client goes to /login. */
 function RequireClient({ children }: { children: ReactNode }) {
@@ -51,11 +41,16 @@ export function AppRoutes() {
     <>
       <ScrollRestoration />
       <Routes>
-        <Route path="/login" element={<SignedOutOnly>{suspense(<LoginPage />)}</SignedOutOnly>} />
-        <Route path="/register" element={<SignedOutOnly>{suspense(<RegisterPage />)}</SignedOutOnly>} />
-        <Route path="/forgot-password" element={suspense(<ForgotPasswordPage />)} />
-        {/* The wall view fills the screen: no sidebar, no top bar. */}
-        <Route path="/wall" element={<RequireClient>{suspense(<WallPage />)}</RequireClient>} />
+        {framed("signed-out").map(({ path, Page }) => (
+          <Route key={path} path={path} element={<SignedOutOnly>{suspense(<Page />)}</SignedOutOnly>} />
+        ))}
+        {framed("open").map(({ path, Page }) => (
+          <Route key={path} path={path} element={suspense(<Page />)} />
+        ))}
+        {/* A full-screen view (the wall) has no sidebar, no top bar. */}
+        {framed("full").map(({ path, Page }) => (
+          <Route key={path} path={path} element={<RequireClient>{suspense(<Page />)}</RequireClient>} />
+        ))}
         <Route
           element={
             <RequireClient>
@@ -64,16 +59,9 @@ export function AppRoutes() {
           }
         >
           <Route index element={suspense(<DashboardPage />)} />
-          <Route path="/dashboard" element={suspense(<DashboardPage />)} />
-          <Route path="/farms" element={suspense(<FarmsPage />)} />
-          <Route path="/farms/:farmId/history" element={suspense(<FarmHistoryPage />)} />
-          <Route path="/mcu" element={suspense(<McuManagerPage />)} />
-          <Route path="/mcu/:mcuId" element={suspense(<McuHistoryPage />)} />
-          <Route path="/controllers" element={suspense(<ControllersPage />)} />
-          <Route path="/sensors" element={suspense(<SensorsPage />)} />
-          <Route path="/settings-profile" element={suspense(<ProfilesPage />)} />
-          <Route path="/settings" element={suspense(<SettingsPage />)} />
-          <Route path="/alarms" element={suspense(<AlarmsPage />)} />
+          {framed("sidebar").map(({ path, Page }) => (
+            <Route key={path} path={path} element={suspense(<Page />)} />
+          ))}
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

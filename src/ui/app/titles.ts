@@ -1,15 +1,19 @@
+import type { ComponentType, SVGProps } from "react";
+import { AlertIcon, ChipIcon, DashboardIcon, FanIcon, FarmIcon, SensorIcon, SettingsIcon, SlidersIcon } from "../components/icons.tsx";
+import type { PagePath } from "./pages.ts";
+
 /** The sidebar entries of SPEC §2, in order; the top bar shows the current one's label. */
 export const NAV = [
-  { to: "/dashboard", label: "Dashboard" },
+  { to: "/dashboard", label: "Dashboard", icon: DashboardIcon },
   // Alarms: beyond SPEC's entries, next to the Dashboard whose Warnings it explains.
-  { to: "/alarms", label: "Alarms" },
-  { to: "/farms", label: "Manage Farms" },
-  { to: "/mcu", label: "MCU Manager" },
-  { to: "/controllers", label: "Controller Manager" },
-  { to: "/sensors", label: "Sensors Manager" },
-  { to: "/settings-profile", label: "MCU Settings" },
-  { to: "/settings", label: "Settings" },
-] as const;
+  { to: "/alarms", label: "Alarms", icon: AlertIcon },
+  { to: "/farms", label: "Manage Farms", icon: FarmIcon },
+  { to: "/mcu", label: "MCU Manager", icon: ChipIcon },
+  { to: "/controllers", label: "Controller Manager", icon: FanIcon },
+  { to: "/sensors", label: "Sensors Manager", icon: SensorIcon },
+  { to: "/settings-profile", label: "MCU Settings", icon: SlidersIcon },
+  { to: "/settings", label: "Settings", icon: SettingsIcon },
+] as const satisfies readonly { to: PagePath; label: string; icon: ComponentType<SVGProps<SVGSVGElement>> }[];
 
 /**
  * Pages under a sidebar entry's path that are not that entry's page: their own title, not the
