@@ -8,7 +8,8 @@ import { baseOptions } from "./chart-options.ts";
 import type { LiveValue } from "./live-value.ts";
 import { describeLane, segmentsOf, summarizeLane, type Lanes } from "./timeline.ts";
 import type { Load } from "./use-load.ts";
-import { useUplot } from "./use-uplot.ts";
+import { useUplot } from "../../components/use-uplot.ts";
+import "./history-charts.css";
 import type { XRange } from "./x-range.ts";
 import { xRangePlugin } from "./x-range-plugin.ts";
 

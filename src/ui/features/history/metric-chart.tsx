@@ -9,7 +9,8 @@ import { limitsPlugin, limitsRange } from "./limits-plugin.ts";
 import type { LiveValue } from "./live-value.ts";
 import { formatMetric } from "./metric-format.ts";
 import type { MetricLimits } from "./profile-limits.ts";
-import { useUplot } from "./use-uplot.ts";
+import { useUplot } from "../../components/use-uplot.ts";
+import "./history-charts.css";
 import type { XRange } from "./x-range.ts";
 import { xRangePlugin } from "./x-range-plugin.ts";
 

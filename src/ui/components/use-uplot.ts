@@ -1,7 +1,6 @@
 import { useLayoutEffect, useRef, type RefObject } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import "./history-charts.css";
 
 /**
  * A uPlot chart in the element `hostRef` points at, made for `options` (new options make a new
