@@ -1,0 +1,76 @@
+/**
+ * A batch's dates in its own time zone (its days are counted there): the room's clock, wherever
+ * the grower looks from. Each formatter is made once per zone and style (Intl formatters are
+ * costly to create).
+ */
+const made = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string, style: "day" | "dayTime" | "full"): Intl.DateTimeFormat {
+  const key = `${style} ${timeZone}`;
+  let f = made.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      style === "day"
+        ? { timeZone, day: "numeric", month: "short" }
+        : style === "dayTime"
+          ? { timeZone, day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
+          : { timeZone, dateStyle: "medium", timeStyle: "short" };
+    f = new Intl.DateTimeFormat(undefined, options);
+    made.set(key, f);
+  }
+  return f;
+}
+
+/** "2 Dec" */
+export const formatDay = (ms: number, timeZone: string) => formatter(timeZone, "day").format(ms);
+/** "2 Dec, 08:00" */
+export const formatDayTime = (ms: number, timeZone: string) => formatter(timeZone, "dayTime").format(ms);
+/** "2 Dec 2026, 08:00": the event log and harvests, where the year matters. */
+export const formatDateTimeIn = (ms: number, timeZone: string) => formatter(timeZone, "full").format(ms);
+
+/** The time zone of this device, the default of a new batch. */
+export const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The wall-clock fields of `ms` in `timeZone`, as if they were UTC (ms, to the minute). */
+function wallClock(ms: number, timeZone: string): number {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
+    partsFormatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(ms)) if (part.type !== "literal") p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!);
+}
+
+/** `ms` as a datetime-local input's value ("2026-12-02T08:00"): the wall clock in `timeZone`. */
+export function toDateTimeLocal(ms: number, timeZone: string): string {
+  return new Date(wallClock(ms, timeZone)).toISOString().slice(0, 16);
+}
+
+/**
+ * The instant a datetime-local value means in `timeZone` (the batch's start, typed as the room's
+ * clock reads), or NaN when it is not one. A time skipped by a daylight-saving change lands after it.
+ */
+export function fromDateTimeLocal(value: string, timeZone: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value)) return NaN;
+  const wall = Date.parse(`${value}:00Z`);
+  if (!Number.isFinite(wall)) return NaN;
+  // Guess with the offset at the wall time, then correct with the offset at the guess.
+  let guess = wall - (wallClock(wall, timeZone) - wall);
+  guess = wall - (wallClock(guess, timeZone) - guess);
+  return guess;
+}
+
+const kg = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+const percent = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+/** "12.45 kg" */
+export const formatKg = (n: number) => `${kg.format(n)} kg`;
+/** "85.3 %" */
+export const formatPercent = (n: number) => `${percent.format(n)} %`;
+
+/** The start of the local day (midnight, or the first moment after a change at midnight) of `ms` in `timeZone`. */
+export function startOfLocalDay(ms: number, timeZone: string): number {
+  const wall = wallClock(ms, timeZone);
+  return fromDateTimeLocal(new Date(wall - (wall % 86_400_000)).toISOString().slice(0, 16), timeZone);
+}
