@@ -24,6 +24,8 @@ import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
 import { installServedMetrics, type MetricsOptions } from "./http/routes/metrics.ts";
 import { profileRoutes } from "./http/routes/profiles.ts";
+import { recipeRoutes } from "./http/routes/recipes.ts";
+import { batchRoutes } from "./http/routes/batches.ts";
 import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
 import type { TrustProxy } from "./config.ts";
 import { serveApp } from "./http/spa.ts";
@@ -148,7 +150,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     signedIn.addHook("onRequest", async (req) => {
       req.signedIn = await sessions.require(req);
     });
-    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes]) {
+    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, recipeRoutes, batchRoutes]) {
       await signedIn.register(routes);
     }
     await signedIn.register(historyRoutes, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });

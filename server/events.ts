@@ -1,5 +1,6 @@
 import type { Alarm } from "../src/contract/alarms-values.ts";
 import type { LiveReading, Notification } from "../src/contract/entities.ts";
+import type { Batch } from "../src/contract/grow.ts";
 import type { McuStatus } from "../src/contract/enums.ts";
 import type { DeviceCutOff } from "./devices/device-budget.ts";
 import type { McuEntry } from "./devices/mcu-directory.ts";
@@ -21,6 +22,11 @@ export interface DomainEvents {
   sendsTooMuch: [entry: McuEntry, cutOff: DeviceCutOff, disconnected: boolean];
   /** A profile was linked, unlinked or edited: the MCUs' configs must be republished. */
   profileChanged: [clientId: number, mcuIds: number[]];
+  /**
+   * A batch started or changed (a grower's action, the plan moving on, a harvest, its name): its
+   * whole new state goes to the client's open apps, and the configs of its MCUs are worked out again.
+   */
+  batchChanged: [clientId: number, batch: Batch];
   /** A session ended (sign-out, password change): this node forgets it and its sockets close. */
   sessionEnded: [idHash: string];
   /** MCUs of a client were added, changed or deleted: caches keyed by MAC must forget them. */

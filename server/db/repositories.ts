@@ -1,5 +1,6 @@
 import { historyRepo } from "../history/history-repo.ts";
 import { alertsRepo } from "./alerts-repo.ts";
+import { batchesRepo } from "./batches-repo.ts";
 import { clientsRepo } from "./clients-repo.ts";
 import type { Database, Sql } from "./database.ts";
 import { farmsRepo } from "./farms-repo.ts";
@@ -9,6 +10,7 @@ import { notificationsRepo } from "./notifications-repo.ts";
 import { CONTROLLERS, peripheralsRepo, SENSORS } from "./peripherals-repo.ts";
 import { preferencesRepo } from "./preferences-repo.ts";
 import { profilesRepo } from "./profiles-repo.ts";
+import { recipesRepo } from "./recipes-repo.ts";
 import { sessionsRepo } from "./sessions-repo.ts";
 
 /** The repositories the API reads and writes through, each over the same connection (or transaction). */
@@ -21,6 +23,8 @@ function repositoriesOf(sql: Sql, now: () => Date) {
     controllers: peripheralsRepo(sql, CONTROLLERS),
     sensors: peripheralsRepo(sql, SENSORS),
     profiles: profilesRepo(sql),
+    recipes: recipesRepo(sql),
+    batches: batchesRepo(sql),
     notifications: notificationsRepo(sql),
     preferences: preferencesRepo(sql),
     inventory: inventoryRepo(sql),

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsync } from "fastify";
+import { API_PATHS } from "../../../src/contract/api-paths.ts";
+import { batchActionRequest, harvestRequest, startBatchRequest, updateBatchRequest, type MessageResponse } from "../../../src/contract/api.ts";
+import type { Batch, BatchEvent, ConfigChange } from "../../../src/contract/grow.ts";
+import { AppError, isUniqueViolation, notFound } from "../../errors.ts";
+import { applyStep, catchUp, type BatchState, type BatchStep } from "../../grow/batch-steps.ts";
+import { idParam, parse } from "../validate.ts";
+
+const DAY_MS = 86_400_000;
+const CONFIG_CHANGES = { default: 50, max: 500 };
+
+/** Batches (a recipe version running on MCUs): start, the grower's actions, harvests; and what config each MCU was sent. */
+export const batchRoutes: FastifyPluginAsync = async (app) => {
+  const { batches } = app.repos;
+  const changed = (clientId: number, batch: Batch) => app.events.emit("batchChanged", clientId, batch);
+  /** Who acted, as the batch's history names them. */
+  const usernameOf = async (clientId: number) => (await app.repos.clients.get(clientId))?.username ?? null;
+  const batchIdOf = (raw: string) => idParam(raw, "Batch");
+
+  app.get(API_PATHS.batches, async (req): Promise<Batch[]> => batches.list(req.signedIn.clientId));
+
+  app.post(API_PATHS.batches, async (req, reply): Promise<Batch> => {
+    const { clientId } = req.signedIn;
+    const body = parse(startBatchRequest, req.body);
+    const now = app.now();
+    const startedAt = body.started_at ?? now.toISOString();
+    if (Date.parse(startedAt) > now.getTime() + DAY_MS) throw new AppError("VALIDATION", "Start must be at most a day from now", [{ path: "started_at", message: "Start must be at most a day from now" }]);
+    const by = await usernameOf(clientId);
+    const batch = await app.repos
+      .transaction(async (tx) => {
+        const recipe = await tx.recipes.get(clientId, body.recipe_id);
+        if (!recipe) throw notFound("Recipe");
+        if ((await tx.batches.ownMcus(clientId, body.mcu_ids)) !== body.mcu_ids.length) throw notFound("MCU");
+        const [busy] = await tx.batches.runningOn(body.mcu_ids);
+        if (busy) throw new AppError("CONFLICT", `${busy.mcu_name} is already in batch ${busy.batch_name}`);
+        const first: BatchState = {
+          phases: recipe.phases,
+          time_zone: body.time_zone,
+          status: "running",
+          phase_index: 0,
+          phase_started_at: startedAt,
+          extra_days: 0,
+          held_ms: 0,
+          held_since: null,
+          ended_at: null,
+        };
+        const start: BatchEvent = { at: startedAt, kind: "start", phase_index: 0, reason: null, by, days: null };
+        // Started in the past: the phases whose time is over are behind it already, each ended at its time.
+        const { state, events } = catchUp(first, now.getTime());
+        const input = { name: body.name, recipe_id: recipe.recipe_id, recipe_version: recipe.version, time_zone: body.time_zone, started_at: startedAt, mcu_ids: body.mcu_ids };
+        return tx.batches.create(clientId, input, state, [start, ...events], now);
+      })
+      .catch((err: unknown) => {
+        // Another batch took one of the MCUs meanwhile.
+        throw isUniqueViolation(err) ? new AppError("CONFLICT", "One of these MCUs is already in a running batch") : err;
+      });
+    changed(clientId, batch);
+    reply.status(201);
+    return batch;
+  });
+
+  app.put<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, async (req): Promise<Batch> => {
+    const { clientId } = req.signedIn;
+    const batchId = batchIdOf(req.params.batch_id);
+    const body = parse(updateBatchRequest, req.body);
+    const batch = await batches.update(clientId, batchId, body, app.now());
+    if (!batch) throw notFound("Batch");
+    changed(clientId, batch);
+    return batch;
+  });
+
+  app.delete<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, async (req): Promise<MessageResponse> => {
+    const { clientId } = req.signedIn;
+    const batchId = batchIdOf(req.params.batch_id);
+    const batch = await batches.get(clientId, batchId);
+    if (!batch) throw notFound("Batch");
+    if (batch.status === "running" || !(await batches.deleteEnded(clientId, batchId))) throw new AppError("CONFLICT", "End the batch before deleting it");
+    return { message: "Batch deleted successfully" };
+  });
+
+  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchActions.pattern, async (req): Promise<Batch> => {
+    const { clientId } = req.signedIn;
+    const batchId = batchIdOf(req.params.batch_id);
+    const body = parse(batchActionRequest, req.body);
+    const by = await usernameOf(clientId);
+    const reason = body.reason ? body.reason : null;
+    const step: BatchStep = body.action === "extend" ? { kind: "extend", days: body.days!, by, reason } : { kind: body.action, by, reason };
+    const batch = await app.repos.transaction(async (tx) => {
+      // Locked: the plan runner's own step waits, then finds the batch moved and reloads it.
+      const before = await tx.batches.lock(clientId, batchId);
+      if (!before) throw notFound("Batch");
+      const now = app.now();
+      const out = applyStep(before, step, now.getTime());
+      if (!out.ok) throw new AppError("CONFLICT", out.message);
+      if (!(await tx.batches.saveStep(batchId, before, out.state, [out.event], now))) throw new AppError("CONFLICT", "The batch changed meanwhile: try again");
+      return (await tx.batches.get(clientId, batchId))!;
+    });
+    changed(clientId, batch);
+    return batch;
+  });
+
+  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchHarvests.pattern, async (req, reply): Promise<Batch> => {
+    const { clientId } = req.signedIn;
+    const batchId = batchIdOf(req.params.batch_id);
+    const body = parse(harvestRequest, req.body);
+    const now = app.now();
+    const batch = await app.repos.transaction(async (tx) => {
+      if (!(await tx.batches.lock(clientId, batchId))) throw notFound("Batch");
+      await tx.batches.addHarvest(batchId, { at: body.at ?? now.toISOString(), fresh_kg: body.fresh_kg, note: body.note ?? "" }, now);
+      return (await tx.batches.get(clientId, batchId))!;
+    });
+    changed(clientId, batch);
+    reply.status(201);
+    return batch;
+  });
+
+  app.delete<{ Params: { batch_id: string; harvest_id: string } }>(API_PATHS.batchHarvest.pattern, async (req): Promise<Batch> => {
+    const { clientId } = req.signedIn;
+    const batchId = batchIdOf(req.params.batch_id);
+    const harvestId = idParam(req.params.harvest_id, "Harvest");
+    const batch = await app.repos.transaction(async (tx) => {
+      if (!(await tx.batches.lock(clientId, batchId))) throw notFound("Batch");
+      if (!(await tx.batches.deleteHarvest(batchId, harvestId, app.now()))) throw notFound("Harvest");
+      return (await tx.batches.get(clientId, batchId))!;
+    });
+    changed(clientId, batch);
+    return batch;
+  });
+
+  app.get<{ Params: { mcu_id: string }; Querystring: { limit?: string } }>(API_PATHS.mcuConfigChanges.pattern, async (req): Promise<ConfigChange[]> => {
+    const { clientId } = req.signedIn;
+    const mcuId = idParam(req.params.mcu_id, "MCU");
+    const raw = req.query.limit;
+    const limit = raw === undefined || raw === "" ? CONFIG_CHANGES.default : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (!(limit >= 1 && limit <= CONFIG_CHANGES.max)) throw new AppError("VALIDATION", `limit must be a whole number between 1 and ${CONFIG_CHANGES.max}`);
+    if (!(await app.repos.mcus.exists(clientId, mcuId))) throw notFound("MCU");
+    return batches.configChanges(clientId, mcuId, limit);
+  });
+};

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync } from "fastify";
+import { API_PATHS } from "../../../src/contract/api-paths.ts";
+import { recipeRequest, type MessageResponse } from "../../../src/contract/api.ts";
+import type { Recipe } from "../../../src/contract/grow.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { STARTER_RECIPES } from "../../grow/starter-recipes.ts";
+import { idParam, parse } from "../validate.ts";
+
+/** Grow recipes, in the signed-in scope: each save is a new version; running batches keep theirs. */
+export const recipeRoutes: FastifyPluginAsync = async (app) => {
+  const { recipes } = app.repos;
+
+  app.get(API_PATHS.recipes, async (req): Promise<Recipe[]> => recipes.list(req.signedIn.clientId));
+
+  app.post(API_PATHS.recipes, async (req, reply): Promise<Recipe> => {
+    const { clientId } = req.signedIn;
+    const body = parse(recipeRequest, req.body);
+    const recipe = await app.repos.transaction((tx) => tx.recipes.create(clientId, body, app.now()));
+    reply.status(201);
+    return recipe;
+  });
+
+  /** Adds the starter recipes the client does not have yet (by name); answers the client's whole list. */
+  app.post(API_PATHS.recipeStarters, async (req): Promise<Recipe[]> => {
+    const { clientId } = req.signedIn;
+    await app.repos.transaction(async (tx) => {
+      const have = await tx.recipes.names(clientId);
+      for (const starter of STARTER_RECIPES) {
+        if (!have.has(starter.name)) await tx.recipes.create(clientId, parse(recipeRequest, starter), app.now());
+      }
+    });
+    return recipes.list(clientId);
+  });
+
+  app.put<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, async (req): Promise<Recipe> => {
+    const { clientId } = req.signedIn;
+    const recipeId = idParam(req.params.recipe_id, "Recipe");
+    const body = parse(recipeRequest, req.body);
+    const recipe = await app.repos.transaction((tx) => tx.recipes.update(clientId, recipeId, body, app.now()));
+    if (!recipe) throw notFound("Recipe");
+    return recipe;
+  });
+
+  app.delete<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, async (req): Promise<MessageResponse> => {
+    const { clientId } = req.signedIn;
+    const recipeId = idParam(req.params.recipe_id, "Recipe");
+    const hasBatches = new AppError("CONFLICT", "This recipe has batches: end and delete them first");
+    await app.repos
+      .transaction(async (tx) => {
+        if (!(await tx.recipes.get(clientId, recipeId))) throw notFound("Recipe");
+        // The batches' history reads the phases of the version they ran.
+        if (await tx.recipes.hasBatches(clientId, recipeId)) throw hasBatches;
+        await tx.recipes.delete(clientId, recipeId);
+      })
+      .catch((err: unknown) => {
+        // A batch started from it meanwhile: its version is still referenced.
+        throw (err as { code?: string } | null)?.code === "23503" ? hasBatches : err;
+      });
+    return { message: "Recipe deleted successfully" };
+  });
+};
