@@ -33,6 +33,14 @@ export interface McuLive {
  * MCU's record (name, farm, linked profile, registered sensors) with its live snapshot, and the
  * readings outside the linked profile. Immutable: an unchanged card keeps its object.
  */
+/** The batch growing in an MCU's room, as its cards say it (the plan in contract/grow.ts, at the core's clock). */
+export interface McuGrowView {
+  batchId: number;
+  batchName: string;
+  /** "Fruiting · day 3 of 7", "Pinning · waiting: Pins visible", "Fruiting · on hold". */
+  label: string;
+}
+
 export interface McuCardView {
   mcuId: number;
   mac: string;
@@ -47,6 +55,8 @@ export interface McuCardView {
   breaches: readonly Breach[];
   /** Registered sensors by type: the "total" of each reading's "reporting/total" label. */
   sensorTotals: Readonly<Record<SensorType, number>>;
+  /** The running batch the MCU follows (its linked profile is set aside meanwhile), null when none. */
+  grow: McuGrowView | null;
 }
 
 /**
@@ -72,6 +82,8 @@ export interface McuManagerCardView {
   lastSeenText: string;
   /** When the MCU was added (ISO date-time, from the record). */
   createdAt: string;
+  /** The running batch the MCU follows (its linked profile is set aside meanwhile), null when none. */
+  grow: McuGrowView | null;
 }
 
 /** Card views of some MCUs, the dashboard's and the MCU Manager's. */

@@ -1,6 +1,6 @@
 import { thresholdBreaches, type Breach } from "../contract/conditions.ts";
 import type { Mcu, SensorType } from "../contract/entities.ts";
-import type { McuCardView, McuLive } from "../contract/live.ts";
+import type { McuCardView, McuGrowView, McuLive } from "../contract/live.ts";
 import { linkedConfig } from "./live-status.ts";
 
 const NO_BREACHES: readonly Breach[] = [];
@@ -13,7 +13,12 @@ export function sensorTotals(sensors: Mcu["sensors"]): Record<SensorType, number
 }
 
 /** One MCU's card view from its record and live snapshot (none before it reported). */
-export function cardView(mcu: Mcu, live: McuLive | undefined, totals: Readonly<Record<SensorType, number>> = sensorTotals(mcu.sensors)): McuCardView {
+export function cardView(
+  mcu: Mcu,
+  live: McuLive | undefined,
+  totals: Readonly<Record<SensorType, number>> = sensorTotals(mcu.sensors),
+  grow: McuGrowView | null = null,
+): McuCardView {
   const online = live?.online ?? false;
   const readings = live?.readings ?? null;
   const config = linkedConfig(mcu);
@@ -28,6 +33,7 @@ export function cardView(mcu: Mcu, live: McuLive | undefined, totals: Readonly<R
     pending: live?.pending ?? null,
     breaches: online && readings && config ? thresholdBreaches("", readings, config) : NO_BREACHES,
     sensorTotals: totals,
+    grow,
   };
 }
 
@@ -37,10 +43,10 @@ export function cardView(mcu: Mcu, live: McuLive | undefined, totals: Readonly<R
  */
 export function createCardViews() {
   const made = new WeakMap<Mcu, { live: McuLive | undefined; view: McuCardView }>();
-  return (mcu: Mcu, live: McuLive | undefined): McuCardView => {
+  return (mcu: Mcu, live: McuLive | undefined, grow: McuGrowView | null = null): McuCardView => {
     const last = made.get(mcu);
-    if (last && last.live === live) return last.view;
-    const view = cardView(mcu, live, last?.view.sensorTotals);
+    if (last && last.live === live && last.view.grow === grow) return last.view;
+    const view = cardView(mcu, live, last?.view.sensorTotals, grow);
     made.set(mcu, { live, view });
     return view;
   };

@@ -1,5 +1,5 @@
 import type { Mcu } from "../contract/entities.ts";
-import type { McuLive, McuManagerCardView } from "../contract/live.ts";
+import type { McuGrowView, McuLive, McuManagerCardView } from "../contract/live.ts";
 import { mcuBatteryLevel, mcuLiveStatus } from "./live-status.ts";
 
 const MINUTE_MS = 60_000;
@@ -51,7 +51,7 @@ function lastSeenMs(mcu: Mcu, liveAt: number | null | undefined): number | null 
 }
 
 /** One MCU's MCU Manager card view from its record and live snapshot (none before it reported), its Last Seen in words at `now`. */
-export function managerCardView(mcu: Mcu, live: McuLive | undefined, now: number): McuManagerCardView {
+export function managerCardView(mcu: Mcu, live: McuLive | undefined, now: number, grow: McuGrowView | null = null): McuManagerCardView {
   const link = mcu.profile_links[0];
   const lastSeenAt = lastSeenMs(mcu, live?.lastReadingAt);
   return {
@@ -65,6 +65,7 @@ export function managerCardView(mcu: Mcu, live: McuLive | undefined, now: number
     lastSeenAt,
     lastSeenText: formatLastSeen(lastSeenAt, now),
     createdAt: mcu.createdAt,
+    grow,
   };
 }
 
@@ -88,7 +89,8 @@ export function sameManagerCard(a: McuManagerCardView, b: McuManagerCardView): b
     a.lastSeenText === b.lastSeenText &&
     (a.lastSeenAt === null) === (b.lastSeenAt === null) &&
     sameShownBattery(a.battery, b.battery) &&
-    sameLink(a.profileLink, b.profileLink)
+    sameLink(a.profileLink, b.profileLink) &&
+    a.grow === b.grow
   );
 }
 
@@ -100,10 +102,10 @@ export function sameManagerCard(a: McuManagerCardView, b: McuManagerCardView): b
 export function createManagerCardViews() {
   const made = new Map<number, { mcu: Mcu; live: McuLive | undefined; now: number; view: McuManagerCardView }>();
   return {
-    view(mcu: Mcu, live: McuLive | undefined, now: number): McuManagerCardView {
+    view(mcu: Mcu, live: McuLive | undefined, now: number, grow: McuGrowView | null = null): McuManagerCardView {
       const last = made.get(mcu.mcu_id);
-      if (last && last.mcu === mcu && last.live === live && last.now === now) return last.view;
-      const next = managerCardView(mcu, live, now);
+      if (last && last.mcu === mcu && last.live === live && last.now === now && last.view.grow === grow) return last.view;
+      const next = managerCardView(mcu, live, now, grow);
       const view = last && sameManagerCard(last.view, next) ? last.view : next;
       made.set(mcu.mcu_id, { mcu, live, now, view });
       return view;

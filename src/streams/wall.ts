@@ -32,6 +32,7 @@ export function sameWallTile(a: McuCardView, b: McuCardView): boolean {
   return (
     a.name === b.name &&
     a.online === b.online &&
+    a.grow === b.grow &&
     isLowBattery(a.readings) === isLowBattery(b.readings) &&
     (a.readings === null) === (b.readings === null) &&
     a.breaches.length === b.breaches.length &&

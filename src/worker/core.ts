@@ -134,7 +134,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     changed(name: EntityName, value) {
       if (name === "mcus") sendMcus(value as Mcu[]);
       else send({ kind: "entities", entities: { [name]: value } });
-      if (name === "mcus" || name === "farms") live.entitiesChanged();
+      if (name === "mcus" || name === "farms" || name === "batches") live.entitiesChanged();
     },
     // The MCU list is the one that crosses by record, so its head can show before the list.
     head(name, items) {
@@ -176,6 +176,8 @@ export function createDataCore(deps: CoreDeps = {}) {
     authenticated() {
       // Failures are the load's state (the Alarms page shows them, with Try again).
       alarms.load().catch(() => undefined);
+      // The cards say which batch each room follows: the list is small, and its changes come live.
+      collections.load("batches").catch(() => undefined);
       // The server is back: the lists it could not give while it was away are loaded again.
       collections.reloadUnreached();
       readingsSaves.start();

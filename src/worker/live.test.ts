@@ -45,7 +45,7 @@ function createDeps(clock?: () => number) {
     scheduler,
     now: clock ?? (() => scheduler.now()),
     connect: (() => socket) as unknown as typeof io,
-    entities: { farms: [farmRecord(0), farmRecord(1)], mcus },
+    entities: { farms: [farmRecord(0), farmRecord(1)], mcus, batches: [] },
     deliver(batch) {
       batches.push(batch);
       queueMicrotask(() => live.ack());

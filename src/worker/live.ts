@@ -6,6 +6,7 @@ import { normalizeMac } from "../contract/mac.ts";
 import type { CollectionEvents, CommandAck, CommandTarget, DeviceSnapshot } from "../contract/realtime.ts";
 import { pendingKey, type CoreEvent } from "../streams/device-snapshots.ts";
 import { createCardViews } from "../streams/card-view.ts";
+import { createMcuGrowIndex } from "../streams/mcu-grow.ts";
 import { computeFleet } from "../streams/fleet.ts";
 import { createManagerCardViews } from "../streams/mcu-manager-view.ts";
 import { snapshotPipeline } from "../streams/snapshot-pipeline.ts";
@@ -18,7 +19,7 @@ export interface LiveDeps {
   connect?: LiveSocketOptions["connect"];
   frameMs?: number;
   /** The entities the fleet results are computed over. */
-  entities: Pick<Entities, "farms" | "mcus">;
+  entities: Pick<Entities, "farms" | "mcus" | "batches">;
   /** A frame batch for the main thread; false when nobody receives it (then it counts as applied). */
   deliver(batch: SnapshotBatch): boolean;
   /** An event that changes a collection (a new notification), its payload checked. */
@@ -60,6 +61,9 @@ export function createLive(deps: LiveDeps) {
   const managerViews = createManagerCardViews();
   let managerCardIds: readonly number[] = [];
   const sentManagerCards = new Map<number, McuManagerCardView>();
+  /** The batch each MCU follows, as its cards say it (at the freshness clock: a day's change shows within 30 s). */
+  const growIndex = createMcuGrowIndex();
+  const growOf = (id: number, clock: number) => growIndex(deps.entities.batches, clock).get(id) ?? null;
   let mcusIndexed: Mcu[] | null = null;
   let mcuIndex = new Map<number, Mcu>();
   const mcuOf = (id: number) => {
@@ -126,7 +130,7 @@ export function createLive(deps: LiveDeps) {
       for (const id of cardIds) {
         const mcu = mcuOf(id);
         if (!mcu) continue;
-        const view = views(mcu, state.devices.get(normalizeMac(mcu.mac)));
+        const view = views(mcu, state.devices.get(normalizeMac(mcu.mac)), growOf(id, state.clock));
         const last = sentCards.get(id);
         if (last === view) continue;
         if (wallIds.has(id)) {
@@ -150,7 +154,7 @@ export function createLive(deps: LiveDeps) {
         const mcu = mcuOf(id);
         if (!mcu) continue;
         // Last Seen's words move with the freshness clock (every 30 s), as the badge's status does.
-        const view = managerViews.view(mcu, state.devices.get(normalizeMac(mcu.mac)), state.clock);
+        const view = managerViews.view(mcu, state.devices.get(normalizeMac(mcu.mac)), state.clock, growOf(id, state.clock));
         if (sentManagerCards.get(id) === view) continue;
         sentManagerCards.set(id, view);
         changed.push(view);
@@ -263,13 +267,14 @@ export function createLive(deps: LiveDeps) {
      */
     viewsOf(mcus: readonly Mcu[]): McuViews {
       const liveOf = (m: Mcu) => pipeline.state.devices.get(normalizeMac(m.mac));
+      const clock = pipeline.state.clock;
       const cards = mcus.map((m) => {
-        const view = views(m, liveOf(m));
+        const view = views(m, liveOf(m), growOf(m.mcu_id, clock));
         sentCards.set(m.mcu_id, view);
         return view;
       });
       const managerCards = mcus.map((m) => {
-        const view = managerViews.view(m, liveOf(m), pipeline.state.clock);
+        const view = managerViews.view(m, liveOf(m), clock, growOf(m.mcu_id, clock));
         sentManagerCards.set(m.mcu_id, view);
         return view;
       });

@@ -4,6 +4,7 @@ import type { LiveReading, SensorType } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
 import { formatReadingTime } from "../../components/dates.ts";
+import { BatchLine } from "../../components/batch-line.tsx";
 import { BuiltInSettingsNote } from "../../components/built-in-settings-note.tsx";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { OnlinePill } from "../../components/online-pill.tsx";
@@ -85,7 +86,11 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
           <span className="text-gray-500">Profile: </span>
           {view.profileName ?? <span className="text-gray-500 italic">No profile linked</span>}
         </p>
-        {view.profileName === null && <BuiltInSettingsNote className="text-xs 4xl:text-lg text-gray-600" />}
+        {view.grow ? (
+          <BatchLine grow={view.grow} profileName={view.profileName} className="mt-1 text-sm 4xl:text-xl" />
+        ) : (
+          view.profileName === null && <BuiltInSettingsNote className="text-xs 4xl:text-lg text-gray-600" />
+        )}
       </div>
       {online && readings && <LiveReadings readings={readings} totals={view.sensorTotals} breaches={breaches} />}
       {online && readings && <UnregisteredSensorsNote readings={readings} totals={view.sensorTotals} />}

@@ -1,4 +1,5 @@
 import { memo, useId } from "react";
+import { BatchLine } from "../../components/batch-line.tsx";
 import { BUILT_IN_SETTINGS_TEXT } from "../../components/built-in-settings-note.tsx";
 import { formatDate } from "../../components/dates.ts";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
@@ -48,7 +49,15 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
         <dd className="text-gray-900 font-medium truncate">{view.farmName}</dd>
         <ProfileLinkField mcuId={mcuId} mcuName={name} link={view.profileLink} />
         {/* A second description of Profile. */}
-        {view.profileLink === null && <dd className="col-start-2 -mt-1.5 text-xs 4xl:text-base text-gray-600">{BUILT_IN_SETTINGS_TEXT}</dd>}
+        {view.profileLink === null && !view.grow && <dd className="col-start-2 -mt-1.5 text-xs 4xl:text-base text-gray-600">{BUILT_IN_SETTINGS_TEXT}</dd>}
+        {view.grow && (
+          <>
+            <dt className="text-gray-500">Batch</dt>
+            <dd>
+              <BatchLine grow={view.grow} profileName={view.profileLink?.name ?? null} prefix={false} />
+            </dd>
+          </>
+        )}
         <dt className="text-gray-500">MAC</dt>
         <dd className="font-mono text-gray-900 break-all">{view.mac}</dd>
         <dt className="text-gray-500">Battery</dt>

@@ -75,6 +75,13 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
         <span aria-hidden={line.full !== line.text || undefined}>{line.text}</span>
         {line.full !== line.text && <span className="sr-only">{line.full}</span>}
       </p>
+      {/* The batch the room follows: its phase and day, read from across the room like the rest. */}
+      {view.grow && (
+        <p className="wall-tile-grow" title={`${view.grow.batchName}: ${view.grow.label}`}>
+          <span className="sr-only">Batch {view.grow.batchName}: </span>
+          {view.grow.label}
+        </p>
+      )}
       <WallValues readings={readings} breaches={view.breaches} />
     </article>
   );

@@ -1,0 +1,30 @@
+import { batchProgress, progressLabel, type Batch } from "../contract/grow.ts";
+import type { McuGrowView } from "../contract/live.ts";
+
+/**
+ * What each MCU's card says of the batch growing in its room: which batch and where it is ("Fruiting
+ * · day 3 of 7"). Worked out once per change of the batch list or of the clock, for every MCU in a
+ * running batch; an MCU's view keeps its object while its words are the same, so a card re-renders
+ * only when they change (a day boundary, a phase change).
+ */
+export function createMcuGrowIndex() {
+  let batchesSeen: readonly Batch[] | null = null;
+  let clockSeen = Number.NaN;
+  let index = new Map<number, McuGrowView>();
+  return (batches: readonly Batch[], now: number): ReadonlyMap<number, McuGrowView> => {
+    if (batches === batchesSeen && now === clockSeen) return index;
+    batchesSeen = batches;
+    clockSeen = now;
+    const next = new Map<number, McuGrowView>();
+    for (const b of batches) {
+      if (b.status !== "running" || b.phases.length === 0) continue;
+      const label = progressLabel(batchProgress(b, now));
+      for (const mcuId of b.mcu_ids) {
+        const last = index.get(mcuId);
+        next.set(mcuId, last && last.batchId === b.batch_id && last.batchName === b.name && last.label === label ? last : { batchId: b.batch_id, batchName: b.name, label });
+      }
+    }
+    index = next;
+    return index;
+  };
+}
