@@ -283,3 +283,56 @@ export function progressLabel(p: BatchProgress): string {
 
 /** A config as a comparable key (the server publishes only a changed one). */
 export const configKey = (config: ProfileConfig | null): string => (config ? JSON.stringify(config) : "");
+
+/** One phase of a batch over time: when it ran (or, from the current phase on, is planned to). */
+export interface PhaseSpan {
+  phaseIndex: number;
+  phase: RecipePhase;
+  start: number;
+  /** Its end: when it was left, else when it ends by the plan (its maximum for one that waits). */
+  end: number;
+  /** The length its ramps are spread over (the phase's days from its start; held time not counted). */
+  rampMs: number;
+  /** Not begun yet: its dates are the plan's. */
+  planned: boolean;
+}
+
+const LEAVES_PHASE: ReadonlySet<BatchEventKind> = new Set(["confirm", "skip", "advance", "maximum", "end"]);
+
+/**
+ * Each phase of a batch on the time axis: past phases from the batch's events (when each was left),
+ * the current one from its state, and, for a running batch, the phases still to come one after the
+ * other by their days. A history chart draws the plan's limits over these spans.
+ */
+export function batchPhaseSpans(b: Batch, now: number): PhaseSpan[] {
+  const spans: PhaseSpan[] = [];
+  let start = Date.parse(b.started_at);
+  let index = 0;
+  for (const e of b.events) {
+    if (!LEAVES_PHASE.has(e.kind) || e.phase_index !== index || index >= b.phase_index) continue;
+    const at = Date.parse(e.at);
+    const phase = b.phases[index]!;
+    spans.push({ phaseIndex: index, phase, start, end: at, rampMs: addLocalDays(start, phase.days, b.time_zone) - start, planned: false });
+    start = at;
+    index++;
+  }
+  // Phases left without an event (none should be): they start where the current one started.
+  const currentStart = Date.parse(b.phase_started_at);
+  if (b.status === "ended") {
+    const phase = b.phases[Math.min(b.phase_index, b.phases.length - 1)];
+    const endedAt = b.ended_at ? Date.parse(b.ended_at) : now;
+    if (phase && b.phase_index === index) spans.push({ phaseIndex: index, phase, start: currentStart, end: endedAt, rampMs: addLocalDays(currentStart, phase.days + b.extra_days, b.time_zone) - currentStart, planned: false });
+    return spans;
+  }
+  const p = batchProgress(b, now);
+  const currentEnd = Math.max(p.endsAt, p.waiting ? now : p.endsAt);
+  spans.push({ phaseIndex: p.phaseIndex, phase: p.phase, start: currentStart, end: currentEnd, rampMs: addLocalDays(currentStart, p.days, b.time_zone) - currentStart, planned: false });
+  let next = currentEnd;
+  for (let i = p.phaseIndex + 1; i < b.phases.length; i++) {
+    const phase = b.phases[i]!;
+    const end = addLocalDays(next, phase.days, b.time_zone);
+    spans.push({ phaseIndex: i, phase, start: next, end, rampMs: end - next, planned: true });
+    next = end;
+  }
+  return spans;
+}

@@ -1,11 +1,13 @@
 import { useMemo, useSyncExternalStore } from "react";
 import type { ProfileConfig } from "../../../contract/entities.ts";
+import type { Batch } from "../../../contract/grow.ts";
 import type { HistoryMetric } from "../../../contract/history.ts";
 import { EmptyState, LoadError } from "../../components/states.tsx";
 import { useChartLayout } from "./chart-layout.ts";
 import { metricsWithData, type HistoryBuffer } from "./history-series.ts";
 import type { LiveValue } from "./live-value.ts";
 import { MetricChart } from "./metric-chart.tsx";
+import { limitsWithPlan } from "./plan-limits.ts";
 import { limitsFor, type MetricLimits } from "./profile-limits.ts";
 import type { Load } from "./use-load.ts";
 import type { XRange } from "./x-range.ts";
@@ -41,6 +43,8 @@ interface HistoryChartsProps {
   load: Load<LiveValue<HistoryBuffer>>;
   retry: () => void;
   profile: ProfileConfig | null;
+  /** The batches the MCU was in: their plans' limits are drawn where they ran. */
+  batches?: readonly Batch[];
   range: XRange;
   syncKey: string;
   rangeText: string;
@@ -55,17 +59,20 @@ export function HistoryCharts({ load, retry, ...rest }: HistoryChartsProps) {
   return <ChartGrid feed={load.value} {...rest} />;
 }
 
-function ChartGrid({ feed, profile, range, syncKey, rangeText, live }: Omit<HistoryChartsProps, "load" | "retry"> & { feed: LiveValue<HistoryBuffer> }) {
+const NO_BATCHES: readonly Batch[] = [];
+
+function ChartGrid({ feed, profile, batches = NO_BATCHES, range, syncKey, rangeText, live }: Omit<HistoryChartsProps, "load" | "retry"> & { feed: LiveValue<HistoryBuffer> }) {
   const layout = useChartLayout();
   const metrics = useMetricsWithData(feed);
-  // One limits object per metric and profile, so a chart keeps its options (and its canvas) across renders.
+  // One limits object per metric, profile and batch list, so a chart keeps its options (and its canvas) across renders.
   const limitsOf = useMemo(() => {
     const made = new Map<HistoryMetric, MetricLimits | null>();
+    const now = Date.now();
     return (m: HistoryMetric) => {
-      if (!made.has(m)) made.set(m, limitsFor(m, profile));
+      if (!made.has(m)) made.set(m, limitsWithPlan(m, limitsFor(m, profile), batches, now));
       return made.get(m)!;
     };
-  }, [profile]);
+  }, [profile, batches]);
   if (metrics.length === 0) {
     return (
       <EmptyState title="No readings in this range yet">

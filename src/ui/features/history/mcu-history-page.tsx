@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useId, useMemo } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { Mcu } from "../../../contract/entities.ts";
+import type { Entities } from "../../../contract/live.ts";
 import { HISTORY_PATHS } from "../../../contract/history-values.ts";
 import { linkedConfig } from "../../../streams/live-status.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { farmHistoryPath } from "../../components/history-link.tsx";
 import { OnlinePill } from "../../components/online-pill.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
-import { useMcu, useMcuIds, useMcuLiveWith } from "../../data/hooks.ts";
+import { useCollection, useMcu, useMcuIds, useMcuLiveWith } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { CommandLog } from "./command-log.tsx";
 import { ControllerTimeline } from "./controller-timeline.tsx";
@@ -71,6 +72,9 @@ export function useRangeParam(): [RangeChoice, (choice: RangeChoice) => void] {
  * profile's limits, its controllers' on/off timeline on the same time axis, its command log, and
  * CSV exports. While the range reaches now, the page follows the live readings.
  */
+/** Two lists of the same items (a select's new array of unchanged batches is no change). */
+const sameItems = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 export default function McuHistoryPage() {
   const { core } = useAppData();
   const mcuId = Number(useParams().mcuId);
@@ -88,6 +92,8 @@ export default function McuHistoryPage() {
   const timeline = useMcuTimeline(mcuId, mcu?.mac, choice, rangeKey);
   const range = useSharedRange(choice, rangeKey, mcu?.mac);
   const live = resolveRange(choice, Date.now()).live;
+  // The batches this MCU was in: their plans are drawn under its readings (the core keeps the list).
+  const batches = useCollection("batches", useCallback((list: Entities["batches"]) => list.filter((b) => b.mcu_ids.includes(mcuId)), [mcuId]), sameItems);
 
   useEffect(() => {
     if (mcu) document.title = `${mcu.name} · History · Mushroom Farm`;
@@ -130,7 +136,7 @@ export default function McuHistoryPage() {
           <ZoomControls range={range} />
         </div>
         <p className="text-xs 4xl:text-lg text-gray-500">Drag across a chart to zoom in (on a phone, drag sideways or pinch); double-click or Reset zoom to see the whole range.</p>
-        <HistoryCharts load={history.state} retry={history.retry} profile={linkedConfig(mcu)} range={range} syncKey={syncKey} rangeText={rangeText} live={live} />
+        <HistoryCharts load={history.state} retry={history.retry} profile={linkedConfig(mcu)} batches={batches} range={range} syncKey={syncKey} rangeText={rangeText} live={live} />
         <ControllerTimeline load={timeline.state} retry={timeline.retry} range={range} syncKey={syncKey} rangeText={rangeText} />
       </section>
 

@@ -17,6 +17,11 @@ export interface MetricLimits {
   text: string;
   /** From the linked profile (false: a fixed mark, as the battery's). */
   fromProfile: boolean;
+  /**
+   * A batch's planned limits over time (plan-limits.ts): drawn over their spans in place of `band`
+   * and `line`, which then hold only where no batch ran.
+   */
+  plan?: readonly { from: number; to: number; band: { low: number; high: number } | null; line: number | null }[];
 }
 
 export function limitsFor(metric: HistoryMetric, config: ProfileConfig | null): MetricLimits | null {

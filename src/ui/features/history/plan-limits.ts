@@ -1,0 +1,60 @@
+import { batchPhaseSpans, phaseConfigAt, type Batch } from "../../../contract/grow.ts";
+import type { HistoryMetric } from "../../../contract/history.ts";
+import { limitsFor, type MetricLimits } from "./profile-limits.ts";
+
+/** The plan's limits over one stretch of time (a ramp is drawn as steps of these). */
+export interface PlannedLimit {
+  from: number;
+  to: number;
+  band: { low: number; high: number } | null;
+  line: number | null;
+}
+
+/** A ramp is drawn in steps of at least an hour, and at most this many per phase. */
+const MAX_STEPS = 96;
+const HOUR = 3_600_000;
+
+/**
+ * A metric's limits as the batches on this MCU planned them, over time: each phase's config (its
+ * ramps in steps), judged as the profile's limits are (`limitsFor`). Where a batch ran, the chart
+ * draws these under the readings instead of the linked profile's, which was set aside meanwhile.
+ */
+export function plannedLimits(metric: HistoryMetric, batches: readonly Batch[], now: number): PlannedLimit[] {
+  const pieces: PlannedLimit[] = [];
+  for (const b of batches) {
+    for (const span of batchPhaseSpans(b, now)) {
+      const length = span.end - span.start;
+      if (length <= 0) continue;
+      const steps = span.phase.ramps.length === 0 ? 1 : Math.max(1, Math.min(MAX_STEPS, Math.ceil(length / HOUR)));
+      const step = length / steps;
+      for (let k = 0; k < steps; k++) {
+        const from = span.start + k * step;
+        const limits = limitsFor(metric, phaseConfigAt(span.phase, (from + step / 2 - span.start) / span.rampMs));
+        if (!limits || !limits.fromProfile) continue;
+        const last = pieces.at(-1);
+        // Steps the rounding left equal are one piece.
+        if (last && last.to === from && last.line === limits.line && last.band?.low === limits.band?.low && last.band?.high === limits.band?.high) last.to = from + step;
+        else pieces.push({ from, to: from + step, band: limits.band, line: limits.line });
+      }
+    }
+  }
+  return pieces.sort((a, b) => a.from - b.from);
+}
+
+/**
+ * A metric's limits with the batches' plan: the profile's outside the batches' spans, the plan's
+ * within them. Null when there is neither.
+ */
+export function limitsWithPlan(metric: HistoryMetric, profileLimits: MetricLimits | null, batches: readonly Batch[], now: number): MetricLimits | null {
+  const plan = batches.length > 0 ? plannedLimits(metric, batches, now) : [];
+  if (plan.length === 0) return profileLimits;
+  const names = batches.map((b) => b.name).join(", ");
+  const planText = `Plan of ${batches.length === 1 ? "batch" : "batches"} ${names}`;
+  return {
+    band: profileLimits?.fromProfile ? profileLimits.band : null,
+    line: profileLimits?.fromProfile ? profileLimits.line : null,
+    text: profileLimits?.fromProfile ? `${planText}; elsewhere ${profileLimits.text.charAt(0).toLowerCase()}${profileLimits.text.slice(1)}` : planText,
+    fromProfile: true,
+    plan,
+  };
+}
