@@ -8,7 +8,6 @@ import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { inventoryRepo } from "./db/inventory-repo.ts";
 import { mcuLiveRepo } from "./db/mcu-live-repo.ts";
-import { profilesRepo } from "./db/profiles-repo.ts";
 import { createPreferencesCache } from "./db/preferences-repo.ts";
 import { DEFAULT_DEVICE_MESSAGE_BURST, DEFAULT_DEVICE_MESSAGES_PER_SECOND, DeviceBudget, type DeviceBudgetOptions } from "./devices/device-budget.ts";
 import { deviceKeyMatches, hashDeviceKey } from "./devices/device-keys.ts";
@@ -19,6 +18,7 @@ import { createGateway, type Gateway } from "./devices/gateway.ts";
 import { createMcuDirectory } from "./devices/mcu-directory.ts";
 import { createReadingsWriter, type ReadingsWriter } from "./devices/readings-writer.ts";
 import { createEventBus } from "./events.ts";
+import { createPlanRunner } from "./grow/plan-runner.ts";
 import { metricsRoutes } from "./http/routes/metrics.ts";
 import { sweeps } from "./sweeps.ts";
 import { demoFleet, type DemoSettings } from "./simulator/demo-plugin.ts";
@@ -70,7 +70,10 @@ export interface System {
   gateway: Gateway;
   realtime: Realtime;
   history: History;
-  /** Publishes every linked profile's config again (after data was written behind the API's back: the demo seed). */
+  /**
+   * Publishes every MCU's effective config again (its running batch's, else its linked profile's),
+   * after data was written behind the API's back: the demo seed.
+   */
   publishLinkedConfigs(): Promise<void>;
   /** Publishes every pending device key again, as after a start of the embedded broker. */
   republishPendingKeys(): Promise<void>;
@@ -100,7 +103,6 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     sessions,
   });
   const inventory = inventoryRepo(o.db);
-  const profiles = profilesRepo(o.db);
 
   let broker: EmbeddedBroker | undefined;
   // Set once the gateway exists: a device's new key is in use, so its retained key message goes.
@@ -182,15 +184,22 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     onStatus: (entry, status, previous) => bus.emit("deviceStatus", entry, status, previous),
   });
 
-  async function publishConfigOf(mcuId: number): Promise<void> {
-    const row = await profiles.deviceConfigOf(mcuId);
-    if (row) await gateway.publishConfig(row.mac, row.config);
-  }
+  // Each MCU's device runs on its effective config: its running batch's plan now, else its linked
+  // profile's, else none. The plan runner works it out and sends it; a profile change on an MCU in
+  // a batch leaves the batch's config in place.
+  const plans = createPlanRunner({
+    db: o.db,
+    now,
+    publish: (mac, config) => gateway.publishConfig(mac, config),
+    changed: (clientId, batch) => bus.emit("batchChanged", clientId, batch),
+    log,
+  });
 
-  /** Publishes every linked profile's config to its device, retained. */
-  async function publishLinkedConfigs(): Promise<void> {
-    for (const row of await profiles.linkedDeviceConfigs()) await gateway.publishConfig(row.mac, row.config);
-  }
+  /** Sends an MCU's device its effective config again, retained (asked for by the app, or its profile changed). */
+  const publishConfigOf = (mcuId: number): Promise<void> => plans.refresh([mcuId], { force: true });
+
+  /** Publishes every MCU's effective config to its device, retained. */
+  const publishLinkedConfigs = (): Promise<void> => plans.publishAll();
   keyPromoted = (mac) => void gateway.publishKey(mac, null).catch((err: Error) => log(`key of ${mac}: ${err.message}`));
 
   /**
@@ -251,8 +260,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   bus.on("mcuReleased", (mac) => void releaseDevice(mac).catch((err: Error) => log(`release of ${mac}: ${err.message}`)));
   bus.on("profileChanged", (clientId, mcuIds) => {
     directory.invalidateClient(clientId);
-    for (const mcuId of mcuIds) publishConfigOf(mcuId).catch((err: Error) => log(`config of MCU ${mcuId}: ${err.message}`));
+    plans.refresh(mcuIds, { force: true }).catch((err: Error) => log(`config of MCUs ${mcuIds.join(", ")}: ${err.message}`));
   });
+  bus.on("batchChanged", (clientId, batch) => realtime.collectionEvent(clientId, "batch", batch));
+  bus.on("batchChanged", (_clientId, batch) => void plans.batchChanged(batch).catch((err: Error) => log(`config of batch ${batch.batch_id}: ${err.message}`)));
 
   const metrics = createNodeMetrics({
     gateway,
@@ -265,10 +276,9 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   await app.register(sweeps, { db: o.db, sessionIdleMs: o.http.session.idleMs });
 
   gateway.start();
-  if (broker) {
-    await publishLinkedConfigs();
-    await republishPendingKeys();
-  }
+  // The embedded broker keeps no retained config over a restart: every device is sent its own.
+  await plans.start({ publishAll: broker !== undefined });
+  if (broker) await republishPendingKeys();
   const mqttUrl = broker?.url ?? (o.mqtt.mode === "external" ? o.mqtt.url : "");
   // Started once the app is ready (in `listen`), when the devices are heard.
   if (o.demo) await app.register(demoFleet, { ...o.demo, db: o.db, hasher: o.hasher, system: { mqttUrl, publishLinkedConfigs } });
@@ -290,6 +300,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     async close() {
       // The gateway first: no reading comes in that the realtime server could no longer send (with
       // an external broker, what this node did not send out another node takes over).
+      await plans.close();
       await gateway.close();
       await realtime.close();
       await alerts.idle();

@@ -3,7 +3,9 @@ import { API_PATHS } from "../../src/contract/api-paths.ts";
 import type { RecipeRequest } from "../../src/contract/api.ts";
 import type { Batch, ConfigChange, Recipe } from "../../src/contract/grow.ts";
 import { batchesRepo } from "../db/batches-repo.ts";
-import { createTestServer, sampleConfig, seedClientData, type TestClient, type TestServer } from "../test-support/test-server.ts";
+import { createTestServer, sampleConfig as sampleProfileConfig, seedClientData, type TestClient, type TestServer } from "../test-support/test-server.ts";
+
+const sampleConfig = sampleProfileConfig as RecipeRequest["phases"][number]["config"];
 
 const DAY = 86_400_000;
 const recipeBody: RecipeRequest = {

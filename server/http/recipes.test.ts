@@ -3,7 +3,9 @@ import { API_PATHS } from "../../src/contract/api-paths.ts";
 import type { RecipeRequest } from "../../src/contract/api.ts";
 import type { Batch, Recipe } from "../../src/contract/grow.ts";
 import { STARTER_RECIPES } from "../grow/starter-recipes.ts";
-import { createTestServer, sampleConfig, seedClientData, type TestClient, type TestServer } from "../test-support/test-server.ts";
+import { createTestServer, sampleConfig as sampleProfileConfig, seedClientData, type TestClient, type TestServer } from "../test-support/test-server.ts";
+
+const sampleConfig = sampleProfileConfig as RecipeRequest["phases"][number]["config"];
 
 const recipeBody = (name = "Blue oyster", over: Partial<RecipeRequest> = {}): RecipeRequest => ({
   name,
