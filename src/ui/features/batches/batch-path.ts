@@ -1,0 +1,2 @@
+/** The page of one batch. */
+export const batchPath = (batchId: number) => `/batches/${batchId}`;
