@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../src/contract/entities.ts";
-import { createTestServer, seedClientData, type TestServer } from "../test-support/test-server.ts";
+import { batchesRepo } from "../db/batches-repo.ts";
+import { createTestServer, sampleConfig, seedClientData, type TestServer } from "../test-support/test-server.ts";
 import { ABANDONED_REASON } from "./command-log-repo.ts";
 import { runMaintenance } from "./maintenance.ts";
 import { partitionsRepo } from "./partitions-repo.ts";
@@ -157,5 +158,20 @@ describe("the history job: partitions and retention", () => {
       "abandoned",
       "in-flight",
     ]);
+  });
+  it("deletes config changes as old as the command log's retention, but never an MCU's latest", async () => {
+    const changes = batchesRepo(server.db);
+    const record = (daysAgo: number, co2: number) =>
+      changes.recordConfigChange({ mcu_id: mcuId, at: new Date(NOW - daysAgo * DAY_MS), cause: "profile", batch_id: null, detail: "Pinning", config: { ...sampleConfig, ventilation: { co2_threshold: co2 } } as never });
+    await record(500, 1000);
+    await record(400, 1100);
+    await record(10, 1200);
+    const report = await runMaintenance(server.db, { nowMs: NOW, retention, abandonAfterMs: 60_000 });
+    expect(report.configChangesDropped).toBe(2);
+    expect((await changes.configChanges(clientId, mcuId, 10)).map((c) => c.config?.ventilation.co2_threshold)).toEqual([1200]);
+    // Alone and old, it stays: it is what the MCU runs on.
+    await server.db.query("delete from config_changes where mcu_id = $1", [mcuId]);
+    await record(600, 900);
+    expect((await runMaintenance(server.db, { nowMs: NOW, retention, abandonAfterMs: 60_000 })).configChangesDropped).toBe(0);
   });
 });

@@ -1,11 +1,12 @@
 import type { Database } from "../db/database.ts";
+import { batchesRepo } from "../db/batches-repo.ts";
 import { commandLogRepo } from "./command-log-repo.ts";
 import { createPartitions, DAY_MS, dropPartitionsBefore, partitionAt, partitionsBetween, type Partition } from "./partitions.ts";
 
 /** How long history is kept, in days (HISTORY_MINUTE_RETENTION_DAYS, HISTORY_HOUR_RETENTION_DAYS). */
 export interface HistoryRetention {
   minuteDays: number;
-  /** Hourly rollups, and also device state events and the command log. */
+  /** Hourly rollups, and also device state events, the command log and the configs MCUs were sent. */
   hourDays: number;
 }
 
@@ -19,6 +20,8 @@ export interface MaintenanceReport {
   dropped: string[];
   /** Pending commands of a node that stopped, marked timed out. */
   commandsAbandoned: number;
+  /** Config changes past retention, deleted. */
+  configChangesDropped: number;
   /** Steps that failed (the others ran); the next run tries them again. */
   errors: Error[];
 }
@@ -36,7 +39,7 @@ export async function runMaintenance(
   db: Database,
   { nowMs, retention = DEFAULT_RETENTION, abandonAfterMs }: { nowMs: number; retention?: HistoryRetention; abandonAfterMs: number },
 ): Promise<MaintenanceReport> {
-  const report: MaintenanceReport = { created: [], dropped: [], commandsAbandoned: 0, errors: [] };
+  const report: MaintenanceReport = { created: [], dropped: [], commandsAbandoned: 0, configChangesDropped: 0, errors: [] };
   const step = async (fn: () => Promise<void>) => {
     try {
       await fn();
@@ -68,6 +71,10 @@ export async function runMaintenance(
       report.dropped.push(...(await dropPartitionsBefore(db, table, cutoff)));
     });
   }
+  // Kept as long as the command log: what the devices were told to run on beside what they switched.
+  await step(async () => {
+    report.configChangesDropped = await batchesRepo(db).sweepConfigChanges(new Date(hourCutoff));
+  });
   await step(async () => {
     report.commandsAbandoned = await commandLogRepo(db).sweepAbandoned(nowMs - abandonAfterMs, nowMs);
   });
