@@ -188,11 +188,6 @@ export function createAlarmCollection(deps: AlarmCollectionDeps) {
       return alarmed;
     },
 
-    /** The active alarms now (tests). */
-    active(): Alarm[] {
-      return [...active.values()];
-    },
-
     /** Forgets every alarm (sign-out); the main thread is told at once. */
     clear() {
       generation++;
