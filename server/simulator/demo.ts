@@ -12,6 +12,7 @@ import { inventoryRepo } from "../db/inventory-repo.ts";
 import { demoClaimCode, hashClaimCode } from "../devices/device-keys.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
 import { demoRepo } from "./demo-repo.ts";
+import { seedDemoGrowCycles } from "./demo-grow.ts";
 import type { SensorCounts } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
 
@@ -85,7 +86,8 @@ const CONTROLLER_NAMES: Record<ControllerType, string> = { Humidifier: "Mist mak
 
 /**
  * Seeds the demo client on first start: 3 farms, 12 MCUs with sensors and controllers, 3
- * profiles linked to some MCUs, a few notifications, and unclaimed stock. Answers the simulated
+ * profiles linked to some MCUs, the starter recipes and three batches running, a few
+ * notifications, and unclaimed stock. Answers the simulated
  * devices (the 12 MCUs and the unclaimed ones), whose keys it keeps for the fleet.
  */
 export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () => Date = () => new Date()): Promise<{ created: boolean; devices: FleetDevice[] }> {
@@ -139,6 +141,9 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       for (const [i, m] of DEMO_STOCK.mcus.entries()) {
         await demo.addDevice({ mac: m, key: keys[mcuMacs.length + i]!.key, counts: { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }, battery: 90, seed: 100 + i });
       }
+
+      const rooms = FARMS.flatMap((f) => f.rooms);
+      await seedDemoGrowCycles(tx, id, (room) => mcuIds[rooms.indexOf(room)]!, DEMO_LOGIN.username, at);
 
       const notes = notificationsRepo(tx);
       const minutesAgo = (m: number) => new Date(at.getTime() - m * 60_000);
