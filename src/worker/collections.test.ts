@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Entities, EntityName } from "../contract/live.ts";
+import { batchRecord } from "../test-support/batches.ts";
 import { farmRecord, mcuRecord } from "../test-support/records.ts";
 import { createCollections } from "./collections.ts";
 import { createRestClient } from "./rest-client.ts";
@@ -99,5 +100,13 @@ describe("the collections declared in the contract, run by one cache", () => {
     collections.patch("notification", note(2));
     expect(entities.notifications.map((n) => n.notification_id)).toEqual([2, 1]);
     expect(changes).toEqual(["notifications", "notifications"]);
+  });
+
+  it("keeps one copy of a created item whose live event came before the answer", async () => {
+    const started = batchRecord({ batch_id: 5 });
+    const { collections, entities } = createDeps({ "POST /api/batches": { status: 201, body: started } });
+    collections.patch("batch", started);
+    await collections.mutations.startBatch({ name: started.name, recipe_id: 1, mcu_ids: [1], time_zone: "UTC" });
+    expect(entities.batches.map((b) => b.batch_id)).toEqual([5]);
   });
 });

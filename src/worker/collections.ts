@@ -181,7 +181,8 @@ export function createCollections(ctx: CollectionsContext) {
     const list = entities[name] as Record<string, unknown>[];
     const matches = (item: Record<string, unknown>) => item[key] === id;
     if (effect === "remove") set(name, list.filter((item) => !matches(item)) as never);
-    else if (id === null || id === undefined) set(name, [...list, answer] as never);
+    // A new item may be in the list already: its live event can arrive before the answer.
+    else if (id === null || id === undefined) set(name, [...list.filter((item) => item[key] !== (answer as Record<string, unknown>)[key]), answer] as never);
     else set(name, list.map((item) => (matches(item) ? answer : item)) as never);
   }
 
