@@ -24,7 +24,7 @@ interface Refusal {
 function fieldOf(text: string): Field | null {
   if (/^Name /.test(text)) return "name";
   if (/^(Choose a recipe|Recipe )/.test(text)) return "recipe_id";
-  if (/^(Choose at least one MCU|MCU |An MCU |A batch runs on)/.test(text) || / is already in batch /.test(text)) return "mcu_ids";
+  if (/^(Choose at least one MCU|MCU |An MCU |A batch runs on)/.test(text) || / already in (a running )?batch/.test(text)) return "mcu_ids";
   if (/^Time zone /.test(text)) return "time_zone";
   if (/^Start /.test(text)) return "started_at";
   return null;
