@@ -8,7 +8,7 @@ import { iso } from "./rows.ts";
  * Controllers and sensors are both peripherals of an MCU: same columns, same rules, different
  * table and id name. One repository serves both.
  */
-interface PeripheralTable<K extends "controller" | "sensor"> {
+export interface PeripheralTable<K extends "controller" | "sensor"> {
   kind: K;
   table: "controllers" | "sensors";
   id: "unit_id" | "sensor_id";
@@ -18,7 +18,7 @@ export const CONTROLLERS: PeripheralTable<"controller"> = { kind: "controller", 
 export const SENSORS: PeripheralTable<"sensor"> = { kind: "sensor", table: "sensors", id: "sensor_id" };
 
 type EntityOf<K> = K extends "controller" ? Controller : Sensor;
-type TypeOf<K> = K extends "controller" ? ControllerType : SensorType;
+export type TypeOf<K> = K extends "controller" ? ControllerType : SensorType;
 
 interface PeripheralRow {
   id: number;
@@ -119,3 +119,5 @@ export function peripheralsRepo<K extends "controller" | "sensor">(sql: Sql, t: 
     },
   };
 }
+
+export type PeripheralsRepo<K extends "controller" | "sensor"> = ReturnType<typeof peripheralsRepo<K>>;

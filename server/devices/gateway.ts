@@ -228,9 +228,9 @@ export function createGateway(o: GatewayOptions): Gateway {
       stats.dropped.invalid++;
       o.log?.(`gateway: ${about}: ${err.message}`);
     };
-    transport.onTelemetry?.((mac, bytes, start, end, delivery) => {
-      if (end - start > MAX_DEVICE_PAYLOAD_BYTES) return drop("tooLarge", delivery);
-      onTelemetry(mac, bytes.toString("utf8", start, end), delivery)?.catch(fail(TOPICS.telemetry(mac)));
+    transport.onTelemetry?.((mac, bytes, from, to, delivery) => {
+      if (to - from > MAX_DEVICE_PAYLOAD_BYTES) return drop("tooLarge", delivery);
+      onTelemetry(mac, bytes.toString("utf8", from, to), delivery)?.catch(fail(TOPICS.telemetry(mac)));
     });
     transport.onMessage((topic, payload) => {
       const t = parseDeviceTopic(topic);

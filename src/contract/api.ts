@@ -1,5 +1,5 @@
 import { type, type Traversal, type Type } from "arktype";
-import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client } from "./entities.ts";
+import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client, type ControllerType, type SensorType } from "./entities.ts";
 import { CLAIM_CODE_REQUIRED } from "./claim-code.ts";
 import { claimCodeField, emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
 import { LIMITS } from "./limits.ts";
@@ -171,7 +171,7 @@ export const controllerRequest = request(
     name: requiredText("Name", "Name is required", LIMITS.name),
     mac: macField(),
     type: type("string").narrow(
-      (s, ctx) => (CONTROLLER_TYPES as readonly string[]).includes(s) || ctx.reject({ message: `Type must be one of ${CONTROLLER_TYPES.join(", ")}` }),
+      (s, ctx): s is ControllerType => (CONTROLLER_TYPES as readonly string[]).includes(s) || ctx.reject({ message: `Type must be one of ${CONTROLLER_TYPES.join(", ")}` }),
     ),
     mcu_id: idField("MCU", "Please select an MCU"),
     "+": "reject",
@@ -184,7 +184,7 @@ export const sensorRequest = request(
   type({
     "name?": optionalText("Name", LIMITS.name),
     mac: macField(),
-    type: type("string").narrow((s, ctx) =>
+    type: type("string").narrow((s, ctx): s is SensorType =>
       s === ""
         ? ctx.reject({ message: "Type required" })
         : (SENSOR_TYPES as readonly string[]).includes(s) || ctx.reject({ message: `Type must be one of ${SENSOR_TYPES.join(", ")}` }),

@@ -1,98 +1,119 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { controllerRequest, sensorRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import { isMac, normalizeMac } from "../../../src/contract/mac.ts";
-import { CONTROLLERS, SENSORS } from "../../db/peripherals-repo.ts";
+import { CONTROLLERS, SENSORS, type PeripheralInput, type PeripheralsRepo, type PeripheralTable, type TypeOf } from "../../db/peripherals-repo.ts";
+import type { TransactionRepositories } from "../../db/repositories.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { idParam, parse } from "../validate.ts";
+
+/** One kind of peripheral's routes: its paths, texts, repository and how a request body becomes its input. */
+interface PeripheralKind<K extends "controller" | "sensor"> {
+  table: PeripheralTable<K>;
+  /** Its repository among the app's, or a transaction's. */
+  repoOf(repos: TransactionRepositories): PeripheralsRepo<K>;
+  list: string;
+  scan: string;
+  one: string;
+  idName: string;
+  label: string;
+  parseInput(body: unknown): PeripheralInput<TypeOf<K>>;
+  notFoundText(mac: string): string;
+  deleted: string;
+}
+
+const CONTROLLER_KIND: PeripheralKind<"controller"> = {
+  table: CONTROLLERS,
+  repoOf: (repos) => repos.controllers,
+  list: API_PATHS.controllers,
+  scan: API_PATHS.controllerScan.pattern,
+  one: API_PATHS.controller.pattern,
+  idName: "unit_id",
+  label: "Controller",
+  parseInput(body) {
+    const b = parse(controllerRequest, body);
+    return { name: b.name ?? "", mac: b.mac, type: b.type, mcu_id: b.mcu_id };
+  },
+  notFoundText: (mac) => `No controller found for MAC: ${mac}`,
+  deleted: "Controller deleted successfully",
+};
+
+const SENSOR_KIND: PeripheralKind<"sensor"> = {
+  table: SENSORS,
+  repoOf: (repos) => repos.sensors,
+  list: API_PATHS.sensors,
+  scan: API_PATHS.sensorScan.pattern,
+  one: API_PATHS.sensor.pattern,
+  idName: "sensor_id",
+  label: "Sensor",
+  parseInput(body) {
+    const b = parse(sensorRequest, body);
+    return { name: b.name ?? "", mac: b.mac, type: b.type, mcu_id: b.mcu_id };
+  },
+  notFoundText: (mac) => `Sensor ${mac} Not Found, Or Already Used`,
+  deleted: "Sensor deleted successfully",
+};
 
 /**
  * Controllers and sensors (SPEC §7): the same five routes each, plus a list of the client's
  * devices that includes those whose MCU was deleted.
  */
 export const peripheralRoutes: FastifyPluginAsync = async (app) => {
-  const kinds = [
-    {
-      table: CONTROLLERS,
-      repo: "controllers",
-      list: API_PATHS.controllers,
-      scan: API_PATHS.controllerScan.pattern,
-      one: API_PATHS.controller.pattern,
-      idName: "unit_id",
-      label: "Controller",
-      rs: controllerRequest,
-      notFoundText: (mac: string) => `No controller found for MAC: ${mac}`,
-      deleted: "Controller deleted successfully",
-    },
-    {
-      table: SENSORS,
-      repo: "sensors",
-      list: API_PATHS.sensors,
-      scan: API_PATHS.sensorScan.pattern,
-      one: API_PATHS.sensor.pattern,
-      idName: "sensor_id",
-      label: "Sensor",
-      rs: sensorRequest,
-      notFoundText: (mac: string) => `Sensor ${mac} Not Found, Or Already Used`,
-      deleted: "Sensor deleted successfully",
-    },
-  ] as const;
-
-  for (const k of kinds) {
-    const repo = app.repos[k.repo];
-    const parseBody = (body: unknown) => {
-      const b = parse(k.rs, body);
-      return { name: b.name ?? "", mac: b.mac, type: b.type as never, mcu_id: b.mcu_id };
-    };
-
-    app.get(k.list, async (req) => {
-      const { clientId } = req.signedIn;
-      return repo.list(clientId);
-    });
-
-    /** The client's own device, else an unclaimed inventory device of this kind, else 404. */
-    app.get<{ Params: { mac: string } }>(k.scan, async (req) => {
-      const { clientId } = req.signedIn;
-      if (!isMac(req.params.mac)) throw new AppError("VALIDATION", "Invalid MAC address format");
-      const mac = normalizeMac(req.params.mac);
-      const own = await repo.getByMac(clientId, mac);
-      if (own) return own;
-      const stock = await app.repos.inventory.get(mac);
-      if (stock && stock.claimed_by === null && stock.kind === k.table.kind) {
-        return { mac, type: stock.type, name: "", mcu_id: null };
-      }
-      throw new AppError("NOT_FOUND", k.notFoundText(mac));
-    });
-
-    app.post(k.list, async (req, reply) => {
-      const { clientId } = req.signedIn;
-      const input = parseBody(req.body);
-      const device = await app.repos.transaction(async (tx) => {
-        if (!(await tx.mcus.exists(clientId, input.mcu_id))) throw notFound("MCU");
-        return tx[k.repo].create(clientId, input as never, app.now());
-      });
-      reply.status(201);
-      return device;
-    });
-
-    app.put<{ Params: Record<string, string> }>(k.one, async (req) => {
-      const { clientId } = req.signedIn;
-      const id = idParam(req.params[k.idName], k.label);
-      const input = parseBody(req.body);
-      const device = await app.repos.transaction(async (tx) => {
-        if (!(await tx[k.repo].get(clientId, id))) throw notFound(k.label);
-        if (!(await tx.mcus.exists(clientId, input.mcu_id))) throw notFound("MCU");
-        return tx[k.repo].update(clientId, id, input as never, app.now());
-      });
-      if (!device) throw notFound(k.label);
-      return device;
-    });
-
-    app.delete<{ Params: Record<string, string> }>(k.one, async (req): Promise<MessageResponse> => {
-      const { clientId } = req.signedIn;
-      const id = idParam(req.params[k.idName], k.label);
-      if (!(await app.repos.transaction((tx) => tx[k.repo].delete(clientId, id)))) throw notFound(k.label);
-      return { message: k.deleted };
-    });
-  }
+  kindRoutes(app, CONTROLLER_KIND);
+  kindRoutes(app, SENSOR_KIND);
 };
+
+function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: PeripheralKind<K>) {
+  const repo = k.repoOf(app.repos);
+
+  app.get(k.list, async (req) => {
+    const { clientId } = req.signedIn;
+    return repo.list(clientId);
+  });
+
+  /** The client's own device, else an unclaimed inventory device of this kind, else 404. */
+  app.get<{ Params: { mac: string } }>(k.scan, async (req) => {
+    const { clientId } = req.signedIn;
+    if (!isMac(req.params.mac)) throw new AppError("VALIDATION", "Invalid MAC address format");
+    const mac = normalizeMac(req.params.mac);
+    const own = await repo.getByMac(clientId, mac);
+    if (own) return own;
+    const stock = await app.repos.inventory.get(mac);
+    if (stock && stock.claimed_by === null && stock.kind === k.table.kind) {
+      return { mac, type: stock.type, name: "", mcu_id: null };
+    }
+    throw new AppError("NOT_FOUND", k.notFoundText(mac));
+  });
+
+  app.post(k.list, async (req, reply) => {
+    const { clientId } = req.signedIn;
+    const input = k.parseInput(req.body);
+    const device = await app.repos.transaction(async (tx) => {
+      if (!(await tx.mcus.exists(clientId, input.mcu_id))) throw notFound("MCU");
+      return k.repoOf(tx).create(clientId, input, app.now());
+    });
+    reply.status(201);
+    return device;
+  });
+
+  app.put<{ Params: Record<string, string> }>(k.one, async (req) => {
+    const { clientId } = req.signedIn;
+    const id = idParam(req.params[k.idName], k.label);
+    const input = k.parseInput(req.body);
+    const device = await app.repos.transaction(async (tx) => {
+      const own = k.repoOf(tx);
+      if (!(await own.get(clientId, id))) throw notFound(k.label);
+      if (!(await tx.mcus.exists(clientId, input.mcu_id))) throw notFound("MCU");
+      return own.update(clientId, id, input, app.now());
+    });
+    if (!device) throw notFound(k.label);
+    return device;
+  });
+
+  app.delete<{ Params: Record<string, string> }>(k.one, async (req): Promise<MessageResponse> => {
+    const { clientId } = req.signedIn;
+    const id = idParam(req.params[k.idName], k.label);
+    if (!(await app.repos.transaction((tx) => k.repoOf(tx).delete(clientId, id)))) throw notFound(k.label);
+    return { message: k.deleted };
+  });
+}
