@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { thresholdBreaches } from "../../src/contract/conditions.ts";
+import { checkTelemetry } from "../../src/contract/mqtt.ts";
+import { inferWhy, switchRule } from "../../src/contract/switch-reasons.ts";
 import { ambientAt, BATTERY_SWAPPED_AT, DEFAULT_CONFIG, DOOR_OPEN_LEAK, initialRoom, rng, roomFromReading, stepRoom, telemetryOf } from "./physics.ts";
 
 const run = (room: ReturnType<typeof initialRoom>, config = DEFAULT_CONFIG, seconds = 600) => {
@@ -167,5 +169,32 @@ describe("simulated grow room", () => {
     room.actuators.Irrigation.auto = false;
     expect(rest.actuators.Irrigation.auto).toBe(true);
     expect(telemetryOf(room, { DHT: 2, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 }).DHT).toEqual({ temperature: 17.4, humidity: 91.2, count: 2 });
+  });
+
+  it("reports the rule each automation switch was made by, once, in the reading that shows it", () => {
+    const room = initialRoom(rng(5));
+    const random = rng(9);
+    const counts = { DHT: 1, SOIL_TEMP: 1, CO2: 1, MOISTURE: 1 };
+    let explained = 0;
+    for (let i = 0; i < 3 * 3600; i += 10) {
+      const before = { ...room.actuators.Humidifier };
+      stepRoom(room, DEFAULT_CONFIG, 10, random);
+      const t = telemetryOf(room, counts);
+      expect(checkTelemetry(JSON.parse(JSON.stringify(t)))).toEqual(t);
+      const why = t.Humidifier!.why;
+      if (before.status === room.actuators.Humidifier.status) {
+        expect(why).toBeUndefined();
+        continue;
+      }
+      explained++;
+      const rule = switchRule(why!.rule)!;
+      expect(rule.on).toBe(room.actuators.Humidifier.status);
+      expect(rule.fires(why!.value, why!.limit)).toBe(true);
+      // The server, from the reading's values, comes to the same rule, or to none when the room moved back across the limit since.
+      const inferred = inferWhy("Humidifier", room.actuators.Humidifier.status, DEFAULT_CONFIG, { humidity: t.DHT!.humidity });
+      if (inferred) expect(inferred.rule).toBe(why!.rule);
+      expect(telemetryOf(room, counts).Humidifier!.why).toBeUndefined();
+    }
+    expect(explained).toBeGreaterThan(2);
   });
 });

@@ -1,6 +1,7 @@
 import type { LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
 import type { TelemetryMessage } from "../../src/contract/mqtt.ts";
 import type { CommandTarget } from "../../src/contract/realtime.ts";
+import { automationSwitch, type SwitchValues, type SwitchWhy } from "../../src/contract/switch-reasons.ts";
 
 /** Sensors of each kind on a simulated MCU; a kind with none is not reported. */
 export interface SensorCounts {
@@ -33,7 +34,14 @@ export interface RoomState {
    * faster than the humidifier and the AC can make up for.
    */
   airLeak: number;
+  /**
+   * The rule each controller's automation last switched it by, until a reading reports it (the
+   * reading's `why`, then cleared): a switch is explained once, with the reading that shows it.
+   */
+  switched: Partial<Record<CommandTarget, SwitchWhy>>;
 }
+
+const AUTOMATION_ORDER = ["Humidifier", "Ventilation", "AC", "Irrigation"] as const satisfies readonly CommandTarget[];
 
 /** A door left open: the room trades air with outside this many times faster than when closed. */
 export const DOOR_OPEN_LEAK = 12;
@@ -80,6 +88,7 @@ export function initialRoom(random: () => number, battery = 40 + random() * 60):
     irrigationLiters: 0,
     sinceIrrigation: random() * 3600,
     airLeak: 1,
+    switched: {},
   };
 }
 
@@ -109,6 +118,7 @@ export function roomFromReading(reading: LiveReading, rest: RoomState): RoomStat
     },
     irrigationLiters: 0,
     airLeak: 1,
+    switched: {},
   };
 }
 
@@ -130,29 +140,26 @@ export function ambientAt(ms: number): number {
  */
 export function stepRoom(room: RoomState, config: ProfileConfig, dt: number, random: () => number, ambient = 24): void {
   const a = room.actuators;
-
-  if (a.Humidifier.auto) {
-    if (room.humidity < config.humidifier.humidity_on_below) a.Humidifier.status = true;
-    else if (room.humidity > config.humidifier.humidity_off_above) a.Humidifier.status = false;
-  }
-  if (a.Ventilation.auto) {
-    if (room.co2 > config.ventilation.co2_threshold) a.Ventilation.status = true;
-    else if (room.co2 < config.ventilation.co2_threshold * 0.8) a.Ventilation.status = false;
-  }
-  if (a.AC.auto) {
-    const basis = config.ac.based_on === "soil_temp" ? room.soilTemperature : room.temperature;
-    if (basis > config.ac.target_temp + 0.5) a.AC.status = true;
-    else if (basis < config.ac.target_temp - 0.5) a.AC.status = false;
-  }
+  const values: SwitchValues = {
+    humidity: room.humidity,
+    co2: room.co2,
+    temperature: room.temperature,
+    soil_temperature: room.soilTemperature,
+    soil_moisture: room.soilMoisture,
+  };
   room.sinceIrrigation += dt;
-  if (a.Irrigation.auto) {
-    const due = room.sinceIrrigation >= config.irrigation.on_cycle_hours * 3600 || room.soilMoisture < config.irrigation.soil_moisture_on;
-    if (!a.Irrigation.status && due) {
-      a.Irrigation.status = true;
+  values.hours_since_irrigation = room.sinceIrrigation / 3600;
+  values.irrigation_liters = room.irrigationLiters;
+  for (const target of AUTOMATION_ORDER) {
+    const actuator = a[target];
+    if (!actuator.auto) continue;
+    const why = automationSwitch(target, actuator.status, config, values);
+    if (!why) continue;
+    actuator.status = !actuator.status;
+    room.switched[target] = why;
+    if (target === "Irrigation" && actuator.status) {
       room.irrigationLiters = 0;
       room.sinceIrrigation = 0;
-    } else if (a.Irrigation.status && (room.irrigationLiters >= config.irrigation.off_cycle_liters || room.soilMoisture >= config.irrigation.soil_moisture_off)) {
-      a.Irrigation.status = false;
     }
   }
 
@@ -186,7 +193,8 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 /**
  * The telemetry message (ARCHITECTURE.md device contract) a room's MCU publishes. With `random`,
  * each value carries a sensor's own noise (a DHT22's few tenths, an NDIR CO2 sensor's few ppm)
- * on top of the room's state, as real readings do.
+ * on top of the room's state, as real readings do. A controller the automation switched since the
+ * last report carries the rule it switched by (`why`), which the room then forgets.
  */
 export function telemetryOf(room: RoomState, counts: SensorCounts, random?: () => number): TelemetryMessage {
   const jitter = (size: number) => (random ? (random() - 0.5) * 2 * size : 0);
@@ -198,6 +206,13 @@ export function telemetryOf(room: RoomState, counts: SensorCounts, random?: () =
     Humidifier: { ...a.Humidifier },
     batteryLevel: Math.round(room.battery),
   };
+  // Each switch of the automation is explained once, in the reading that shows it.
+  for (const target of AUTOMATION_ORDER) {
+    const why = room.switched[target];
+    if (why === undefined) continue;
+    t[target]!.why = why;
+    delete room.switched[target];
+  }
   if (counts.DHT > 0) t.DHT = { temperature: r1(room.temperature + jitter(0.1)), humidity: r1(clamp(room.humidity + jitter(0.3), 0, 100)), count: counts.DHT };
   if (counts.SOIL_TEMP > 0) t.SOIL_TEMP = { soil_temperature: r1(room.soilTemperature + jitter(0.1)), count: counts.SOIL_TEMP };
   if (counts.CO2 > 0) t.CO2 = { co2: Math.round(Math.max(400, room.co2 + jitter(6))), count: counts.CO2 };

@@ -171,6 +171,8 @@ export class SimulatedMcu {
       if (actuator.auto) return ack(false, `Turn Automation off to switch ${cmd.target} by hand`);
       actuator.status = cmd.onOff;
     }
+    // A person's command: the automation's last switch of this controller no longer explains its state.
+    delete this.room.switched[cmd.target];
     this.commandsHandled++;
     ack(true);
     this.report();

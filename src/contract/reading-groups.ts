@@ -1,5 +1,11 @@
-/** A controller's state in a reading: on or off, and whether its automation drives it. */
-const CONTROLLER = { status: "boolean", auto: "boolean" } as const;
+import { switchWhy } from "./switch-reasons.ts";
+
+/**
+ * A controller's state in a reading: on or off, and whether its automation drives it. `why`: the
+ * rule its automation switched it by, only in the reading that reports that switch (absent from
+ * nearly every reading, so the check of one costs a key look-up).
+ */
+const CONTROLLER = { status: "boolean", auto: "boolean", "why?": switchWhy } as const;
 
 /**
  * The groups and fields of a reading, declared once for its two checks: what a device may send
