@@ -23,6 +23,8 @@ export const PAGES = {
   "/controllers": screen("sidebar", () => import("../features/controllers/controllers-page.tsx")),
   "/sensors": screen("sidebar", () => import("../features/sensors/sensors-page.tsx")),
   "/settings-profile": screen("sidebar", () => import("../features/profiles/profiles-page.tsx")),
+  "/recipes": screen("sidebar", () => import("../features/recipes/recipes-page.tsx")),
+  "/recipes/:recipeId": screen("sidebar", () => import("../features/recipes/recipe-editor-page.tsx")),
   "/settings": screen("sidebar", () => import("../features/settings/settings-page.tsx")),
   "/alarms": screen("sidebar", () => import("../features/alarms/alarms-page.tsx")),
   // The wall view: full screen, outside the sidebar's layout.

@@ -41,3 +41,6 @@ export const WifiIcon = (p: P) => <Icon d="M5 12.6a11 11 0 0 1 14 0M1.4 9a16 16 
 export const ThermometerIcon = (p: P) => <Icon d="M14 14.8V3.5a2.5 2.5 0 0 0-5 0v11.3a4.5 4.5 0 1 0 5 0z" {...p} />;
 export const CloudIcon = (p: P) => <Icon d="M18 10h-1.3A8 8 0 1 0 9 20h9a5 5 0 0 0 0-10z" {...p} />;
 export const MonitorIcon = (p: P) => <Icon d="M2 4h20v13H2zM8 21h8M12 17v4" {...p} />;
+export const ChevronDownIcon = (p: P) => <Icon d="m6 9 6 6 6-6" {...p} />;
+export const ArrowUpIcon = (p: P) => <Icon d="M12 19V5M5 12l7-7 7 7" {...p} />;
+export const SproutIcon = (p: P) => <Icon d="M12 22V11M12 11C12 7 9.5 4 4 4c0 4.5 3 7 8 7zM12 14c0-4 2.5-7 8-7 0 4.5-3 7-8 7zM7 22h10" {...p} />;
