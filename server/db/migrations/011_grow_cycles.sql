@@ -44,6 +44,8 @@ create table batches (
 );
 create index batches_client_idx on batches (client_id);
 create index batches_running_idx on batches (batch_id) where status = 'running';
+-- A recipe's batches (counted on each recipe, and looked up before it is deleted).
+create index batches_recipe_idx on batches (recipe_id, recipe_version);
 
 -- The MCUs of a batch; `running` copies the batch's status so that an MCU is in at most one running batch.
 create table batch_mcus (
