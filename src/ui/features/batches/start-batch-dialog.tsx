@@ -44,7 +44,7 @@ const defaultName = (recipe: Recipe | undefined, now: number) => (recipe ? `${re
 /** Starts a recipe's current version on MCUs free of other running batches. Mount it per opening. */
 export function StartBatchDialog({ open, onClose, recipes, mcus, running }: { open: boolean; onClose: () => void; recipes: readonly Recipe[]; mcus: readonly Mcu[]; running: readonly Batch[] }) {
   return (
-    <Modal open={open} onClose={onClose} title="Start a batch">
+    <Modal open={open} onClose={onClose} title="Start a batch" wide>
       {recipes.length === 0 ? (
         <div>
           <p className="mb-4 text-gray-700">A batch follows a recipe: its phases and their climate. There is no recipe yet.</p>

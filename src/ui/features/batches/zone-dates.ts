@@ -13,7 +13,7 @@ function formatter(timeZone: string, style: "day" | "dayTime" | "full"): Intl.Da
         ? { timeZone, day: "numeric", month: "short" }
         : style === "dayTime"
           ? { timeZone, day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
-          : { timeZone, dateStyle: "medium", timeStyle: "short" };
+          : { timeZone, dateStyle: "medium", timeStyle: "short", hourCycle: "h23" };
     f = new Intl.DateTimeFormat(undefined, options);
     made.set(key, f);
   }
