@@ -25,6 +25,8 @@ export const PAGES = {
   "/settings-profile": screen("sidebar", () => import("../features/profiles/profiles-page.tsx")),
   "/recipes": screen("sidebar", () => import("../features/recipes/recipes-page.tsx")),
   "/recipes/:recipeId": screen("sidebar", () => import("../features/recipes/recipe-editor-page.tsx")),
+  "/batches": screen("sidebar", () => import("../features/batches/batches-page.tsx")),
+  "/batches/:batchId": screen("sidebar", () => import("../features/batches/batch-detail-page.tsx")),
   "/settings": screen("sidebar", () => import("../features/settings/settings-page.tsx")),
   "/alarms": screen("sidebar", () => import("../features/alarms/alarms-page.tsx")),
   // The wall view: full screen, outside the sidebar's layout.

@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from "react";
-import { AlertIcon, ChipIcon, DashboardIcon, FanIcon, FarmIcon, SensorIcon, SettingsIcon, SlidersIcon, SproutIcon } from "../components/icons.tsx";
+import { AlertIcon, ChipIcon, DashboardIcon, FanIcon, FarmIcon, SensorIcon, SettingsIcon, LayersIcon, SlidersIcon, SproutIcon } from "../components/icons.tsx";
 import type { PagePath } from "./pages.ts";
 
 /** The sidebar entries of SPEC §2, in order; the top bar shows the current one's label. */
@@ -13,6 +13,7 @@ export const NAV = [
   { to: "/sensors", label: "Sensors Manager", icon: SensorIcon },
   { to: "/settings-profile", label: "MCU Settings", icon: SlidersIcon },
   { to: "/recipes", label: "Recipes", icon: SproutIcon },
+  { to: "/batches", label: "Batches", icon: LayersIcon },
   { to: "/settings", label: "Settings", icon: SettingsIcon },
 ] as const satisfies readonly { to: PagePath; label: string; icon: ComponentType<SVGProps<SVGSVGElement>> }[];
 

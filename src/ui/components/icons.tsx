@@ -44,3 +44,4 @@ export const MonitorIcon = (p: P) => <Icon d="M2 4h20v13H2zM8 21h8M12 17v4" {...
 export const ChevronDownIcon = (p: P) => <Icon d="m6 9 6 6 6-6" {...p} />;
 export const ArrowUpIcon = (p: P) => <Icon d="M12 19V5M5 12l7-7 7 7" {...p} />;
 export const SproutIcon = (p: P) => <Icon d="M12 22V11M12 11C12 7 9.5 4 4 4c0 4.5 3 7 8 7zM12 14c0-4 2.5-7 8-7 0 4.5-3 7-8 7zM7 22h10" {...p} />;
+export const LayersIcon = (p: P) => <Icon d="m12 2 10 5-10 5L2 7zM2 12l10 5 10-5M2 17l10 5 10-5" {...p} />;
