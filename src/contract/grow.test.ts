@@ -128,18 +128,21 @@ describe("dueStep", () => {
     expect(dueStep(b, start + 10 * DAY)).toBe("advance");
     const waiting = plan({ phase_index: 1, phase_started_at: new Date(start).toISOString() });
     const p = batchProgress(waiting, start + 5 * DAY - 1);
-    expect(p.waiting).toBe(false);
-    expect(progressLabel(p)).toBe("Pinning · day 5 of 5");
+    // It waits for the grower throughout; the plan moves it on only at its maximum.
+    expect(p.waiting).toBe(true);
+    expect(progressLabel(p)).toBe("Pinning · day 5 · waiting: Pins visible");
     expect(dueStep(waiting, start + 5 * DAY - 1)).toBeNull();
     expect(dueStep(waiting, start + 5 * DAY)).toBe("maximum");
     expect(dueStep({ ...waiting, status: "ended" }, start + 50 * DAY)).toBeNull();
     expect(dueStep({ ...waiting, held_since: new Date(start + DAY).toISOString() }, start + 50 * DAY)).toBeNull();
   });
 
-  it("shows a waiting phase as waiting once its days (with its extension) are over, when the plan moves it on", () => {
+  it("shows a phase that waits for the grower as waiting, its extension moving its maximum, and not while on hold", () => {
     const waiting = plan({ phase_index: 1, phase_started_at: new Date(start).toISOString(), extra_days: 1 });
-    expect(progressLabel(batchProgress(waiting, start + 5 * DAY))).toBe("Pinning · day 6 of 6");
-    expect(progressLabel(batchProgress(waiting, start + 6 * DAY))).toBe("Pinning · waiting: Pins visible");
+    expect(progressLabel(batchProgress(waiting, start + 5 * DAY))).toBe("Pinning · day 6 · waiting: Pins visible");
+    expect(dueStep(waiting, start + 6 * DAY - 1)).toBeNull();
     expect(dueStep(waiting, start + 6 * DAY)).toBe("maximum");
+    const held = { ...waiting, held_since: new Date(start + DAY).toISOString() };
+    expect(progressLabel(batchProgress(held, start + 2 * DAY))).toBe("Pinning · on hold");
   });
 });

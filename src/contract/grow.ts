@@ -222,7 +222,7 @@ export interface BatchProgress {
   /** When the phase ends by time (its maximum for a phase that waits); later while held. */
   endsAt: number;
   held: boolean;
-  /** The phase's time is up and it waits for the grower's confirmation. */
+  /** The phase ends when the grower confirms (its days are its maximum), and is not on hold. */
   waiting: boolean;
   next: RecipePhase | null;
   /** The config the room keeps now. */
@@ -256,7 +256,7 @@ export function batchProgress(b: BatchPlanState, now: number): BatchProgress {
     fraction,
     endsAt,
     held: heldSince !== null,
-    waiting: phase.confirm !== null && fraction >= 1 && heldSince === null,
+    waiting: phase.confirm !== null && heldSince === null,
     next: b.phases[phaseIndex + 1] ?? null,
     config: phaseConfigAt(phase, fraction),
   };
@@ -277,7 +277,7 @@ export function dueStep(b: BatchPlanState & Pick<Batch, "status">, now: number):
 /** "Fruiting · day 3 of 7": a batch's place, as the cards show it. */
 export function progressLabel(p: BatchProgress): string {
   if (p.held) return `${p.phase.name} · on hold`;
-  if (p.waiting) return `${p.phase.name} · waiting: ${p.phase.confirm}`;
+  if (p.waiting) return `${p.phase.name} · day ${p.day} · waiting: ${p.phase.confirm}`;
   return `${p.phase.name} · day ${p.day} of ${p.days}`;
 }
 

@@ -37,7 +37,7 @@ export interface McuLive {
 export interface McuGrowView {
   batchId: number;
   batchName: string;
-  /** "Fruiting · day 3 of 7", "Pinning · waiting: Pins visible", "Fruiting · on hold". */
+  /** "Fruiting · day 3 of 7", "Pinning · day 2 · waiting: Pins visible", "Fruiting · on hold". */
   label: string;
 }
 

@@ -28,7 +28,7 @@ describe("the batch each MCU follows, as its cards say it", () => {
   it("says when a phase waits for the grower, and when the batch is on hold", () => {
     const index = createMcuGrowIndex();
     const pinning = batchRecord({ mcu_ids: [1], phase_index: 1, phase_started_at: new Date(T0).toISOString() });
-    expect(index([pinning], T0 + 8 * DAY).get(1)?.label).toBe("Pinning · waiting: Pins visible");
+    expect(index([pinning], T0 + 2.5 * DAY).get(1)?.label).toBe("Pinning · day 3 · waiting: Pins visible");
     const held = batchRecord({ mcu_ids: [1], held_since: new Date(T0 + DAY).toISOString() });
     expect(index([held], T0 + 5 * DAY).get(1)?.label).toBe("Spawn run · on hold");
   });
