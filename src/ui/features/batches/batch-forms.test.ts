@@ -1,0 +1,41 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import { batchActionForm, harvestForm, startBatchForm, substrateForm } from "./batch-forms.ts";
+
+/** The form's errors by field, as Conform shows them under the fields. */
+function errorsOf(schema: Parameters<typeof parseWithZod>[1]["schema"], entries: [string, string][]) {
+  const data = new FormData();
+  for (const [k, v] of entries) data.append(k, v);
+  const submission = parseWithZod(data, { schema });
+  return submission.status === "error" ? submission.error : null;
+}
+
+describe("the grow-cycle forms say what the server says", () => {
+  it("asks for a name, a recipe, an MCU and a time zone it knows", () => {
+    expect(errorsOf(startBatchForm, [["started_at", "2026-12-02T08:00"], ["time_zone", "Mars/Olympus"]])).toEqual({
+      name: ["Name is required"],
+      recipe_id: ["Choose a recipe"],
+      mcu_ids: ["Choose at least one MCU"],
+      time_zone: ["Time zone must be an IANA time zone, like Asia/Beirut or UTC"],
+    });
+  });
+
+  it("takes several ticked MCUs", () => {
+    const entries: [string, string][] = [["name", "Run"], ["recipe_id", "3"], ["mcu_ids", "1"], ["mcu_ids", "2"], ["started_at", "2026-12-02T08:00"], ["time_zone", "UTC"]];
+    expect(errorsOf(startBatchForm, entries)).toBeNull();
+  });
+
+  it("checks a harvest's weight and an extension's days", () => {
+    expect(errorsOf(harvestForm, [])).toEqual({ fresh_kg: ["Fresh weight (kg) is required"] });
+    expect(errorsOf(harvestForm, [["fresh_kg", "lots"]])).toEqual({ fresh_kg: ["Fresh weight (kg) must be a number"] });
+    expect(errorsOf(harvestForm, [["fresh_kg", "0"]])).toEqual({ fresh_kg: ["Fresh weight (kg) must be between 0.001 and 100000"] });
+    expect(errorsOf(batchActionForm(true), [])).toEqual({ days: ["Days is required to extend a phase"] });
+    expect(errorsOf(batchActionForm(true), [["days", "61"]])).toEqual({ days: ["Days must be between 1 and 60"] });
+    expect(errorsOf(batchActionForm(false), [])).toBeNull();
+  });
+
+  it("clears the dry weight when empty and refuses one out of range", () => {
+    expect(errorsOf(substrateForm, [])).toBeNull();
+    expect(errorsOf(substrateForm, [["substrate_dry_kg", "-1"]])).toEqual({ substrate_dry_kg: ["Substrate dry weight (kg) must be between 0.001 and 100000"] });
+  });
+});
