@@ -1,8 +1,10 @@
 import { STATE_TARGETS, type CommandLogEntry, type CommandOutcome, type HistoryMetric, type StateEvent, type StateTarget } from "../../src/contract/history.ts";
+import type { SwitchReason } from "../../src/contract/switch-reasons.ts";
 import type { Sql } from "../db/database.ts";
 import { iso, isoOrNull } from "../db/rows.ts";
 import type { CommandCursor, SeriesPlan } from "./history-params.ts";
 import { READING_DECIMALS } from "./csv.ts";
+import { USER_COMMAND_WINDOW_MS } from "./state-events-repo.ts";
 
 /**
  * Reads of reading history: rollup series of one MCU or of a farm's MCUs, device
@@ -119,11 +121,24 @@ interface StateEventDbRow {
   at_micros: string;
 }
 
-function stateEventOf(r: StateEventDbRow): StateEventRow {
+function stateEventOf(r: StateEventDbRow & { cause_source?: "user" | "automation" | null; cause_actor?: string | null; cause_why?: SwitchReason | null }): StateEventRow {
   const e: StateEventRow = { at: iso(r.at), target: r.target, status: r.status, auto: r.auto, atMicros: r.at_micros };
   if (r.target === "Irrigation" || r.session !== null) e.session = r.session;
+  if (r.cause_source) e.cause = { source: r.cause_source, actor: r.cause_actor ?? null, why: r.cause_why ?? null };
   return e;
 }
+
+/**
+ * Who made a change, from the command log: the automation's row of that change (same time), or a
+ * person's command for that status within the window before it (the writer's own rule).
+ */
+const CAUSE_JOIN = `left join lateral (
+    select c.source as cause_source, c.actor as cause_actor, c.why as cause_why from command_log c
+    where c.mcu_id = e.mcu_id and c.target = e.target and c.type = 'status' and c.on_off = e.status
+      and c.at <= e.at and c.at > e.at - ${USER_COMMAND_WINDOW_MS} * interval '1 millisecond'
+      and ((c.source = 'automation' and c.at = e.at) or (c.source = 'user' and c.outcome in ('pending', 'acknowledged')))
+    order by c.at desc limit 1
+  ) c on true`;
 
 interface CommandDbRow {
   command_id: string;
@@ -137,6 +152,7 @@ interface CommandDbRow {
   outcome: CommandOutcome;
   reason: string | null;
   answered_at: Date | null;
+  why: SwitchReason | null;
   at_micros: string;
 }
 
@@ -153,6 +169,7 @@ function commandOf(r: CommandDbRow): CommandRow {
     outcome: r.outcome,
     reason: r.reason,
     answered_at: isoOrNull(r.answered_at),
+    why: r.why,
     cursor: { atMicros: r.at_micros, commandId: r.command_id },
   };
 }
@@ -241,6 +258,18 @@ export function historyRepo(sql: Sql) {
     return rows.map(stateEventOf);
   }
 
+  /** The changes in [fromMs, toMs) as `events` reads them, at most `limit`, each with who made it and why (the timeline's; the CSV export has no use for it). */
+  async function eventsWithCauses(mcuId: number, fromMs: number, toMs: number, limit: number): Promise<StateEventRow[]> {
+    const rows = await sql.query<StateEventDbRow>(
+      `select e.at, e.target, e.status, e.auto, e.session, (extract(epoch from e.at) * 1000000)::bigint::text as at_micros, c.*
+       from device_state_events e ${CAUSE_JOIN}
+       where e.mcu_id = $1 and e.at >= $2::timestamptz and e.at < $3::timestamptz
+       order by e.at, e.target, e.status, e.auto, e.session nulls first limit $4`,
+      [mcuId, isoParam(fromMs), isoParam(toMs), limit],
+    );
+    return rows.map(stateEventOf);
+  }
+
   async function commandsPage(mcuId: number, f: CommandFilters, order: "asc" | "desc", limit: number, after?: CommandCursor): Promise<CommandRow[]> {
     const { values, p } = params();
     const where = [`mcu_id = ${p(mcuId)}`];
@@ -251,7 +280,7 @@ export function historyRepo(sql: Sql) {
     if (f.target) where.push(`target = ${p(f.target)}`);
     if (after) where.push(`(at, command_id) ${order === "desc" ? "<" : ">"} (${fromMicros(p(after.atMicros))}, ${p(after.commandId)})`);
     const rows = await sql.query<CommandDbRow>(
-      `select command_id, mcu_id, source, actor, target, type, on_off, at, outcome, reason, answered_at,
+      `select command_id, mcu_id, source, actor, target, type, on_off, at, outcome, reason, answered_at, why,
          (extract(epoch from at) * 1000000)::bigint::text as at_micros
        from command_log where ${where.join(" and ")} order by at ${order}, command_id ${order} limit ${p(limit)}`,
       values,
@@ -311,6 +340,7 @@ export function historyRepo(sql: Sql) {
     },
 
     events,
+    eventsWithCauses,
 
     /** Every change in [fromMs, toMs), oldest first, in chunks of ROWS_CHUNK. */
     async *eventChunks(mcuId: number, fromMs: number, toMs: number): AsyncGenerator<StateEventRow[]> {

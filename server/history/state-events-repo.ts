@@ -19,18 +19,19 @@ export const USER_COMMAND_WINDOW_MS = 30_000;
  * - A stored change with Automation on, whose status differs from a known previous status, and
  *   that no user command asked for (this node's flag, or a user command for that status in the
  *   command log within USER_COMMAND_WINDOW_MS before it, sent from any node), is logged as the
- *   automation's: source 'automation', outcome 'reported', no actor.
+ *   automation's: source 'automation', outcome 'reported', no actor, with the change's reason
+ *   (`reason`: the device's or the inferred rule and the batch's phase; see switch-reasons.ts).
  * - command_log is partitioned by month and holds every automation switch (two years by
  *   default): the look-up of a user command is also bounded by the batch's own span ($9, $10:
  *   constants when the statement is planned), so it reads the partitions of those days only, one
  *   index probe per change.
  */
 const INSERT_CHANGES = `with v as (
-    select u.mcu_id, m.client_id, u.at, u.target, u.status, u.auto, u.session, u.user_caused,
+    select u.mcu_id, m.client_id, u.at, u.target, u.status, u.auto, u.session, u.user_caused, u.why::jsonb as why,
       row_number() over w as k,
       lag(u.status) over w as b_status, lag(u.auto) over w as b_auto, lag(u.session) over w as b_session
-    from unnest($1::int[], $2::timestamptz[], $3::text[], $4::bool[], $5::bool[], $6::bool[], $7::bool[])
-      as u(mcu_id, at, target, status, auto, session, user_caused)
+    from unnest($1::int[], $2::timestamptz[], $3::text[], $4::bool[], $5::bool[], $6::bool[], $7::bool[], $11::text[])
+      as u(mcu_id, at, target, status, auto, session, user_caused, why)
     join mcus m on m.mcu_id = u.mcu_id
     window w as (partition by u.mcu_id, u.target order by u.at)
   ),
@@ -55,8 +56,8 @@ const INSERT_CHANGES = `with v as (
     returning 1
   ),
   automation as (
-    insert into command_log (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at)
-    select gen_random_uuid()::text, c.mcu_id, c.client_id, 'automation', null, c.target, 'status', c.status, c.at, 'reported', null, c.at
+    insert into command_log (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at, why)
+    select gen_random_uuid()::text, c.mcu_id, c.client_id, 'automation', null, c.target, 'status', c.status, c.at, 'reported', null, c.at, c.why
     from changed c
     where c.auto and c.p_status is not null and c.p_status <> c.status and not c.user_caused
       and not exists (
@@ -93,6 +94,7 @@ export async function insertStateChanges(sql: Sql, changes: StateChange[]): Prom
     USER_COMMAND_WINDOW_MS,
     new Date(first - USER_COMMAND_WINDOW_MS).toISOString(),
     new Date(last).toISOString(),
+    changes.map((c) => (c.reason ? JSON.stringify(c.reason) : null)),
   ]);
   return row ?? { events: 0, automation: 0 };
 }

@@ -130,6 +130,8 @@ describe("state changes in the database", () => {
     auto,
     session: target === "Irrigation" ? status : null,
     userCaused,
+    why: null,
+    values: {},
   });
   const events = () =>
     server.db

@@ -1,5 +1,6 @@
 import type { LiveReading } from "../../src/contract/entities.ts";
 import { STATE_TARGETS, type StateTarget } from "../../src/contract/history.ts";
+import { readingValues, type SwitchReason, type SwitchValues, type SwitchWhy } from "../../src/contract/switch-reasons.ts";
 
 /** One change of a controller's state, as heard in a reading: a row of device_state_events to be. */
 export interface StateChange {
@@ -13,7 +14,15 @@ export interface StateChange {
   session: boolean | null;
   /** This node sent the user's command that asked for exactly this status (not the automation's doing). */
   userCaused: boolean;
+  /** The rule the device's automation says it switched by (the reading's `why`), or null. */
+  why: SwitchWhy | null;
+  /** The reading's values that came with the change: what the server infers a rule from when the device gave none. */
+  values: SwitchValues;
+  /** The reason the command log keeps if the change is logged as the automation's: set by the history writer before the write. */
+  reason?: SwitchReason | null;
 }
+
+type Controller = { status: boolean; auto: boolean; why?: SwitchWhy };
 
 /** A controller's state in a few bits: status, auto, session (0 absent, 1 false, 2 true); -1: not known. */
 const UNKNOWN = -1;
@@ -67,18 +76,22 @@ export class StateTracker {
       states = { codes: new Int8Array(STATE_TARGETS.length).fill(UNKNOWN), held: new Array<StateChange | undefined>(STATE_TARGETS.length).fill(undefined) };
       this.last.set(mcuId, states);
     }
-    if (irrigation !== undefined) this.compare(states, IRRIGATION, mcuId, atMs, irrigation.status, irrigation.auto, irrigation.session);
-    if (ac !== undefined) this.compare(states, AC, mcuId, atMs, ac.status, ac.auto, undefined);
-    if (ventilation !== undefined) this.compare(states, VENTILATION, mcuId, atMs, ventilation.status, ventilation.auto, undefined);
-    if (humidifier !== undefined) this.compare(states, HUMIDIFIER, mcuId, atMs, humidifier.status, humidifier.auto, undefined);
+    if (irrigation !== undefined) this.compare(states, IRRIGATION, mcuId, atMs, irrigation, irrigation.session, reading);
+    if (ac !== undefined) this.compare(states, AC, mcuId, atMs, ac, undefined, reading);
+    if (ventilation !== undefined) this.compare(states, VENTILATION, mcuId, atMs, ventilation, undefined, reading);
+    if (humidifier !== undefined) this.compare(states, HUMIDIFIER, mcuId, atMs, humidifier, undefined, reading);
   }
 
-  private compare(states: McuStates, i: number, mcuId: number, atMs: number, status: boolean, auto: boolean, session: boolean | undefined): void {
+  private compare(states: McuStates, i: number, mcuId: number, atMs: number, controller: Controller, session: boolean | undefined, reading: LiveReading): void {
+    const { status, auto } = controller;
     const code = codeOf(status, auto, session);
     if (states.codes[i] === code) return;
     states.codes[i] = code;
     const target = STATE_TARGETS[i]!;
     const userCaused = this.userCaused(mcuId, target, status, atMs);
+    const why = controller.why ?? null;
+    // Only a change allocates them: the reading's few values, not the reading (a change may wait in memory while the database is down).
+    const values = readingValues(reading);
     const held = states.held[i];
     if (held !== undefined) {
       if (secondOf(held.at) === secondOf(atMs)) {
@@ -88,13 +101,15 @@ export class StateTracker {
         held.auto = auto;
         held.session = session ?? null;
         held.userCaused = userCaused;
+        held.why = why;
+        held.values = values;
         return;
       }
       // A change of a later second: the held one's second is over.
       this.held.delete(held);
       this.pending.push(held);
     }
-    const change: StateChange = { mcuId, at: atMs, target, status, auto, session: session ?? null, userCaused };
+    const change: StateChange = { mcuId, at: atMs, target, status, auto, session: session ?? null, userCaused, why, values };
     states.held[i] = change;
     this.held.add(change);
   }

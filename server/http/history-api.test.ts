@@ -379,6 +379,7 @@ describe("GET /api/mcus/:mcu_id/commands", () => {
       outcome: "refused",
       reason: "Device busy, try later",
       answered_at: "2026-05-31T12:00:00.500Z",
+      why: null,
     });
     expect(body.entries.find((e) => e.command_id === "c4")).toMatchObject({ source: "automation", actor: null, outcome: "reported" });
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AlarmKind } from "../../src/contract/alarms-values.ts";
 import type { ProfileConfig } from "../../src/contract/entities.ts";
+import type { SwitchReason } from "../../src/contract/switch-reasons.ts";
 import type { Sql } from "../db/database.ts";
 import type { StateChange } from "../history/state-tracker.ts";
 
@@ -25,6 +26,8 @@ export interface SeededCommand {
   /** epoch ms */
   at: number;
   outcome: "reported" | "acknowledged";
+  /** The automation's reason (switch-reasons.ts), if any. */
+  why?: SwitchReason | null;
 }
 
 /** An alarm the seeded day opened and resolved (times epoch ms). */
@@ -84,10 +87,10 @@ export function demoHistoryRepo(sql: Sql) {
     /** Writes command-log rows, each answered 0.2 s after it was sent, under a new command id. */
     async insertCommands(part: readonly SeededCommand[]): Promise<void> {
       await sql.query(
-        `insert into command_log (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at)
-         select v.id, v.mcu_id, m.client_id, v.source, v.actor, v.target, v.type, v.on_off, v.at, v.outcome, null, v.at + interval '0.2 seconds'
-         from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::timestamptz[], $9::text[])
-           as v(id, mcu_id, source, actor, target, type, on_off, at, outcome)
+        `insert into command_log (command_id, mcu_id, client_id, source, actor, target, type, on_off, at, outcome, reason, answered_at, why)
+         select v.id, v.mcu_id, m.client_id, v.source, v.actor, v.target, v.type, v.on_off, v.at, v.outcome, null, v.at + interval '0.2 seconds', v.why::jsonb
+         from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::timestamptz[], $9::text[], $10::text[])
+           as v(id, mcu_id, source, actor, target, type, on_off, at, outcome, why)
          join mcus m on m.mcu_id = v.mcu_id`,
         [
           part.map(() => randomUUID()),
@@ -99,6 +102,7 @@ export function demoHistoryRepo(sql: Sql) {
           part.map((c) => c.onOff),
           part.map((c) => iso(c.at)),
           part.map((c) => c.outcome),
+          part.map((c) => (c.why ? JSON.stringify(c.why) : null)),
         ],
       );
     },

@@ -7,6 +7,7 @@ import { ensurePartitions } from "../history/partitions.ts";
 import { MINUTE_MS, MinuteRollups } from "../history/rollups.ts";
 import { recomputeHours, upsertMinuteRows } from "../history/rollups-repo.ts";
 import { StateTracker, type StateChange } from "../history/state-tracker.ts";
+import { giveReasons } from "../history/switch-reasons-repo.ts";
 import { demoHistoryRepo, type SeededCommand } from "./demo-history-repo.ts";
 import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
@@ -167,8 +168,10 @@ export async function seedDemoHistory(db: Database, devices: FleetDevice[], { no
     await upsertMinuteRows(db, rows, SEED_CHUNK);
     await recomputeHours(db, ids, start, end);
     for (const part of chunks(changes)) await repo.insertStateEvents(part);
+    // Each switch's reason, as the live writer keeps it: the simulated device's rule, with the batch's phase if one ran.
+    await giveReasons(db, automation);
     const log = [
-      ...automation.map((c): SeededCommand => ({ mcuId: c.mcuId, actor: null, source: "automation", target: c.target, type: "status", onOff: c.status, at: c.at, outcome: "reported" })),
+      ...automation.map((c): SeededCommand => ({ mcuId: c.mcuId, actor: null, source: "automation", target: c.target, type: "status", onOff: c.status, at: c.at, outcome: "reported", why: c.reason ?? null })),
       ...userCommands.map((c): SeededCommand => ({ ...c, source: "user", outcome: "acknowledged" })),
     ];
     for (const part of chunks(log)) await repo.insertCommands(part);

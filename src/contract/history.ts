@@ -1,5 +1,6 @@
 import { type } from "arktype";
 import { COMMAND_OUTCOMES, COMMAND_SOURCES, HISTORY_METRICS, STATE_TARGETS, type HistoryMetric } from "./history-values.ts";
+import { switchReason } from "./switch-reasons.ts";
 
 /**
  * Reading history: what the server keeps of readings over time, and the API that
@@ -76,6 +77,12 @@ export const stateEvent = type({
   auto: "boolean",
   /** Irrigation only: a watering session is running. */
   "session?": "boolean | null",
+  /**
+   * Who made the change and why, from the command log (the timeline's changes in the range; not
+   * the states at `from`): the automation with its reason (null when none is known), or a person.
+   * Absent when the log has no row for it (a first state heard, a change by hand on the device).
+   */
+  "cause?": { source: type.enumerated(...COMMAND_SOURCES), actor: "string | null", why: switchReason.or("null") },
 });
 export type StateEvent = typeof stateEvent.infer;
 
@@ -107,6 +114,12 @@ export const commandLogEntry = type({
   /** The device's reason for a refusal, or why no answer came. */
   reason: "string | null",
   answered_at: "string | null",
+  /**
+   * Why the automation switched: the rule, the value it read and the limit, whether the server
+   * inferred it, and the running batch's phase (`reasonText` says it in words). Null for a
+   * person's command and for a switch no rule explains.
+   */
+  why: switchReason.or("null"),
 });
 export type CommandLogEntry = typeof commandLogEntry.infer;
 

@@ -31,6 +31,7 @@ import {
   type SeriesPlan,
 } from "../../history/history-params.ts";
 import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "../../history/export-gate.ts";
+import { reasonText } from "../../../src/contract/switch-reasons.ts";
 import { historyRepo, type CommandFilters, type CommandRow, type FarmSeriesRow, type McuRef, type SeriesColumns, type StateEventRow } from "../../history/history-repo.ts";
 import { idParam } from "../validate.ts";
 
@@ -124,8 +125,12 @@ async function* prepend<T>(first: T[], rest: AsyncIterable<T[]>): AsyncGenerator
 
 const stateLine = (local: LocalTime) => (e: StateEventRow) => line([...times(Date.parse(e.at), local), e.target, bool(e.status), bool(e.auto), bool(e.session)]);
 
+/** `reason`: the device's refusal or why no answer came for a command, the reason sentence (switch-reasons.ts) for the automation's switch. */
 const commandLine = (local: LocalTime) => (c: CommandRow) =>
-  line([...times(Date.parse(c.at), local), c.source, text(c.actor), c.target, c.type, bool(c.on_off), c.outcome, text(c.reason), c.answered_at ? time(Date.parse(c.answered_at)) : "", text(c.command_id)]);
+  line([...times(Date.parse(c.at), local), c.source, text(c.actor), c.target, c.type, bool(c.on_off), c.outcome, text(c.reason ?? automationReason(c)), c.answered_at ? time(Date.parse(c.answered_at)) : "", text(c.command_id)]);
+
+const automationReason = (c: CommandRow): string | null =>
+  c.source === "automation" ? reasonText({ target: c.target, on: c.on_off, source: c.source, actor: c.actor, why: c.why }) : null;
 
 /** The local-time writer a CSV request asks for with `tz`. */
 const localOf = (q: Record<string, string>): LocalTime => {
@@ -252,7 +257,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
   app.get<McuParams>(HISTORY_PATHS.timeline.pattern, async (req): Promise<StateTimeline> => {
     const { mcu, range } = await timelineRequest(req, false);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
-    const events = await repo.events(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
+    const events = await repo.eventsWithCauses(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
     if (events.length > TIMELINE_MAX_EVENTS) {
       throw new AppError("VALIDATION", `That range has more than ${TIMELINE_MAX_EVENTS.toLocaleString("en-US")} state changes; choose a shorter range`);
     }
