@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actorOf, describeCommand, outcomeText } from "./command-labels.ts";
+import { actorOf, describeCommand, outcomeText, switchReasonOf } from "./command-labels.ts";
 
 describe("the command log's words", () => {
   it("says what was switched", () => {
@@ -17,5 +17,13 @@ describe("the command log's words", () => {
     expect(outcomeText({ outcome: "timed_out", reason: null })).toBe("No answer from the device");
     expect(outcomeText({ outcome: "acknowledged", reason: "ok" })).toBe("Done");
     expect(outcomeText({ outcome: "reported", reason: null })).toBe("Done by the automation");
+  });
+
+  it("says why a controller was switched: the automation's rule, or who switched it", () => {
+    const why = { rule: "humidity_below_on", value: 84.1, limit: 85, inferred: false, phase: "Fruiting, day 3" };
+    expect(switchReasonOf({ source: "automation", actor: null, target: "Humidifier", type: "status", on_off: true, why })).toBe("Humidifier on: humidity 84.1 % below 85 % — Fruiting, day 3");
+    expect(switchReasonOf({ source: "user", actor: "demo", target: "AC", type: "status", on_off: false, why: null })).toBe("AC off: switched by demo");
+    expect(switchReasonOf({ source: "user", actor: "demo", target: "AC", type: "auto", on_off: false, why: null })).toBeNull();
+    expect(switchReasonOf({ source: "automation", actor: null, target: "AC", type: "status", on_off: false, why: null })).toBeNull();
   });
 });

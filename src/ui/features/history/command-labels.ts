@@ -1,4 +1,5 @@
 import type { CommandLogEntry, CommandOutcome } from "../../../contract/history.ts";
+import { reasonText } from "../../../contract/switch-reasons.ts";
 
 /** Each outcome as the command log names it (its filter options too). */
 export const OUTCOME_LABELS: Record<CommandOutcome, string> = {
@@ -38,4 +39,14 @@ export function actorOf(e: Pick<CommandLogEntry, "source" | "actor">): string {
 export function outcomeText(e: Pick<CommandLogEntry, "outcome" | "reason">): string {
   const label = OUTCOME_LABELS[e.outcome];
   return e.reason && (e.outcome === "refused" || e.outcome === "failed" || e.outcome === "timed_out") ? `${label}: ${e.reason}` : label;
+}
+
+/**
+ * Why a controller was switched, in one sentence: the automation's rule ("Humidifier on: humidity
+ * 84.1 % below 85 % — Fruiting, day 3"), or the person who did it ("Humidifier on: switched by
+ * sam"). Null for an automation command (`type: "auto"`) and for an automation switch with no reason known.
+ */
+export function switchReasonOf(e: Pick<CommandLogEntry, "source" | "actor" | "target" | "type" | "on_off" | "why">): string | null {
+  if (e.type !== "status") return null;
+  return reasonText({ target: e.target, on: e.on_off, source: e.source, actor: e.actor, why: e.why });
 }

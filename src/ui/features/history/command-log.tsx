@@ -4,7 +4,7 @@ import { COMMAND_OUTCOMES, COMMAND_SOURCES, HISTORY_PATHS, STATE_TARGETS } from 
 import { formatDateTime } from "../../components/dates.ts";
 import { FilterSelect } from "../../components/filter-select.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
-import { actorOf, describeCommand, OUTCOME_LABELS, OUTCOME_TONES, outcomeText, SOURCE_LABELS, type OutcomeTone } from "./command-labels.ts";
+import { actorOf, describeCommand, OUTCOME_LABELS, OUTCOME_TONES, outcomeText, SOURCE_LABELS, switchReasonOf, type OutcomeTone } from "./command-labels.ts";
 import { csvUrl } from "./csv-links.ts";
 import { ExportLink } from "./export-link.tsx";
 import type { RangeChoice } from "./time-range.ts";
@@ -22,6 +22,7 @@ const OUTCOME_OPTIONS = COMMAND_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_
 const TARGET_OPTIONS = STATE_TARGETS.map((t) => ({ value: t, label: t }));
 
 function CommandRow({ entry }: { entry: CommandLogEntry }) {
+  const reason = switchReasonOf(entry);
   return (
     <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4" data-outcome={entry.outcome} data-target={entry.target}>
       <time dateTime={entry.at} className="shrink-0 text-sm 4xl:text-xl text-gray-600 tabular-nums sm:w-44 4xl:w-80">
@@ -30,6 +31,11 @@ function CommandRow({ entry }: { entry: CommandLogEntry }) {
       <div className="min-w-0 flex-1">
         <p className="font-medium text-gray-900 4xl:text-2xl">{describeCommand(entry)}</p>
         <p className="text-sm 4xl:text-xl text-gray-600">{actorOf(entry)}</p>
+        {reason && (
+          <p className="text-sm 4xl:text-xl text-gray-800 break-words" data-reason={entry.why?.rule ?? entry.source}>
+            {reason}
+          </p>
+        )}
       </div>
       <p className={`self-start sm:self-center inline-flex rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ring-1 ring-inset ${TONE_STYLES[OUTCOME_TONES[entry.outcome]]}`}>
         {outcomeText(entry)}

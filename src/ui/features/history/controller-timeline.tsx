@@ -1,12 +1,14 @@
 import { useEffect, useId, useMemo, useSyncExternalStore } from "react";
 import type uPlot from "uplot";
 import { STATE_TARGETS } from "../../../contract/history-values.ts";
+import { reasonText } from "../../../contract/switch-reasons.ts";
+import { formatDateTime } from "../../components/dates.ts";
 import { LoadError } from "../../components/states.tsx";
 import { useChartLayout, type ChartLayout } from "./chart-layout.ts";
 import { framesOf } from "./chart-frames.ts";
 import { baseOptions } from "./chart-options.ts";
 import type { LiveValue } from "./live-value.ts";
-import { describeLane, segmentsOf, summarizeLane, type Lanes } from "./timeline.ts";
+import { describeLane, segmentsOf, summarizeLane, switchNear, type Lanes, type StateChange } from "./timeline.ts";
 import type { Load } from "./use-load.ts";
 import { useUplot } from "../../components/use-uplot.ts";
 import "./history-charts.css";
@@ -70,6 +72,65 @@ function lanesPlugin(lanes: LiveValue<Lanes>, layout: ChartLayout): uPlot.Plugin
   };
 }
 
+/** How near (CSS px) a pointer or a tap must come to a switch for its tooltip. */
+const HOVER_SLACK_PX = 10;
+
+/** A switch in words for its tooltip: when, and why (the rule, or who), else only what. */
+function switchText(target: (typeof STATE_TARGETS)[number], c: StateChange): string {
+  const why = c.cause ? reasonText({ target, on: c.status, source: c.cause.source, actor: c.cause.actor, why: c.cause.why }) : null;
+  return `${formatDateTime(c.at)} · ${why ?? `${target} ${c.status ? "on" : "off"}`}`;
+}
+
+/**
+ * Shows a switch's reason while the pointer is over it (a tap on a phone moves the pointer there
+ * too): the lane under the pointer, its switch nearest in time within HOVER_SLACK_PX. Only the
+ * pointer over this chart counts, not a cursor synced from another chart of the page.
+ */
+function switchTooltipPlugin(lanes: LiveValue<Lanes>): uPlot.Plugin {
+  let tip: HTMLDivElement | null = null;
+  let over = false;
+  const hide = () => {
+    if (tip) tip.hidden = true;
+  };
+  return {
+    hooks: {
+      init: [
+        (u) => {
+          tip = document.createElement("div");
+          tip.className = "switch-tooltip pointer-events-none absolute z-10 max-w-[18rem] rounded-md bg-gray-900 px-2 py-1 text-xs 4xl:text-lg text-white shadow-lg";
+          tip.hidden = true;
+          u.over.appendChild(tip);
+          u.over.addEventListener("mouseenter", () => (over = true));
+          u.over.addEventListener("mouseleave", () => {
+            over = false;
+            hide();
+          });
+        },
+      ],
+      setCursor: [
+        (u) => {
+          const { left, top } = u.cursor;
+          if (!tip || !over || left === undefined || top === undefined || left < 0 || top < 0) return hide();
+          const laneH = u.over.clientHeight / STATE_TARGETS.length;
+          const target = STATE_TARGETS[Math.min(STATE_TARGETS.length - 1, Math.floor(top / laneH))]!;
+          const at = u.posToVal(left, "x");
+          const change = switchNear(lanes.value[target], at, Math.abs(u.posToVal(left + HOVER_SLACK_PX, "x") - at));
+          if (!change) return hide();
+          tip.textContent = switchText(target, change);
+          tip.dataset.target = target;
+          tip.hidden = false;
+          const x = u.valToPos(change.at, "x");
+          const width = tip.offsetWidth;
+          tip.style.left = `${Math.max(0, Math.min(u.over.clientWidth - width, x - width / 2))}px`;
+          const laneTop = STATE_TARGETS.indexOf(target) * laneH;
+          // Above the lane, or below it for the top lane (the chart's own box clips nothing: the tooltip may overhang).
+          tip.style.top = `${laneTop > tip.offsetHeight ? laneTop - tip.offsetHeight - 2 : laneTop + laneH + 2}px`;
+        },
+      ],
+    },
+  };
+}
+
 function timelineOptions(lanes: LiveValue<Lanes>, range: XRange, syncKey: string, layout: ChartLayout): uPlot.Options {
   const base = baseOptions(layout, syncKey);
   const [xAxis, yAxis] = base.axes!;
@@ -85,7 +146,7 @@ function timelineOptions(lanes: LiveValue<Lanes>, range: XRange, syncKey: string
     // The y axis draws nothing, but takes the charts' width, so the lanes start where the plots do.
     axes: [{ ...xAxis, grid: { show: false } }, { ...yAxis, values: (_u, splits) => splits.map(() => ""), grid: { show: false }, ticks: { show: false } }],
     series: [{}, { show: false }],
-    plugins: [xRangePlugin(range), lanesPlugin(lanes, layout)],
+    plugins: [xRangePlugin(range), lanesPlugin(lanes, layout), switchTooltipPlugin(lanes)],
   };
 }
 

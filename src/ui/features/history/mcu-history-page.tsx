@@ -23,6 +23,7 @@ import { useLoad } from "./use-load.ts";
 import { useMcuHistory } from "./use-mcu-history.ts";
 import { useMcuTimeline } from "./use-mcu-timeline.ts";
 import { useSharedRange } from "./use-shared-range.ts";
+import { WhyNot } from "./why-not.tsx";
 import { ZoomControls } from "./zoom-controls.tsx";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -138,6 +139,7 @@ export default function McuHistoryPage() {
         <p className="text-xs 4xl:text-lg text-gray-500">Drag across a chart to zoom in (on a phone, drag sideways or pinch); double-click or Reset zoom to see the whole range.</p>
         <HistoryCharts load={history.state} retry={history.retry} profile={linkedConfig(mcu)} batches={batches} range={range} syncKey={syncKey} rangeText={rangeText} live={live} />
         <ControllerTimeline load={timeline.state} retry={timeline.retry} range={range} syncKey={syncKey} rangeText={rangeText} />
+        <WhyNot mcu={mcu} batches={batches} />
       </section>
 
       <section aria-labelledby="commands-heading" className="space-y-4">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StateTimeline } from "../../../contract/history.ts";
-import { addLiveStates, describeLane, lanesOf, segmentsOf, summarizeLane } from "./timeline.ts";
+import { addLiveStates, describeLane, lanesOf, segmentsOf, summarizeLane, switchNear } from "./timeline.ts";
 
 const T0 = Date.UTC(2026, 2, 10, 0, 0);
 const H = 3_600_000;
@@ -58,5 +58,18 @@ describe("the controllers' timeline", () => {
     expect(s).toMatchObject({ onShare: 0.2, switches: 2 });
     expect(describeLane(s)).toBe("Humidifier: off, automation on; on 20% of the time; switched 2 times");
     expect(describeLane(summarizeLane("AC", lanes.AC, T0, T0 + 10 * H))).toBe("AC: no state reported");
+  });
+
+  it("keeps each switch's cause, from the timeline and from a live reading's why, and finds the switch nearest a time", () => {
+    const why = { rule: "humidity_below_on", value: 84, limit: 85, inferred: false, phase: null };
+    const lanes = lanesOf({ ...TIMELINE, events: [{ at: iso(T0 + 2 * H), target: "Humidifier", status: true, auto: true, cause: { source: "automation", actor: null, why } }] });
+    expect(lanes.Humidifier[1]!.cause).toEqual({ source: "automation", actor: null, why });
+    addLiveStates(lanes, T0 + 3 * H, { Humidifier: { status: false, auto: true, why: { rule: "humidity_above_off", value: 92.4, limit: 92 } } });
+    expect(lanes.Humidifier[2]!.cause).toEqual({ source: "automation", actor: null, why: { rule: "humidity_above_off", value: 92.4, limit: 92, inferred: false, phase: null } });
+    expect(switchNear(lanes.Humidifier, T0 + 2 * H + 60_000, 120_000)?.at).toBe(T0 + 2 * H);
+    expect(switchNear(lanes.Humidifier, T0 + 2.9 * H, 60 * 60_000)?.at).toBe(T0 + 3 * H);
+    // The state at the range's start is no switch; nothing within the slack: none.
+    expect(switchNear(lanes.Humidifier, T0 - H, 60_000)).toBeNull();
+    expect(switchNear(lanes.Humidifier, T0 + 2.5 * H, 60_000)).toBeNull();
   });
 });

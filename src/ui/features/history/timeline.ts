@@ -1,5 +1,5 @@
 import type { LiveReading } from "../../../contract/entities.ts";
-import type { StateTimeline } from "../../../contract/history.ts";
+import type { StateEvent, StateTimeline } from "../../../contract/history.ts";
 import { STATE_TARGETS, type StateTarget } from "../../../contract/history-values.ts";
 
 /** A controller's state from `at` until its next change. */
@@ -9,6 +9,8 @@ export interface StateChange {
   auto: boolean;
   /** Irrigation: a watering session runs (null when not reported). */
   session: boolean | null;
+  /** Who made the change and why, when known (the command log's, or the device's rule heard live). */
+  cause?: StateEvent["cause"];
 }
 
 /** Each controller's changes, oldest first; the first may lie before the range (its state at the range's start). */
@@ -20,7 +22,8 @@ const emptyLanes = (): Lanes => Object.fromEntries(STATE_TARGETS.map((t) => [t, 
 export function lanesOf(timeline: StateTimeline): Lanes {
   const lanes = emptyLanes();
   for (const e of [...timeline.initial, ...timeline.events]) {
-    const change = { at: Date.parse(e.at), status: e.status, auto: e.auto, session: e.session ?? null };
+    const change: StateChange = { at: Date.parse(e.at), status: e.status, auto: e.auto, session: e.session ?? null };
+    if (e.cause) change.cause = e.cause;
     if (!Number.isFinite(change.at)) continue;
     const lane = lanes[e.target];
     const last = lane[lane.length - 1];
@@ -43,7 +46,9 @@ export function addLiveStates(lanes: Lanes, at: number, reading: LiveReading): b
   for (const target of STATE_TARGETS) {
     const device = reading[target];
     if (!device) continue;
-    const state = { at, status: device.status, auto: device.auto, session: "session" in device ? (device.session ?? null) : null };
+    const state: StateChange = { at, status: device.status, auto: device.auto, session: "session" in device ? (device.session ?? null) : null };
+    // The device's rule comes with the reading that shows its switch (the batch's phase is added when the server stores it).
+    if (device.why) state.cause = { source: "automation", actor: null, why: { ...device.why, inferred: false, phase: null } };
     const lane = lanes[target];
     const last = lane[lane.length - 1];
     if (last && (at < last.at || sameState(last, state))) continue;
@@ -103,4 +108,19 @@ export function describeLane(s: LaneSummary): string {
   const now = `${s.current.status ? "on" : "off"}, automation ${s.current.auto ? "on" : "off"}`;
   const share = s.onShare === null ? "" : `; on ${Math.round(s.onShare * 100)}% of the time`;
   return `${s.target}: ${now}${share}; switched ${s.switches} ${s.switches === 1 ? "time" : "times"}`;
+}
+
+/**
+ * The switch of a lane nearest to `at` within `slack` ms, for a tooltip: a change of on/off (a
+ * change of Automation alone is no switch), or null.
+ */
+export function switchNear(changes: readonly StateChange[], at: number, slack: number): StateChange | null {
+  let best: StateChange | null = null;
+  for (let i = 1; i < changes.length; i++) {
+    const c = changes[i]!;
+    if (c.status === changes[i - 1]!.status) continue;
+    const d = Math.abs(c.at - at);
+    if (d <= slack && (best === null || d < Math.abs(best.at - at))) best = c;
+  }
+  return best;
 }
