@@ -190,7 +190,11 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   const plans = createPlanRunner({
     db: o.db,
     now,
-    publish: (mac, config) => gateway.publishConfig(mac, config),
+    publish: async (mac, config) => {
+      await gateway.publishConfig(mac, config);
+      // Alarms judge the readings against what the room is kept to now.
+      directory.setConfig(mac, config);
+    },
     changed: (clientId, batch) => bus.emit("batchChanged", clientId, batch),
     log,
   });

@@ -77,12 +77,12 @@ describe("Batches", () => {
     await batch.waitFor();
     expect(await page.getByRole("article").count()).toBe(before + 1);
     const text = await batch.textContent();
-    expect(text).toContain("Pinning · day 1 of 5");
+    expect(text).toContain("Pinning · day 1 · waiting: Pins visible");
     expect(text).toContain("E2E Oyster · version 1");
     expect(text).toContain(mcuName);
     expect(text).toMatch(/Next: Fruiting when “Pins visible” is confirmed, by .+ at the latest/);
     expect(text).toContain("0 kg");
-    expect(await batch.getByRole("progressbar").getAttribute("aria-valuetext")).toBe("Phase 1 of 3: Pinning · day 1 of 5");
+    expect(await batch.getByRole("progressbar").getAttribute("aria-valuetext")).toBe("Phase 1 of 3: Pinning · day 1 · waiting: Pins visible");
 
     // The MCU is taken now: a second batch cannot use it.
     await page.getByRole("button", { name: "Start a batch" }).click();
@@ -106,7 +106,7 @@ describe("Batches", () => {
     await page.getByRole("button", { name: "Resume", exact: true }).click();
     await page.getByRole("dialog", { name: "Resume batch" }).getByRole("button", { name: "Resume batch" }).click();
     await expectToast(page, `${BATCH} resumed`);
-    await page.getByText("Pinning · day 1 of 5").waitFor();
+    await page.getByText("Pinning · day 1 · waiting: Pins visible").waitFor();
     const log = page.getByRole("region", { name: "Event log" });
     await log.getByText("Put on hold").waitFor();
     expect(await log.textContent()).toContain("“Casing too wet”");

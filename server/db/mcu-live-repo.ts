@@ -2,7 +2,7 @@ import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/e
 import type { DeviceSnapshot } from "../../src/contract/realtime.ts";
 import type { Sql } from "./database.ts";
 
-/** What ingest needs to know about the MCU behind a MAC: its owner, name and linked config. */
+/** What ingest needs to know about the MCU behind a MAC: its owner, name and the config its device was sent. */
 export interface McuEntry {
   mcuId: number;
   clientId: number;
@@ -13,10 +13,16 @@ export interface McuEntry {
   config: ProfileConfig | null;
 }
 
-const ENTRIES = `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_name, m.status, p.config
+// The config is the one the device was last sent (a running batch's plan, else the linked profile,
+// else none: the latest config change), and the linked profile's before any was recorded.
+const ENTRIES = `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_name, m.status,
+         case when c.cause is null then p.config else c.config end as config
        from mcus m join farms f on f.farm_id = m.farm_id
        left join profile_links l on l.mcu_id = m.mcu_id
-       left join setting_profiles p on p.profile_id = l.profile_id`;
+       left join setting_profiles p on p.profile_id = l.profile_id
+       left join lateral (
+         select cause, config from config_changes where mcu_id = m.mcu_id order by at desc, change_id desc limit 1
+       ) c on true`;
 
 interface EntryRow {
   mcu_id: number;

@@ -79,4 +79,16 @@ describe("MCU directory", () => {
     db.add(1, "New name");
     expect((await dir.lookup(mac(1)))?.name).toBe("New name");
   });
+
+  it("keeps the config the device was just sent, without a read", async () => {
+    const db = fakeDb();
+    db.add(1);
+    const dir = createMcuDirectory(db.sql, { now: () => 0 });
+    await dir.lookup(mac(1));
+    const reads = db.queries.length;
+    const config = { irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 }, ventilation: { co2_threshold: 700 }, ac: { based_on: "room_temp" as const, target_temp: 16 }, humidifier: { humidity_on_below: 90, humidity_off_above: 95 } };
+    dir.setConfig(mac(1), config);
+    expect(dir.cached(mac(1))?.config).toEqual(config);
+    expect(db.queries.length).toBe(reads);
+  });
 });

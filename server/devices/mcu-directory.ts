@@ -109,6 +109,12 @@ export function createMcuDirectory(sql: Sql, { ttlMs = 30_000, missTtlMs = 5_000
       if (h?.entry) h.entry.status = status;
     },
 
+    /** Keeps the cached config in step with the one the device was just sent (a batch's phase or ramp step): readings are judged against it. */
+    setConfig(mac: string, config: McuEntry["config"]): void {
+      const h = cache.get(mac);
+      if (h?.entry) h.entry.config = config;
+    },
+
     /** Forgets every MCU of a client, and every unknown MAC (one may just have been registered). */
     invalidateClient(clientId: number): void {
       for (const [mac, { entry }] of cache) if (!entry || entry.clientId === clientId) cache.delete(mac);

@@ -8,6 +8,7 @@ import type { Batch, ConfigChange, Recipe } from "../../src/contract/grow.ts";
 import { TOPICS } from "../../src/contract/mqtt.ts";
 import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
+import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 import { migrate } from "../db/migrate.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
 import { DEFAULT_SESSION } from "../http/session.ts";
@@ -178,6 +179,10 @@ describe("the plan runner", () => {
 
     const batch = (await owner.http.post(API_PATHS.batches, { name: "Aside", recipe_id: r.recipe_id, mcu_ids: [dev.mcuId], time_zone: "UTC" })).json() as Batch;
     await within(2000, () => dev.seen.config?.ventilation.co2_threshold === 5000, "the batch's config");
+    // What ingest reads of the MCU (the alarms judge readings against it) is the batch's config, not the set-aside profile's.
+    const ingestConfig = async () => (await mcuLiveRepo(db).entryOfMac(dev.mac))?.config;
+    await within(2000, async () => (await ingestConfig())?.ventilation.co2_threshold === 5000, "ingest reads the batch's config");
+    expect(await ingestConfig()).toEqual(withCo2(5000, 24));
     // Editing the profile does not override the batch.
     await owner.http.put(`/api/setting-profiles/${profile.profile_id}`, { name: "House default", client_id: owner.clientId, config: withCo2(1300, 18) });
     await sleep(500);
@@ -186,6 +191,8 @@ describe("the plan runner", () => {
 
     await owner.http.post(API_PATHS.batchActions(batch.batch_id), { action: "end" });
     await within(2000, () => dev.seen.config?.ventilation.co2_threshold === 1300, "the profile's config again");
+    await within(2000, async () => (await ingestConfig())?.ventilation.co2_threshold === 1300, "ingest reads the profile's config again");
+    expect(await ingestConfig()).toEqual(withCo2(1300, 18));
     expect((await changes(dev.mcuId)).map((c) => [c.cause, c.detail, c.config?.ventilation.co2_threshold])).toEqual([
       ["profile", "House default", 1300],
       ["batch", "Spawn run, day 1", 5000],

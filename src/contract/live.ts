@@ -1,6 +1,7 @@
 import type { Alarm } from "./alarms-values.ts";
 import type { Breach } from "./conditions.ts";
 import type { Entities } from "./collections.ts";
+import type { ProfileConfig } from "./entities.ts";
 import type { FarmStatus, LiveReading, Mcu, McuStatus, Notification, SensorType } from "./entities.ts";
 
 /**
@@ -39,6 +40,8 @@ export interface McuGrowView {
   batchName: string;
   /** "Fruiting · day 3 of 7", "Pinning · day 2 · waiting: Pins visible", "Fruiting · on hold". */
   label: string;
+  /** The config the plan gives the room now: its readings are judged against it, not the set-aside profile. */
+  config: ProfileConfig;
 }
 
 export interface McuCardView {

@@ -21,7 +21,8 @@ export function cardView(
 ): McuCardView {
   const online = live?.online ?? false;
   const readings = live?.readings ?? null;
-  const config = linkedConfig(mcu);
+  // While a batch runs, the room is kept to the plan's config: that is what its readings are judged against.
+  const config = grow?.config ?? linkedConfig(mcu);
   return {
     mcuId: mcu.mcu_id,
     mac: mcu.mac,

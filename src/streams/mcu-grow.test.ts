@@ -7,7 +7,7 @@ describe("the batch each MCU follows, as its cards say it", () => {
     const index = createMcuGrowIndex();
     const batches = [batchRecord({ mcu_ids: [1, 2] }), batchRecord({ batch_id: 2, name: "Old", status: "ended", mcu_ids: [3] })];
     const views = index(batches, T0 + 2.5 * DAY);
-    expect(views.get(1)).toEqual({ batchId: 1, batchName: "Oyster 1", label: "Spawn run · day 3 of 14" });
+    expect(views.get(1)).toEqual({ batchId: 1, batchName: "Oyster 1", label: "Spawn run · day 3 of 14", config: batches[0]!.phases[0]!.config });
     expect(views.get(2)).toEqual(views.get(1));
     // An ended batch is history: its room follows nothing.
     expect(views.has(3)).toBe(false);

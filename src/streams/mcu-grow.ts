@@ -1,11 +1,11 @@
-import { batchProgress, progressLabel, type Batch } from "../contract/grow.ts";
+import { batchProgress, configKey, progressLabel, type Batch } from "../contract/grow.ts";
 import type { McuGrowView } from "../contract/live.ts";
 
 /**
  * What each MCU's card says of the batch growing in its room: which batch and where it is ("Fruiting
  * · day 3 of 7"). Worked out once per change of the batch list or of the clock, for every MCU in a
- * running batch; an MCU's view keeps its object while its words are the same, so a card re-renders
- * only when they change (a day boundary, a phase change).
+ * running batch; an MCU's view keeps its object while its words and the plan's config are the same,
+ * so a card re-renders only when they change (a day boundary, a phase change, a ramp's step).
  */
 export function createMcuGrowIndex() {
   let batchesSeen: readonly Batch[] | null = null;
@@ -18,10 +18,13 @@ export function createMcuGrowIndex() {
     const next = new Map<number, McuGrowView>();
     for (const b of batches) {
       if (b.status !== "running" || b.phases.length === 0) continue;
-      const label = progressLabel(batchProgress(b, now));
+      const progress = batchProgress(b, now);
+      const label = progressLabel(progress);
+      const key = configKey(progress.config);
       for (const mcuId of b.mcu_ids) {
         const last = index.get(mcuId);
-        next.set(mcuId, last && last.batchId === b.batch_id && last.batchName === b.name && last.label === label ? last : { batchId: b.batch_id, batchName: b.name, label });
+        const same = last && last.batchId === b.batch_id && last.batchName === b.name && last.label === label && configKey(last.config) === key;
+        next.set(mcuId, same ? last : { batchId: b.batch_id, batchName: b.name, label, config: progress.config });
       }
     }
     index = next;
