@@ -145,6 +145,44 @@ describe("an MCU's history page", () => {
     await context.close();
   });
 
+  it("says why each switch happened: the automation's rule on its command-log rows and on the timeline, and why each controller is on or off now", async () => {
+    for (const size of ["phone", "laptop"] as const) {
+      const { context, page } = await app.newPage(size);
+      await signIn(page);
+      const mcu = await mcuNamed(page, ROOM);
+      await page.goto(`/mcu/${mcu.mcu_id}`);
+
+      // The seeded day's automation switches carry the simulated device's rule.
+      const reason = page.getByRole("list", { name: "Commands, newest first" }).locator('li[data-outcome="reported"] [data-reason]').first();
+      await reason.waitFor({ timeout: 30_000 });
+      expect(await reason.innerText()).toMatch(/^(Irrigation|AC|Ventilation|Humidifier) (on|off): .*\d.* (below|above|at or above|since the last watering|delivered)/);
+
+      // Each controller's state against the band of the config it keeps now.
+      const whyNot = page.getByTestId("why-not");
+      await expect.poll(() => whyNot.locator("li[data-status='on'], li[data-status='off']").count(), { timeout: 30_000 }).toBe(4);
+      for (const line of await whyNot.locator("li").allInnerTexts()) {
+        expect(line).toMatch(/^(Irrigation|AC|Ventilation|Humidifier) (on|off)( \(automation off\))?: .+ is (below|within|above) [\d.–]+ ?(%|ppm|°C)$/);
+      }
+      await whyNot.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/history-why-${size}.png` });
+
+      if (size === "laptop") {
+        // Hovering along the Humidifier lane meets a switch: its tooltip says why.
+        await timelineLane(page, "Humidifier").waitFor();
+        const over = page.getByRole("figure", { name: "Controllers" }).locator(".u-over");
+        await over.scrollIntoViewIfNeeded();
+        const box = (await over.boundingBox())!;
+        const tooltip = over.locator(".switch-tooltip");
+        const lane = ["Irrigation", "AC", "Ventilation", "Humidifier"].indexOf("Humidifier");
+        const y = box.y + ((lane + 0.7) * box.height) / 4;
+        for (let x = box.x + 4; x < box.x + box.width - 4 && !(await tooltip.isVisible()); x += 6) await page.mouse.move(x, y);
+        expect(await tooltip.innerText()).toMatch(/ · Humidifier (on|off): humidity [\d.]+ % (below|above) \d+ %/);
+        await page.screenshot({ path: "test-results/history-why-tooltip-laptop.png" });
+      }
+      await context.close();
+    }
+  }, 120_000);
+
   it("follows the live readings without asking the server again: the newest bucket fills, and a range ending ahead grows", async () => {
     const { context, page } = await app.newPage("laptop");
     await signIn(page);

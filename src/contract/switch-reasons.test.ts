@@ -109,6 +109,9 @@ describe("a reason in words", () => {
     expect(reasonText({ target: "Humidifier", on: true, source: "automation", actor: null, why: { rule: "humidity_below_on", value: 84.96, limit: 85 } })).toBe(
       "Humidifier on: humidity 84.96 % below 85 %",
     );
+    expect(reasonText({ target: "Ventilation", on: false, source: "automation", actor: null, why: { rule: "co2_below_off", value: 639.94, limit: 640 } })).toBe(
+      "Ventilation off: CO2 639.9 ppm below 640 ppm",
+    );
   });
 
   it("names the person who switched, and has nothing to say of an automation switch with no reason", () => {

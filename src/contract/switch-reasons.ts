@@ -139,12 +139,16 @@ const NAMES: Record<SwitchMetric, string> = {
 const limitText = (n: number) => String(round2(n));
 
 /**
- * A value with a reading's precision (a tenth; CO2 in whole ppm), or a hundredth where a tenth
- * would round it out of the rule's relation to its limit: "84.96 % below 85 %", never "85.0 % below 85 %".
+ * A value with a reading's precision (a tenth; CO2 in whole ppm), or with the few more digits it
+ * takes to keep it on its side of the limit: "84.96 % below 85 %", never "85.0 % below 85 %".
  */
 function valueText(rule: SwitchRule, value: number, limit: number): string {
-  const text = value.toFixed(rule.metric === "co2" ? 0 : 1);
-  return rule.fires(value, limit) && !rule.fires(Number(text), limit) ? value.toFixed(2) : text;
+  const digits = rule.metric === "co2" ? 0 : 1;
+  for (let d = digits; d < digits + 3; d++) {
+    const text = value.toFixed(d);
+    if (!rule.fires(value, limit) || rule.fires(Number(text), limit)) return text;
+  }
+  return value.toFixed(digits + 3);
 }
 
 function factOf(rule: SwitchRule, value: number, limit: number): string {
