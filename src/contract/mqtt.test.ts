@@ -23,4 +23,13 @@ describe("telemetry check on the ingest path", () => {
       expect(checkTelemetry(bad), JSON.stringify(bad)).toBeInstanceOf(type.errors);
     }
   });
+
+  it("takes a controller's why, the rule its automation switched by (any short rule id, so a newer device's is not refused), and refuses a malformed one", () => {
+    const switched = { Humidifier: { status: true, auto: true, why: { rule: "humidity_below_on", value: 84.1, limit: 85 } } };
+    expect(checkTelemetry(structuredClone(switched))).toEqual(switched);
+    const newer = { AC: { status: false, auto: true, why: { rule: "dew_point_below", value: 3, limit: 4 } } };
+    expect(checkTelemetry(structuredClone(newer))).toEqual(newer);
+    expect(checkTelemetry({ AC: { status: false, auto: true, why: { rule: "x", value: "3", limit: 4 } } })).toBeInstanceOf(type.errors);
+    expect(checkTelemetry({ AC: { status: false, auto: true, why: { rule: "", value: 3, limit: 4 } } })).toBeInstanceOf(type.errors);
+  });
 });
