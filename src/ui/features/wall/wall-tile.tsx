@@ -64,24 +64,26 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
           {online ? "Online" : "Offline"}
         </span>
       </header>
-      <p id={stateId} className="wall-tile-state" title={line.full}>
-        {state === "out-of-profile" && (
-          <>
-            <AlertIcon className="shrink-0" />
-            <span className="sr-only">Out of profile: </span>
-          </>
-        )}
-        {/* A line cut short is read out whole. */}
-        <span aria-hidden={line.full !== line.text || undefined}>{line.text}</span>
-        {line.full !== line.text && <span className="sr-only">{line.full}</span>}
-      </p>
-      {/* The batch the room follows: its phase and day, read from across the room like the rest. */}
-      {view.grow && (
-        <p className="wall-tile-grow" title={`${view.grow.batchName}: ${view.grow.label}`}>
-          <span className="sr-only">Batch {view.grow.batchName}: </span>
-          {view.grow.label}
+      {/* The state, and beside it the batch the room follows (its phase and day): the state comes first when space is short. */}
+      <div className="wall-tile-line">
+        <p id={stateId} className="wall-tile-state" title={line.full}>
+          {state === "out-of-profile" && (
+            <>
+              <AlertIcon className="shrink-0" />
+              <span className="sr-only">Out of profile: </span>
+            </>
+          )}
+          {/* A line cut short is read out whole. */}
+          <span aria-hidden={line.full !== line.text || undefined}>{line.text}</span>
+          {line.full !== line.text && <span className="sr-only">{line.full}</span>}
         </p>
-      )}
+        {view.grow && (
+          <p className="wall-tile-grow" title={`${view.grow.batchName}: ${view.grow.label}`}>
+            <span className="sr-only">Batch {view.grow.batchName}: </span>
+            {view.grow.label}
+          </p>
+        )}
+      </div>
       <WallValues readings={readings} breaches={view.breaches} />
     </article>
   );
