@@ -5,8 +5,11 @@ import type { Mcu } from "../src/contract/entities.ts";
 import { signedInClientId, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 import { scrollToCard } from "./support/virtual-list.ts";
 
-/** The demo (server/simulator/demo.ts): Oyster Room A runs "Oyster fruiting"; Packing Cooler has no profile. */
-const ROOM = "Oyster Room A";
+/**
+ * The demo (server/simulator/demo.ts): Oyster Room B runs "Oyster fruiting" and no batch (Oyster
+ * Room A's batch sets its profile aside); Packing Cooler has no profile.
+ */
+const ROOM = "Oyster Room B";
 const UNLINKED = "Packing Cooler";
 const FARM = "Cedar Cellar";
 const DAY_MS = 86_400_000;
@@ -358,7 +361,7 @@ describe("a farm's history page", () => {
     const figure = page.getByRole("figure", { name: "Temperature (°C) by MCU" });
     await expect.poll(() => figure.getAttribute("data-series"), { timeout: 30_000 }).toBe("4");
     expect(await numberAttr(figure, "data-points")).toBeGreaterThan(4 * 1380);
-    for (const name of [ROOM, "Oyster Room B", "Shiitake Logs", "Spawn Lab"]) await figure.locator(".u-legend").getByText(name, { exact: true }).waitFor();
+    for (const name of ["Oyster Room A", "Oyster Room B", "Shiitake Logs", "Spawn Lab"]) await figure.locator(".u-legend").getByText(name, { exact: true }).waitFor();
     expect(await figure.innerText()).toMatch(/4 of 4 MCUs reported/);
 
     await page.getByLabel("Metric").selectOption("co2");

@@ -81,6 +81,7 @@ export const MetricChart = memo(function MetricChart({ metric, feed, limits, ran
       data-limit-high={limits?.band?.high}
       data-limit-line={limits?.line ?? undefined}
       data-profile={limits?.fromProfile ? "linked" : "none"}
+      data-plan-pieces={limits?.plan?.length ?? 0}
       className="card p-3 sm:p-4 4xl:p-6 min-w-0 flex flex-col gap-2 4xl:gap-3"
     >
       <figcaption className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
