@@ -98,13 +98,24 @@ describe("Recipes", () => {
   it("edits a recipe into its next version, its phases folded until opened", async () => {
     await page.getByRole("button", { name: "Edit recipe Blue oyster, quick" }).click();
     await page.getByRole("heading", { level: 2, name: /Edit Blue oyster, quick/ }).waitFor();
-    const toggle = page.getByRole("button", { name: "2. Fruiting · up to 5 days" });
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.getByRole("button", { name: "2. Fruiting · up to 5 days" }).getAttribute("aria-expanded")).toBe("false");
+    const toggle = page.getByRole("button", { name: /^2\. Fruiting/ });
     await toggle.click();
     expect(await toggle.getAttribute("aria-expanded")).toBe("true");
     const second = phase(page, 2);
     expect(await second.getByLabel("What the grower confirms").inputValue()).toBe("Pins visible");
     await second.getByLabel("Maximum days").fill("6");
+    // A mistake in a folded phase: saving opens it and puts the focus on the field.
+    await page.getByRole("button", { name: "Add phase" }).click();
+    const third = page.getByRole("button", { name: /^3\. New phase/ });
+    await third.click();
+    expect(await third.getAttribute("aria-expanded")).toBe("false");
+    await page.getByRole("button", { name: "Save Recipe" }).click();
+    await phase(page, 3).getByText("Phase name is required").waitFor();
+    expect(await third.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => phase(page, 3).getByLabel("Phase name").evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.getByRole("button", { name: "Remove phase 3" }).click();
+    await third.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Move Fruiting up" }).click();
     await page.getByRole("button", { name: /^1\. Fruiting/ }).waitFor();
     await page.getByRole("button", { name: "Move Fruiting down" }).click();

@@ -14,6 +14,8 @@ import { RecipePreviewChart } from "./recipe-preview-chart.tsx";
 import { clearOfActions } from "./setting-field.tsx";
 import { useAppData } from "../../data/provider.tsx";
 
+const hasErrors = (errors: Record<string, string[]> | undefined) => errors !== undefined && Object.keys(errors).length > 0;
+
 interface Refusal {
   text: string;
   /** The form field it is about, or null: said above the buttons. */
@@ -49,13 +51,15 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
   });
 
   const phases = fields.phases.getFieldList();
-  // An edited recipe opens with its phases collapsed (its plan shows on the preview); a new one
-  // and every added phase open, ready to fill in.
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set(recipe ? phases.map((p) => p.key!) : []));
-  const toggle = (key: string) =>
-    setCollapsed((s) => {
-      const next = new Set(s);
-      if (!next.delete(key)) next.add(key);
+  // An edited recipe opens with its phases folded (its plan shows on the preview); a new one and
+  // every added phase open, ready to fill in. Kept by position, moved with the phases below.
+  const [folded, setFolded] = useState<readonly boolean[]>(() => phases.map(() => recipe !== undefined));
+  const isFolded = (index: number) => folded[index] ?? false;
+  const toggle = (index: number) => setFolded((f) => phases.map((_, i) => (i === index ? !(f[i] ?? false) : (f[i] ?? false))));
+  const swapFolded = (a: number, b: number) =>
+    setFolded((f) => {
+      const next = phases.map((_, i) => f[i] ?? false);
+      [next[a], next[b]] = [next[b]!, next[a]!];
       return next;
     });
 
@@ -71,12 +75,23 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
     focusAfter.current = null;
   });
 
-  // Conform focuses the first wrong field as the submit is judged, before a collapsed phase with
-  // an error opens; once it has opened, the focus goes there.
-  const submitted = useRef(false);
+  // A save that finds mistakes (the form's own, or the server's about one field) opens the folded
+  // phases that hold them, then puts the focus on the first: Conform tries as the submit is judged,
+  // before a folded phase has opened, and the server answers later still.
+  const focusPending = useRef(false);
+  const wrongFolded = phases.flatMap((p, i) => (isFolded(i) && (hasErrors(p.allErrors) || Boolean(refusal?.field?.startsWith(`${p.name}.`))) ? [i] : []));
   useEffect(() => {
-    if (!submitted.current || form.status !== "error") return;
-    submitted.current = false;
+    if (!focusPending.current) return;
+    if (wrongFolded.length > 0) {
+      setFolded((f) => phases.map((_, i) => (f[i] ?? false) && !wrongFolded.includes(i)));
+      return;
+    }
+    if (form.status !== "error" && !refusal) return;
+    focusPending.current = false;
+    if (refusal?.field) {
+      document.getElementsByName(refusal.field)[0]?.focus();
+      return;
+    }
     const active = document.activeElement;
     if (active instanceof HTMLElement && active.getAttribute("aria-invalid") === "true") return;
     document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -91,6 +106,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
         index > 0
           ? () => {
               form.reorder({ name: fields.phases.name, from: index, to: index - 1 });
+              swapFolded(index, index - 1);
               focusAfter.current = `${phases[index - 1]!.id}-up`;
               setAnnouncement(`${name} moved up, now phase ${index}`);
             }
@@ -99,6 +115,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
         index < phases.length - 1
           ? () => {
               form.reorder({ name: fields.phases.name, from: index, to: index + 1 });
+              swapFolded(index, index + 1);
               focusAfter.current = `${phases[index + 1]!.id}-down`;
               setAnnouncement(`${name} moved down, now phase ${index + 2}`);
             }
@@ -108,6 +125,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
         phases.length > 1
           ? () => {
               form.remove({ name: fields.phases.name, index });
+              setFolded((f) => phases.map((_, i) => f[i] ?? false).filter((_, i) => i !== index));
               focusAfter.current = `${phases[Math.max(0, index - 1)]!.id}-toggle`;
               setAnnouncement(`${name} removed`);
             }
@@ -118,6 +136,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
   function addPhase() {
     const last = phases.at(-1)?.value as PhaseText | undefined;
     form.insert({ name: fields.phases.name, defaultValue: nextPhaseText(last) });
+    setFolded((f) => [...phases.map((_, i) => f[i] ?? false), false]);
     // Conform names a list item by its index: the new one's name field is the next index.
     focusAfter.current = `${formId}-phases[${phases.length}].name`;
     setAnnouncement(`Phase ${phases.length + 1} added`);
@@ -125,17 +144,10 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
 
   const preview = useMemo(() => previewPhasesOf(form.value), [form.value]);
   const formAlert = refusal && refusal.field === null ? refusal.text : null;
-  // A refusal about one field puts the focus there, where its message is.
-  useEffect(() => {
-    if (refusal?.field) document.getElementsByName(refusal.field)[0]?.focus();
-  }, [refusal]);
 
   return (
     <form
       {...getFormProps(form)}
-      onSubmitCapture={() => {
-        submitted.current = true;
-      }}
       // The shared fields are sized for arm's length; on a wall screen the whole form reads from across the room.
       className="grid gap-5 4xl:gap-8 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] xl:items-start 4xl:[&_label]:text-xl 4xl:[&_input]:text-xl 4xl:[&_select]:text-xl"
     >
@@ -184,8 +196,8 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
                 key={phase.key}
                 index={index}
                 field={phase}
-                expanded={!collapsed.has(phase.key!) || Boolean(phase.allErrors && Object.keys(phase.allErrors).length > 0) || Boolean(refusal?.field?.startsWith(`${phase.name}.`))}
-                onToggle={() => toggle(phase.key!)}
+                expanded={!isFolded(index)}
+                onToggle={() => toggle(index)}
                 moves={movesOf(index)}
                 serverError={serverError}
               />
@@ -200,7 +212,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
         </section>
       </div>
 
-      <section aria-label="Preview" className="card p-4 sm:p-5 4xl:p-7 min-w-0 xl:sticky xl:top-4">
+      <section aria-label="Preview" className="card p-4 sm:p-5 4xl:p-7 min-w-0 xl:sticky xl:top-20">
         <RecipePreviewChart phases={preview} />
       </section>
 
@@ -214,7 +226,16 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
           <Link to="/recipes" className="btn-secondary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3">
             Cancel
           </Link>
-          <button type="submit" className="btn-primary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3" disabled={busy}>
+          {/* A click, not the form's submit event: Conform's list actions submit the form too. Enter
+              in a field clicks this default button as well. */}
+          <button
+            type="submit"
+            className="btn-primary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3"
+            disabled={busy}
+            onClick={() => {
+              focusPending.current = true;
+            }}
+          >
             {busy ? "Saving…" : "Save Recipe"}
           </button>
         </div>
