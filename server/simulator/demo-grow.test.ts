@@ -41,7 +41,7 @@ describe("the demo's grow cycles", () => {
     };
     expect(batches.every((b) => b.status === "running" && b.mcu_ids.length === 1)).toBe(true);
     expect(at("Oyster straw, bags 1-60")).toBe("Spawn run · day 4 of 16");
-    expect(at("Lion's mane, rack 1")).toBe("Pinning · day 3 of 5");
+    expect(at("Lion's mane, rack 1")).toBe("Pinning · day 3 · waiting: Pins visible");
     expect(at("Oyster columns, week 22")).toBe("Fruiting · day 3 of 6");
     const fruiting = batches.find((b) => b.name === "Oyster columns, week 22")!;
     expect(fruiting.events.map((e) => e.kind)).toEqual(["start", "advance", "confirm"]);

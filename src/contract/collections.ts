@@ -229,6 +229,7 @@ export const COLLECTIONS = {
         answer: recipe.array(),
         effect: "none",
         reloads: ["recipes"],
+        // The server answers with the whole library: the caller gets its size now (what was added is what it has beyond the list it showed).
         result: (list) => list.length,
       }),
     },

@@ -48,7 +48,7 @@ describe("the history calls of the data core", () => {
   });
 
   it("pages the command log with only the filters that are set", async () => {
-    const entry = { command_id: "c1", mcu_id: 4, source: "user", actor: "demo", target: "AC", type: "status", on_off: true, at: TO, outcome: "refused", reason: "Automation is on", answered_at: TO };
+    const entry = { command_id: "c1", mcu_id: 4, source: "user", actor: "demo", target: "AC", type: "status", on_off: true, at: TO, outcome: "refused", reason: "Automation is on", answered_at: TO, why: null };
     const { rest, urls } = clientAnswering({ mcu_id: 4, entries: [entry], next_before: "abc" });
     const page = await rest.commandLog(4, { from: FROM, source: "user", outcome: undefined, target: "AC", limit: 25, before: "xyz" });
     expect(page.entries[0]!.reason).toBe("Automation is on");
