@@ -32,6 +32,9 @@ export type MqttSetup =
   | { mode: "embedded"; host: string; port: number }
   | { mode: "external"; url: string; username: string; password: string; shareGroup?: string };
 
+/** A part of the shutdown that takes longer than this is logged. */
+const SLOW_CLOSE_MS = 1000;
+
 export interface SystemOptions {
   db: Database;
   hasher: PasswordHasher;
@@ -196,7 +199,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       directory.setConfig(mac, config);
     },
     changed: (clientId, batch) => bus.emit("batchChanged", clientId, batch),
-    log,
+    log: o.log ?? ((msg) => app.log.warn(msg)),
   });
 
   /** Sends an MCU's device its effective config again, retained (asked for by the app, or its profile changed). */
@@ -302,18 +305,26 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     republishPendingKeys,
     readings: writer,
     async close() {
-      // The gateway first: no reading comes in that the realtime server could no longer send (with
-      // an external broker, what this node did not send out another node takes over).
-      await plans.close();
-      await gateway.close();
-      await realtime.close();
-      await alerts.idle();
-      await writer.close();
+      // A part that holds the shutdown up is named in the log (the process gives up after 10 s).
+      const timed = async (part: string, work: () => Promise<unknown> | unknown) => {
+        const started = Date.now();
+        await work();
+        const took = Date.now() - started;
+        if (took > SLOW_CLOSE_MS) (o.log ?? ((msg: string) => app.log.warn(msg)))(`shutdown: ${part} took ${took} ms`);
+      };
+      // The plans first (nothing more is sent to a device), then the gateway: no reading comes in
+      // that the realtime server could no longer send (with an external broker, what this node did
+      // not send out another node takes over).
+      await timed("the plan runner", () => plans.close());
+      await timed("the gateway", () => gateway.close());
+      await timed("the realtime server", () => realtime.close());
+      await timed("alerts", () => alerts.idle());
+      await timed("the readings writer", () => writer.close());
       // After the gateway: the commands it just gave up on are recorded.
-      await history.close();
-      await broker?.close();
+      await timed("history", () => history.close());
+      await timed("the broker", () => broker?.close());
       budget.close();
-      await app.close();
+      await timed("the HTTP server", () => app.close());
     },
   };
 }

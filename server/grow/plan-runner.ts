@@ -4,6 +4,9 @@ import { batchesRepo, type ConfigSources } from "../db/batches-repo.ts";
 import type { Database } from "../db/database.ts";
 import { catchUp } from "./batch-steps.ts";
 
+/** How long closing waits for the work under way (a shutdown has 10 s in all). */
+const CLOSE_WAIT_MS = 3000;
+
 export interface PlanRunnerOptions {
   db: Database;
   /** The server's clock. */
@@ -223,7 +226,12 @@ export function createPlanRunner(o: PlanRunnerOptions): PlanRunner {
       closed = true;
       clearInterval(ticker);
       clearInterval(reloader);
-      await chain;
+      // What is under way may finish, within a bound: its work is kept either way (configs are
+      // retained and sent again at the next start, a phase's step is stored only if unchanged).
+      let bound: ReturnType<typeof setTimeout> | undefined;
+      const waited = await Promise.race([chain.then(() => true), new Promise<boolean>((resolve) => (bound = setTimeout(() => resolve(false), CLOSE_WAIT_MS)))]);
+      clearTimeout(bound);
+      if (!waited) o.log(`plan runner: closed with work still under way after ${CLOSE_WAIT_MS} ms`);
     },
   };
 }
