@@ -11,6 +11,7 @@ import type { Access, SignedIn } from "./http/context.ts";
 import { createRepositories } from "./db/repositories.ts";
 import { createEventBus, type EventBus } from "./events.ts";
 import { installErrorHandler } from "./http/errors.ts";
+import { installFarmAccess } from "./http/farm-access.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, trustedProxies, type ConnectionLimits } from "./http/connection-limits.ts";
@@ -26,6 +27,7 @@ import { installServedMetrics, type MetricsOptions } from "./http/routes/metrics
 import { profileRoutes } from "./http/routes/profiles.ts";
 import { recipeRoutes } from "./http/routes/recipes.ts";
 import { batchRoutes } from "./http/routes/batches.ts";
+import { teamRoutes } from "./http/routes/team.ts";
 import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
 import type { TrustProxy } from "./config.ts";
 import { serveApp } from "./http/spa.ts";
@@ -150,7 +152,8 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     signedIn.addHook("onRequest", async (req) => {
       req.signedIn = await sessions.require(req);
     });
-    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, recipeRoutes, batchRoutes]) {
+    installFarmAccess(signedIn);
+    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, recipeRoutes, batchRoutes, teamRoutes]) {
       await signedIn.register(routes);
     }
     await signedIn.register(historyRoutes, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });

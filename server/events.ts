@@ -2,6 +2,7 @@ import type { Alarm } from "../src/contract/alarms-values.ts";
 import type { LiveReading, Notification } from "../src/contract/entities.ts";
 import type { Batch } from "../src/contract/grow.ts";
 import type { McuStatus } from "../src/contract/enums.ts";
+import type { Role } from "../src/contract/team.ts";
 import type { DeviceCutOff } from "./devices/device-budget.ts";
 import type { McuEntry } from "./devices/mcu-directory.ts";
 
@@ -49,6 +50,11 @@ export interface DomainEvents {
   alarmChanged: [clientId: number, alarm: Alarm];
   /** A client stored new notification preferences: this node's copy of them must go. */
   preferencesChanged: [clientId: number];
+  /**
+   * A person joined a farm, or their role on it changed, or they left or were removed (`role`
+   * null): their open apps must see the farm with that role at once, or stop receiving it.
+   */
+  membershipChanged: [farmId: number, person: number, role: Role | null];
 }
 
 export type EventName = keyof DomainEvents;

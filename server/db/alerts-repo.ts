@@ -25,6 +25,8 @@ export interface AlarmFilters {
   farmId?: number;
   mcuId?: number;
   kind?: AlarmKind;
+  /** Farms of other accounts listed too (the person's memberships). */
+  memberFarms?: readonly number[];
 }
 
 /**
@@ -247,7 +249,7 @@ export function alertsRepo(db: Database) {
     async list(clientId: number, f: AlarmFilters, limit: number, after?: AlarmCursor): Promise<{ alarm: Alarm; cursor: AlarmCursor }[]> {
       const values: unknown[] = [clientId];
       const p = (v: unknown) => `$${values.push(v)}`;
-      const where = ["a.client_id = $1"];
+      const where = [f.memberFarms?.length ? `(a.client_id = $1 or m.farm_id = any(${p(f.memberFarms)}::int[]))` : "a.client_id = $1"];
       if (f.state === "active") where.push("a.state <> 'resolved'");
       else if (f.state === "resolved") where.push("a.state = 'resolved'");
       if (f.farmId !== undefined) where.push(`m.farm_id = ${p(f.farmId)}`);

@@ -12,6 +12,7 @@ import { preferencesRepo } from "./preferences-repo.ts";
 import { profilesRepo } from "./profiles-repo.ts";
 import { recipesRepo } from "./recipes-repo.ts";
 import { sessionsRepo } from "./sessions-repo.ts";
+import { teamRepo } from "./team-repo.ts";
 
 /** The repositories the API reads and writes through, each over the same connection (or transaction). */
 function repositoriesOf(sql: Sql, now: () => Date) {
@@ -25,6 +26,7 @@ function repositoriesOf(sql: Sql, now: () => Date) {
     profiles: profilesRepo(sql),
     recipes: recipesRepo(sql),
     batches: batchesRepo(sql),
+    team: teamRepo(sql),
     notifications: notificationsRepo(sql),
     preferences: preferencesRepo(sql),
     inventory: inventoryRepo(sql),

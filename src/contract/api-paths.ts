@@ -45,6 +45,14 @@ export const API_PATHS = {
   batchHarvests: route("/api/batches/:batch_id/harvests"),
   batchHarvest: route("/api/batches/:batch_id/harvests/:harvest_id"),
   mcuConfigChanges: route("/api/mcus/:mcu_id/config-changes"),
+  // Farm teams (beyond SPEC): the signed-in person's role on each farm they see, members and invitations.
+  farmRoles: "/api/clients/me/farm-roles",
+  farmMembers: route("/api/farms/:farm_id/members"),
+  farmMember: route("/api/farms/:farm_id/members/:client_id"),
+  farmInvitations: route("/api/farms/:farm_id/invitations"),
+  farmInvitation: route("/api/farms/:farm_id/invitations/:invitation_id"),
+  invitationPreview: route("/api/invitations/:code"),
+  acceptInvitation: "/api/invitations/accept",
 } as const;
 
 

@@ -3,6 +3,7 @@ import { CONTROLLER_TYPES, SENSOR_TYPES, AC_BASES, type Client, type ControllerT
 import { CLAIM_CODE_REQUIRED } from "./claim-code.ts";
 import { claimCodeField, emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
 import { LIMITS } from "./limits.ts";
+import { INVITATION_DAYS, role } from "./team.ts";
 import { BATCH_ACTIONS, GROW_LIMITS, isTimeZone, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS } from "./grow.ts";
 import { breaksOrder, orderMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, standaloneLabel, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
@@ -320,6 +321,8 @@ export const recipeRequest = request(
         ? ctx.reject({ message: "A recipe needs at least one phase" })
         : phases.length <= G.phases || ctx.reject({ message: `A recipe has at most ${G.phases} phases` }),
     ),
+    /** The account it belongs to, when a member adds one to the account of a farm they manage (their own by default). */
+    "client_id?": idField("client_id"),
     "+": "reject",
   }),
   { name: "Name is required", species: "species is required", phases: "A recipe needs at least one phase" },
@@ -404,6 +407,21 @@ export type SensorRequest = typeof sensorRequest.schema.inferIn;
 export type ProfileRequest = typeof profileRequest.schema.inferIn;
 export type LinkRequest = typeof linkRequest.schema.inferIn;
 export type MarkNotificationsReadRequest = typeof markNotificationsReadRequest.schema.inferIn;
+
+// ---- Farm teams (beyond SPEC) ----
+
+export const createInvitationRequest = request(
+  type({
+    role,
+    "note?": optionalText("Note", 200),
+    "days?": numberIn("Days", INVITATION_DAYS.min, INVITATION_DAYS.max).narrow((n, ctx) => Number.isInteger(n) || ctx.reject({ message: "Days must be a whole number" })),
+    "+": "reject",
+  }),
+  { role: "Choose a role" },
+);
+export const changeRoleRequest = request(type({ role, "+": "reject" }), { role: "Choose a role" });
+export const acceptInvitationRequest = request(type({ code: requiredText("Code", "Enter the invitation code", 64), "+": "reject" }), { code: "Enter the invitation code" });
+export type CreateInvitationRequest = typeof createInvitationRequest.schema.inferIn;
 
 /** Answers that carry only a message (deletes, logout). */
 export interface MessageResponse {

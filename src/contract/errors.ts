@@ -7,10 +7,11 @@ export const ERROR_CODES = [
   "VALIDATION", // a well-formed body, param or query that breaks a rule
   "UNAUTHENTICATED", // no session, or it expired
   "INVALID_CREDENTIALS",
-  "FORBIDDEN", // a client_id in the path that is not the session's client
+  "FORBIDDEN", // a client_id in the path that is not the session's client, or a farm role without the right
   "BAD_ORIGIN", // a state-changing request from an origin that is not allowed
   "NOT_FOUND",
   "CONFLICT", // a unique value (MAC, username, email) is taken, or a delete would orphan data
+  "GONE", // an invitation that expired or was revoked
   "alarm_resolved", // acknowledging an alarm that has resolved meanwhile (spelled as alarms-values.ts names it)
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
@@ -41,6 +42,7 @@ export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
   BAD_ORIGIN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  GONE: 410,
   alarm_resolved: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

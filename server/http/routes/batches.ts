@@ -1,10 +1,19 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { batchActionRequest, harvestRequest, startBatchRequest, updateBatchRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Batch, BatchEvent, ConfigChange } from "../../../src/contract/grow.ts";
 import { AppError, isUniqueViolation, notFound } from "../../errors.ts";
 import { applyStep, catchUp, type BatchState, type BatchStep } from "../../grow/batch-steps.ts";
+import type { Right } from "../../../src/contract/team.ts";
+import { needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { visibleList, visibleTo } from "../visible.ts";
+
+const batchOf = (req: FastifyRequest) => ({ batch: idParam((req.params as { batch_id: string }).batch_id, "Batch") });
+const mcusIn = (req: FastifyRequest) => {
+  const ids = (req.body as { mcu_ids?: unknown } | null)?.mcu_ids;
+  return Array.isArray(ids) && ids.length > 0 && ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647) ? { mcus: ids as number[] } : null;
+};
 
 const DAY_MS = 86_400_000;
 const CONFIG_CHANGES = { default: 50, max: 500 };
@@ -17,15 +26,23 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
   const usernameOf = async (clientId: number) => (await app.repos.clients.get(clientId))?.username ?? null;
   const batchIdOf = (raw: string) => idParam(raw, "Batch");
 
-  app.get(API_PATHS.batches, async (req): Promise<Batch[]> => batches.list(req.signedIn.clientId));
+  app.get(API_PATHS.batches, OWN, async (req): Promise<Batch[]> => {
+    const person = req.signedIn.clientId;
+    const { accounts } = await visibleTo(app, person);
+    if (accounts.length === 1) return batches.list(person);
+    // A batch is seen where any of its MCUs' farms is.
+    const farmOfMcu = new Map<number, number>();
+    for (const { tenant } of accounts) for (const m of await app.repos.mcus.list(tenant)) farmOfMcu.set(m.mcu_id, m.farm_id);
+    return visibleList(app, person, (tenant) => batches.list(tenant), (b) => b.mcu_ids.flatMap((id) => farmOfMcu.get(id) ?? []));
+  });
 
-  app.post(API_PATHS.batches, async (req, reply): Promise<Batch> => {
-    const { clientId } = req.signedIn;
+  app.post(API_PATHS.batches, needs("manageBatches", mcusIn), async (req, reply): Promise<Batch> => {
+    const clientId = req.acting.tenant;
     const body = parse(startBatchRequest, req.body);
     const now = app.now();
     const startedAt = body.started_at ?? now.toISOString();
     if (Date.parse(startedAt) > now.getTime() + DAY_MS) throw new AppError("VALIDATION", "Start must be at most a day from now", [{ path: "started_at", message: "Start must be at most a day from now" }]);
-    const by = await usernameOf(clientId);
+    const by = await usernameOf(req.signedIn.clientId);
     const batch = await app.repos
       .transaction(async (tx) => {
         const recipe = await tx.recipes.get(clientId, body.recipe_id);
@@ -59,8 +76,8 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.put<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, async (req): Promise<Batch> => {
-    const { clientId } = req.signedIn;
+  app.put<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, needs("manageBatches", batchOf), async (req): Promise<Batch> => {
+    const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const body = parse(updateBatchRequest, req.body);
     const batch = await batches.update(clientId, batchId, body, app.now());
@@ -69,8 +86,8 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.delete<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, needs("manageBatches", batchOf), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const batch = await batches.get(clientId, batchId);
     if (!batch) throw notFound("Batch");
@@ -78,11 +95,13 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return { message: "Batch deleted successfully" };
   });
 
-  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchActions.pattern, async (req): Promise<Batch> => {
-    const { clientId } = req.signedIn;
+  // Confirming the phase a batch waits in is the grower's; every other action is the batch's running.
+  const actionRight = (req: FastifyRequest): Right => ((req.body as { action?: unknown } | null)?.action === "confirm" ? "confirmPhases" : "manageBatches");
+  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchActions.pattern, needs(actionRight, batchOf), async (req): Promise<Batch> => {
+    const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const body = parse(batchActionRequest, req.body);
-    const by = await usernameOf(clientId);
+    const by = await usernameOf(req.signedIn.clientId);
     const reason = body.reason ? body.reason : null;
     const step: BatchStep = body.action === "extend" ? { kind: "extend", days: body.days!, by, reason } : { kind: body.action, by, reason };
     const batch = await app.repos.transaction(async (tx) => {
@@ -99,8 +118,8 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchHarvests.pattern, async (req, reply): Promise<Batch> => {
-    const { clientId } = req.signedIn;
+  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchHarvests.pattern, needs("recordHarvests", batchOf), async (req, reply): Promise<Batch> => {
+    const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const body = parse(harvestRequest, req.body);
     const now = app.now();
@@ -114,8 +133,8 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.delete<{ Params: { batch_id: string; harvest_id: string } }>(API_PATHS.batchHarvest.pattern, async (req): Promise<Batch> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { batch_id: string; harvest_id: string } }>(API_PATHS.batchHarvest.pattern, needs("recordHarvests", batchOf), async (req): Promise<Batch> => {
+    const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const harvestId = idParam(req.params.harvest_id, "Harvest");
     const batch = await app.repos.transaction(async (tx) => {
@@ -127,13 +146,17 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.get<{ Params: { mcu_id: string }; Querystring: { limit?: string } }>(API_PATHS.mcuConfigChanges.pattern, async (req): Promise<ConfigChange[]> => {
-    const { clientId } = req.signedIn;
+  app.get<{ Params: { mcu_id: string }; Querystring: { limit?: string } }>(
+    API_PATHS.mcuConfigChanges.pattern,
+    needs("see", (req) => ({ mcu: idParam((req.params as { mcu_id: string }).mcu_id, "MCU") })),
+    async (req): Promise<ConfigChange[]> => {
+    const clientId = req.acting.tenant;
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const raw = req.query.limit;
     const limit = raw === undefined || raw === "" ? CONFIG_CHANGES.default : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
     if (!(limit >= 1 && limit <= CONFIG_CHANGES.max)) throw new AppError("VALIDATION", `limit must be a whole number between 1 and ${CONFIG_CHANGES.max}`);
     if (!(await app.repos.mcus.exists(clientId, mcuId))) throw notFound("MCU");
     return batches.configChanges(clientId, mcuId, limit);
-  });
+    },
+  );
 };

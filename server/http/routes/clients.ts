@@ -4,6 +4,7 @@ import { loginRequest, REGISTERED_MESSAGE, registerRequest, updateClientRequest,
 import type { Client } from "../../../src/contract/entities.ts";
 import { tryAgainIn } from "../../auth/login-guard.ts";
 import { AppError } from "../../errors.ts";
+import { OWN } from "../farm-access.ts";
 import { ownClientId } from "../tenancy.ts";
 import { parse } from "../validate.ts";
 
@@ -92,14 +93,14 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   const { clients, sessions: sessionRows } = app.repos;
   const { hasher } = app.access;
 
-  app.get(API_PATHS.me, async (req): Promise<Client> => {
+  app.get(API_PATHS.me, OWN, async (req): Promise<Client> => {
     const { clientId } = req.signedIn;
     const client = await clients.get(clientId);
     if (!client) throw new AppError("UNAUTHENTICATED", "Your session has ended. Please sign in again.");
     return client;
   });
 
-  app.put<{ Params: { client_id: string } }>(API_PATHS.client.pattern, async (req): Promise<Client> => {
+  app.put<{ Params: { client_id: string } }>(API_PATHS.client.pattern, OWN, async (req): Promise<Client> => {
     const session = req.signedIn;
     const clientId = ownClientId(req.params.client_id, session.clientId);
     const body = parse(updateClientRequest, req.body);

@@ -1,11 +1,15 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { type } from "arktype";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { createFarmRequest, updateFarmRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Farm } from "../../../src/contract/entities.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
+import { needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { visibleList } from "../visible.ts";
+
+const farmOf = (req: FastifyRequest) => ({ farm: idParam((req.params as { farm_id: string }).farm_id, "Farm") });
 
 const farmsQuery = { schema: type({ client_id: "string", "+": "reject" }), missing: { client_id: "client_id is required" } };
 
@@ -13,12 +17,14 @@ const farmsQuery = { schema: type({ client_id: "string", "+": "reject" }), missi
 export const farmRoutes: FastifyPluginAsync = async (app) => {
   const { farms } = app.repos;
 
-  app.get(API_PATHS.farmsOfClient.pattern, async (req): Promise<Farm[]> => {
+  // The person's own farms, then those they are a member of.
+  app.get(API_PATHS.farmsOfClient.pattern, OWN, async (req): Promise<Farm[]> => {
     const query = parse(farmsQuery, { ...(req.query as object) });
-    return farms.list(ownClientId(query.client_id, req.signedIn.clientId));
+    return visibleList(app, ownClientId(query.client_id, req.signedIn.clientId), (tenant) => farms.list(tenant), (farm) => farm.farm_id);
   });
 
-  app.post(API_PATHS.farms, async (req, reply): Promise<Farm> => {
+  // A new farm is always the person's own account's.
+  app.post(API_PATHS.farms, OWN, async (req, reply): Promise<Farm> => {
     const { clientId } = req.signedIn;
     const body = parse(createFarmRequest, req.body);
     if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add farms to your own account");
@@ -26,8 +32,8 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
     return farms.create(clientId, body.name, body.location);
   });
 
-  app.put<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, async (req): Promise<Farm> => {
-    const { clientId } = req.signedIn;
+  app.put<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, needs("editFarm", farmOf), async (req): Promise<Farm> => {
+    const clientId = req.acting.tenant;
     const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse(updateFarmRequest, req.body);
     const farm = await farms.update(clientId, farmId, body.name, body.location, app.now());
@@ -36,8 +42,8 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
     return farm;
   });
 
-  app.delete<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, needs("editFarm", farmOf), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const farmId = idParam(req.params.farm_id, "Farm");
     if (!(await app.repos.transaction((tx) => tx.farms.delete(clientId, farmId)))) throw notFound("Farm");
     return { message: "Farm deleted successfully" };

@@ -33,7 +33,11 @@ import {
 import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "../../history/export-gate.ts";
 import { reasonText } from "../../../src/contract/switch-reasons.ts";
 import { historyRepo, type CommandFilters, type CommandRow, type FarmSeriesRow, type McuRef, type SeriesColumns, type StateEventRow } from "../../history/history-repo.ts";
+import { needs } from "../farm-access.ts";
 import { idParam } from "../validate.ts";
+
+const SEE_MCU = needs("see", (req) => ({ mcu: idParam((req.params as { mcu_id: string }).mcu_id, "MCU") }));
+const SEE_FARM = needs("see", (req) => ({ farm: idParam((req.params as { farm_id: string }).farm_id, "Farm") }));
 
 export interface HistoryRouteOptions {
   /** Minute rollups are kept this many days; older ranges are answered from hourly rollups. */
@@ -146,9 +150,9 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
   const bulk = app.repos.bulkHistory;
   const exportGate = createExportGate({ ...DEFAULT_EXPORT_LIMITS, ...options.exports });
 
-  /** The session's client and the id in the path (400 for a malformed id). */
+  /** The account the request acts in (a member's: the farm's) and the id in the path (400 for a malformed id). */
   function request(req: FastifyRequest, id: string | undefined, what: "MCU" | "Farm") {
-    return { clientId: req.signedIn.clientId, id: idParam(id, what) };
+    return { clientId: req.acting.tenant, id: idParam(id, what) };
   }
 
   /** The client's own MCU: another client's answers 404, as a missing one does. */
@@ -183,7 +187,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
     return { clientId, mcu: await ownMcu(clientId, id), range, metrics, series, local };
   }
 
-  app.get<McuParams>(HISTORY_PATHS.mcuHistory.pattern, async (req): Promise<McuHistory> => {
+  app.get<McuParams>(HISTORY_PATHS.mcuHistory.pattern, SEE_MCU, async (req): Promise<McuHistory> => {
     const { mcu, range, metrics, series } = await mcuSeriesRequest(req, true);
     const columns = await repo.mcuSeries(mcu.mcu_id, metrics, series);
     return {
@@ -200,7 +204,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
    * Columns: time (each bucket's start, UTC), local_time with `tz`, then min, avg, max and count of
    * each metric (two decimals). No point cap: 60 s buckets by default.
    */
-  app.get<McuParams>(HISTORY_PATHS.mcuHistoryCsv.pattern, async (req, reply) => {
+  app.get<McuParams>(HISTORY_PATHS.mcuHistoryCsv.pattern, SEE_MCU, async (req, reply) => {
     const { clientId, mcu, range, metrics, series, local } = await mcuSeriesRequest(req, false);
     const header = [...timeHeader(local), ...metrics.flatMap((m) => [`${m}_min`, `${m}_avg`, `${m}_max`, `${m}_count`])];
     const body = withLocal(bulk.mcuSeriesCsvChunks(mcu.mcu_id, metrics, series), local);
@@ -221,7 +225,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
     return { clientId, farm, range, metric, series, local };
   }
 
-  app.get<FarmParams>(HISTORY_PATHS.farmHistory.pattern, async (req): Promise<FarmHistory> => {
+  app.get<FarmParams>(HISTORY_PATHS.farmHistory.pattern, SEE_FARM, async (req): Promise<FarmHistory> => {
     const { farm, range, metric, series } = await farmSeriesRequest(req, true);
     const ids = farm.mcus.map((m) => m.mcu_id);
     const { t, columns, counts } = farmGrid(await repo.farmSeries(ids, metric, series), farm.mcus);
@@ -237,7 +241,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
   });
 
   /** Columns: time (UTC), local_time with `tz`, then each MCU's average (headed by its name). */
-  app.get<FarmParams>(HISTORY_PATHS.farmHistoryCsv.pattern, async (req, reply) => {
+  app.get<FarmParams>(HISTORY_PATHS.farmHistoryCsv.pattern, SEE_FARM, async (req, reply) => {
     const { clientId, farm, range, metric, series, local } = await farmSeriesRequest(req, false);
     const ids = farm.mcus.map((m) => m.mcu_id);
     const header = [...timeHeader(local), ...mcuColumns(farm.mcus).map(text)];
@@ -254,7 +258,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
     return { clientId, mcu: await ownMcu(clientId, id), range, local };
   }
 
-  app.get<McuParams>(HISTORY_PATHS.timeline.pattern, async (req): Promise<StateTimeline> => {
+  app.get<McuParams>(HISTORY_PATHS.timeline.pattern, SEE_MCU, async (req): Promise<StateTimeline> => {
     const { mcu, range } = await timelineRequest(req, false);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const events = await repo.eventsWithCauses(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
@@ -265,7 +269,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
   });
 
   /** Each controller's state at `from` (its last change before it, with that change's time), then every change in the range. */
-  app.get<McuParams>(HISTORY_PATHS.timelineCsv.pattern, async (req, reply) => {
+  app.get<McuParams>(HISTORY_PATHS.timelineCsv.pattern, SEE_MCU, async (req, reply) => {
     const { clientId, mcu, range, local } = await timelineRequest(req, true);
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const rows = prepend(initial, bulk.eventChunks(mcu.mcu_id, range.fromMs, range.toMs));
@@ -279,7 +283,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
     return { ...parseOptionalRange(q), source: parseSource(q.source), outcome: parseOutcome(q.outcome), target: parseTarget(q.target) };
   }
 
-  app.get<McuParams>(HISTORY_PATHS.commands.pattern, async (req): Promise<CommandLog> => {
+  app.get<McuParams>(HISTORY_PATHS.commands.pattern, SEE_MCU, async (req): Promise<CommandLog> => {
     const { clientId, id } = request(req, req.params.mcu_id, "MCU");
     const q = queryOf(req.query, [...COMMAND_FILTER_PARAMS, "limit", "before"]);
     const filters = commandFilters(q);
@@ -296,7 +300,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
   });
 
   /** Every matching command, oldest first, no paging. */
-  app.get<McuParams>(HISTORY_PATHS.commandsCsv.pattern, async (req, reply) => {
+  app.get<McuParams>(HISTORY_PATHS.commandsCsv.pattern, SEE_MCU, async (req, reply) => {
     const { clientId, id } = request(req, req.params.mcu_id, "MCU");
     const q = queryOf(req.query, [...COMMAND_FILTER_PARAMS, "tz"]);
     const filters = commandFilters(q);

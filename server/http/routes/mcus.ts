@@ -7,7 +7,15 @@ import type { Mcu } from "../../../src/contract/entities.ts";
 import type { TransactionRepositories } from "../../db/repositories.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
+import { bodyId, needs, OWN, requireAlso } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { visibleList, visibleTo } from "../visible.ts";
+
+const mcuOf = (req: FastifyRequest) => ({ mcu: idParam((req.params as { mcu_id: string }).mcu_id, "MCU") });
+const farmIn = (req: FastifyRequest) => {
+  const farm = bodyId(req, "farm_id");
+  return farm === null ? null : { farm };
+};
 
 async function requireFarm(tx: TransactionRepositories, clientId: number, farmId: number): Promise<void> {
   if (!(await tx.farms.exists(clientId, farmId))) throw notFound("Farm");
@@ -32,11 +40,20 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
    * client's MCU count in `X-Total-Count` (an addition: the app fetches a large fleet's first
    * screen first).
    */
-  app.get<{ Params: { clientId: string } }>(API_PATHS.mcusByClient.pattern, async (req, reply): Promise<Mcu[]> => {
+  app.get<{ Params: { clientId: string } }>(API_PATHS.mcusByClient.pattern, OWN, async (req, reply): Promise<Mcu[]> => {
     const clientId = ownClientId(req.params.clientId, req.signedIn.clientId);
     const query = { ...(req.query as object) };
-    if (Object.keys(query).length === 0) return mcus.list(clientId);
-    const { limit, offset } = parse(mcuPageQuery, query);
+    const paged = Object.keys(query).length === 0 ? null : parse(mcuPageQuery, query);
+    const { accounts } = await visibleTo(app, clientId);
+    if (accounts.length > 1) {
+      // A member of other accounts' farms: the whole list, then the page of it (a team's lists are short next to a fleet's).
+      const all = await visibleList(app, clientId, (tenant) => mcus.list(tenant), (m) => m.farm_id);
+      if (!paged) return all;
+      reply.header("x-total-count", String(all.length));
+      return all.slice(paged.offset ?? 0, (paged.offset ?? 0) + paged.limit);
+    }
+    if (!paged) return mcus.list(clientId);
+    const { limit, offset } = paged;
     const page = await mcus.page(clientId, limit, offset ?? 0);
     reply.header("x-total-count", String(page.total));
     return page.items;
@@ -60,10 +77,10 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
     }
   }
 
-  app.post(API_PATHS.mcus, async (req, reply): Promise<Mcu> => {
-    const { clientId } = req.signedIn;
+  app.post(API_PATHS.mcus, needs("manageDevices", (req) => farmIn(req)), async (req, reply): Promise<Mcu> => {
+    const clientId = req.acting.tenant;
     const body = parse(createMcuRequest, req.body);
-    const mcu = await claiming(clientId, req, reply, () =>
+    const mcu = await claiming(req.signedIn.clientId, req, reply, () =>
       app.repos.transaction(async (tx) => {
         await requireFarm(tx, clientId, body.farm_id);
         return tx.mcus.create(clientId, body, app.now());
@@ -75,11 +92,13 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
     return mcu;
   });
 
-  app.put<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, async (req, reply): Promise<Mcu> => {
-    const { clientId } = req.signedIn;
+  app.put<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, needs("manageDevices", mcuOf), async (req, reply): Promise<Mcu> => {
+    const clientId = req.acting.tenant;
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const body = parse(updateMcuRequest, req.body);
-    const updated = await claiming(clientId, req, reply, () =>
+    // Moving it to another farm needs the same right there.
+    await requireAlso(app, req, { farm: body.farm_id }, "manageDevices");
+    const updated = await claiming(req.signedIn.clientId, req, reply, () =>
       app.repos.transaction(async (tx) => {
         if (!(await tx.mcus.exists(clientId, mcuId))) throw notFound("MCU");
         await requireFarm(tx, clientId, body.farm_id);
@@ -93,8 +112,8 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
     return updated.mcu;
   });
 
-  app.delete<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, needs("manageDevices", mcuOf), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const released = await app.repos.transaction((tx) => tx.mcus.delete(clientId, mcuId));
     if (!released) throw notFound("MCU");

@@ -1,11 +1,14 @@
-import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { controllerRequest, sensorRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import { isMac, normalizeMac } from "../../../src/contract/mac.ts";
 import { CONTROLLERS, SENSORS, type PeripheralInput, type PeripheralsRepo, type PeripheralTable, type TypeOf } from "../../db/peripherals-repo.ts";
 import type { TransactionRepositories } from "../../db/repositories.ts";
 import { AppError, notFound } from "../../errors.ts";
+import type { TargetRef } from "../../db/team-repo.ts";
+import { bodyId, needs, OWN, requireAlso } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { visibleList, visibleTo } from "../visible.ts";
 
 /** One kind of peripheral's routes: its paths, texts, repository and how a request body becomes its input. */
 interface PeripheralKind<K extends "controller" | "sensor"> {
@@ -65,14 +68,27 @@ export const peripheralRoutes: FastifyPluginAsync = async (app) => {
 
 function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: PeripheralKind<K>) {
   const repo = k.repoOf(app.repos);
+  const deviceOf = (req: FastifyRequest): TargetRef => {
+    const id = idParam((req.params as Record<string, string>)[k.idName], k.label);
+    return k.table.kind === "controller" ? { unit: id } : { sensor: id };
+  };
+  const mcuIn = (req: FastifyRequest): TargetRef | null => {
+    const mcu = bodyId(req, "mcu_id");
+    return mcu === null ? null : { mcu };
+  };
 
-  app.get(k.list, async (req) => {
-    const { clientId } = req.signedIn;
-    return repo.list(clientId);
+  app.get(k.list, OWN, async (req) => {
+    const person = req.signedIn.clientId;
+    const { accounts } = await visibleTo(app, person);
+    if (accounts.length === 1) return repo.list(person);
+    // A device on an MCU is seen where its MCU's farm is.
+    const farmOfMcu = new Map<number, number>();
+    for (const { tenant } of accounts) for (const m of await app.repos.mcus.list(tenant)) farmOfMcu.set(m.mcu_id, m.farm_id);
+    return visibleList(app, person, (tenant) => repo.list(tenant), (d) => (d.mcu_id === null ? null : (farmOfMcu.get(d.mcu_id) ?? null)));
   });
 
   /** The client's own device, else an unclaimed inventory device of this kind, else 404. */
-  app.get<{ Params: { mac: string } }>(k.scan, async (req) => {
+  app.get<{ Params: { mac: string } }>(k.scan, OWN, async (req) => {
     const { clientId } = req.signedIn;
     if (!isMac(req.params.mac)) throw new AppError("VALIDATION", "Invalid MAC address format");
     const mac = normalizeMac(req.params.mac);
@@ -85,8 +101,8 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     throw new AppError("NOT_FOUND", k.notFoundText(mac));
   });
 
-  app.post(k.list, async (req, reply) => {
-    const { clientId } = req.signedIn;
+  app.post(k.list, needs("manageDevices", mcuIn), async (req, reply) => {
+    const clientId = req.acting.tenant;
     const input = k.parseInput(req.body);
     const device = await app.repos.transaction(async (tx) => {
       if (!(await tx.mcus.exists(clientId, input.mcu_id))) throw notFound("MCU");
@@ -96,10 +112,12 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     return device;
   });
 
-  app.put<{ Params: Record<string, string> }>(k.one, async (req) => {
-    const { clientId } = req.signedIn;
+  app.put<{ Params: Record<string, string> }>(k.one, needs("manageDevices", deviceOf), async (req) => {
+    const clientId = req.acting.tenant;
     const id = idParam(req.params[k.idName], k.label);
     const input = k.parseInput(req.body);
+    // Moving it to another MCU needs the same right there.
+    await requireAlso(app, req, { mcu: input.mcu_id }, "manageDevices");
     const device = await app.repos.transaction(async (tx) => {
       const own = k.repoOf(tx);
       if (!(await own.get(clientId, id))) throw notFound(k.label);
@@ -110,8 +128,8 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     return device;
   });
 
-  app.delete<{ Params: Record<string, string> }>(k.one, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: Record<string, string> }>(k.one, needs("manageDevices", deviceOf), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const id = idParam(req.params[k.idName], k.label);
     if (!(await app.repos.transaction((tx) => k.repoOf(tx).delete(clientId, id)))) throw notFound(k.label);
     return { message: k.deleted };

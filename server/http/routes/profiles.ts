@@ -1,30 +1,43 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { linkRequest, profileRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { ProfileLink, SettingProfile } from "../../../src/contract/entities.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
+import { bodyId, needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { visibleList } from "../visible.ts";
+
+const profileOf = (req: FastifyRequest) => ({ profile: idParam((req.params as { profile_id: string }).profile_id, "Profile") });
+const accountIn = (req: FastifyRequest) => {
+  const tenant = bodyId(req, "client_id");
+  return tenant === null ? null : { tenant };
+};
+const mcuIn = (req: FastifyRequest) => {
+  const mcu = bodyId(req, "mcu_id");
+  return mcu === null ? null : { mcu };
+};
 
 /** Setting profiles and their links to MCUs, in the signed-in scope. */
 export const profileRoutes: FastifyPluginAsync = async (app) => {
   const { profiles } = app.repos;
 
-  app.get<{ Params: { clientId: string } }>(API_PATHS.profilesOfClient.pattern, async (req): Promise<SettingProfile[]> => {
+  app.get<{ Params: { clientId: string } }>(API_PATHS.profilesOfClient.pattern, OWN, async (req): Promise<SettingProfile[]> => {
     const session = req.signedIn;
-    return profiles.list(ownClientId(req.params.clientId, session.clientId));
+    return visibleList(app, ownClientId(req.params.clientId, session.clientId), (tenant) => profiles.list(tenant), () => null);
   });
 
-  app.post(API_PATHS.profiles, async (req, reply): Promise<SettingProfile> => {
-    const { clientId } = req.signedIn;
+  // The body's client_id names the account: the person's own, or one where they manage a farm.
+  app.post(API_PATHS.profiles, needs("manageProfiles", accountIn), async (req, reply): Promise<SettingProfile> => {
+    const clientId = req.acting.tenant;
     const body = parse(profileRequest, req.body);
     if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add profiles to your own account");
     reply.status(201);
     return profiles.create(clientId, body.name, body.config, app.now());
   });
 
-  app.put<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, async (req): Promise<SettingProfile> => {
-    const { clientId } = req.signedIn;
+  app.put<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, needs("manageProfiles", profileOf), async (req): Promise<SettingProfile> => {
+    const clientId = req.acting.tenant;
     const profileId = idParam(req.params.profile_id, "Profile");
     const body = parse(profileRequest, req.body);
     if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only change your own profiles");
@@ -34,8 +47,8 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     return profile;
   });
 
-  app.delete<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, needs("manageProfiles", profileOf), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const profileId = idParam(req.params.profile_id, "Profile");
     const linked = (await profiles.get(clientId, profileId))?.mcu_links.map((l) => l.mcu_id) ?? [];
     if (!(await profiles.delete(clientId, profileId))) throw notFound("Profile");
@@ -43,8 +56,9 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     return { message: "Profile deleted successfully" };
   });
 
-  app.post(API_PATHS.link, async (req, reply): Promise<ProfileLink> => {
-    const { clientId } = req.signedIn;
+  // Linking changes what the MCU is kept to: a right on the MCU's farm.
+  app.post(API_PATHS.link, needs("manageProfiles", mcuIn), async (req, reply): Promise<ProfileLink> => {
+    const clientId = req.acting.tenant;
     const body = parse(linkRequest, req.body);
     const link = await app.repos.transaction(async (tx) => {
       if (!(await tx.mcus.exists(clientId, body.mcu_id))) throw notFound("MCU");
@@ -56,8 +70,8 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     return link;
   });
 
-  app.delete<{ Params: { linkId: string } }>(API_PATHS.unlink.pattern, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { linkId: string } }>(API_PATHS.unlink.pattern, needs("manageProfiles", (req) => ({ link: idParam((req.params as { linkId: string }).linkId, "Link") })), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const linkId = idParam(req.params.linkId, "Link");
     const removed = await profiles.unlink(clientId, linkId);
     if (!removed) throw notFound("Link");

@@ -1,19 +1,24 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { recipeRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Recipe } from "../../../src/contract/grow.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { STARTER_RECIPES } from "../../grow/starter-recipes.ts";
+import { bodyId, needs, OWN } from "../farm-access.ts";
+import { visibleList } from "../visible.ts";
 import { idParam, parse } from "../validate.ts";
+
+const recipeOf = (req: FastifyRequest) => ({ recipe: idParam((req.params as { recipe_id: string }).recipe_id, "Recipe") });
 
 /** Grow recipes, in the signed-in scope: each save is a new version; running batches keep theirs. */
 export const recipeRoutes: FastifyPluginAsync = async (app) => {
   const { recipes } = app.repos;
 
-  app.get(API_PATHS.recipes, async (req): Promise<Recipe[]> => recipes.list(req.signedIn.clientId));
+  app.get(API_PATHS.recipes, OWN, async (req): Promise<Recipe[]> => visibleList(app, req.signedIn.clientId, (tenant) => recipes.list(tenant), () => null));
 
-  app.post(API_PATHS.recipes, async (req, reply): Promise<Recipe> => {
-    const { clientId } = req.signedIn;
+  // A member adds a recipe to the account of a farm they manage by naming it (client_id); else it is their own.
+  app.post(API_PATHS.recipes, needs("manageRecipes", (req) => ({ tenant: bodyId(req, "client_id") ?? req.signedIn.clientId })), async (req, reply): Promise<Recipe> => {
+    const clientId = req.acting.tenant;
     const body = parse(recipeRequest, req.body);
     const recipe = await app.repos.transaction((tx) => tx.recipes.create(clientId, body, app.now()));
     reply.status(201);
@@ -21,7 +26,7 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
   });
 
   /** Adds the starter recipes the client does not have yet (by name); answers the client's whole list. */
-  app.post(API_PATHS.recipeStarters, async (req): Promise<Recipe[]> => {
+  app.post(API_PATHS.recipeStarters, OWN, async (req): Promise<Recipe[]> => {
     const { clientId } = req.signedIn;
     await app.repos.transaction(async (tx) => {
       const have = await tx.recipes.names(clientId);
@@ -32,8 +37,8 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
     return recipes.list(clientId);
   });
 
-  app.put<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, async (req): Promise<Recipe> => {
-    const { clientId } = req.signedIn;
+  app.put<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, needs("manageRecipes", recipeOf), async (req): Promise<Recipe> => {
+    const clientId = req.acting.tenant;
     const recipeId = idParam(req.params.recipe_id, "Recipe");
     const body = parse(recipeRequest, req.body);
     const recipe = await app.repos.transaction((tx) => tx.recipes.update(clientId, recipeId, body, app.now()));
@@ -41,8 +46,8 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
     return recipe;
   });
 
-  app.delete<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, async (req): Promise<MessageResponse> => {
-    const { clientId } = req.signedIn;
+  app.delete<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, needs("manageRecipes", recipeOf), async (req): Promise<MessageResponse> => {
+    const clientId = req.acting.tenant;
     const recipeId = idParam(req.params.recipe_id, "Recipe");
     const hasBatches = new AppError("CONFLICT", "This recipe has batches: end and delete them first");
     await app.repos

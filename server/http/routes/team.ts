@@ -1,0 +1,128 @@
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { API_PATHS } from "../../../src/contract/api-paths.ts";
+import type { MessageResponse } from "../../../src/contract/api.ts";
+import { acceptInvitationRequest, changeRoleRequest, createInvitationRequest } from "../../../src/contract/api.ts";
+import {
+  INVITATION_DAYS,
+  type CreatedInvitation,
+  type FarmRole,
+  type Invitation,
+  type InvitationPreview,
+  type Member,
+  type Right,
+} from "../../../src/contract/team.ts";
+import { hashInvitationCode, newInvitationCode, type InvitationRefusal } from "../../db/team-repo.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { tryAgainIn } from "../../auth/login-guard.ts";
+import { needs, OWN } from "../farm-access.ts";
+import { idParam, parse } from "../validate.ts";
+
+const DAY_MS = 86_400_000;
+
+const farmOf = (req: FastifyRequest) => ({ farm: idParam((req.params as { farm_id: string }).farm_id, "Farm") });
+
+const REFUSED: Record<InvitationRefusal, AppError> = {
+  unknown: new AppError("NOT_FOUND", "This invitation code is not valid: check it, or ask for a new invitation"),
+  expired: new AppError("GONE", "This invitation has expired: ask for a new one"),
+  revoked: new AppError("GONE", "This invitation was withdrawn: ask for a new one"),
+};
+
+/**
+ * Farm teams: a person's role on each farm they see, a farm's members and its one-time
+ * invitations. Only an Owner manages members; any member may leave.
+ */
+export const teamRoutes: FastifyPluginAsync = async (app) => {
+  const { team } = app.repos;
+  // Codes are long enough not to be guessed; the limit keeps anyone from trying at scale.
+  const perAddress = {
+    rateLimit: {
+      max: app.access.perAddressPerMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
+    },
+  };
+
+  app.get(API_PATHS.farmRoles, OWN, async (req): Promise<FarmRole[]> => team.farmRoles(req.signedIn.clientId));
+
+  app.get<{ Params: { farm_id: string } }>(API_PATHS.farmMembers.pattern, needs("see", farmOf), async (req): Promise<Member[]> => {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    return team.members(farmId);
+  });
+
+  /** The member a path names, who is not the farm's account (its Owner by creation stays so). */
+  async function memberOf(req: FastifyRequest<{ Params: { farm_id: string; client_id: string } }>): Promise<{ farmId: number; person: number }> {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    const person = idParam(req.params.client_id, "Member");
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    if (person === req.acting.tenant) throw new AppError("FORBIDDEN", "The farm's account is always its Owner");
+    return { farmId, person };
+  }
+
+  app.put<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, needs("manageMembers", farmOf), async (req): Promise<Member> => {
+    const { farmId, person } = await memberOf(req);
+    const { role } = parse(changeRoleRequest, req.body);
+    if (!(await team.setRole(farmId, person, role))) throw notFound("Member");
+    app.events.emit("membershipChanged", farmId, person, role);
+    return (await team.members(farmId)).find((m) => m.client_id === person)!;
+  });
+
+  // Leaving a farm is every member's own choice; removing someone else is an Owner's.
+  const removeRight = (req: FastifyRequest): Right => (Number((req.params as { client_id: string }).client_id) === req.signedIn.clientId ? "see" : "manageMembers");
+  app.delete<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, needs(removeRight, farmOf), async (req): Promise<MessageResponse> => {
+    const { farmId, person } = await memberOf(req);
+    if (!(await team.removeMember(farmId, person))) throw notFound("Member");
+    app.events.emit("membershipChanged", farmId, person, null);
+    return { message: person === req.signedIn.clientId ? "You left the farm" : "Member removed" };
+  });
+
+  app.get<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, needs("manageMembers", farmOf), async (req): Promise<Invitation[]> => {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    return team.invitations(farmId, app.now());
+  });
+
+  app.post<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, needs("manageMembers", farmOf), async (req, reply): Promise<CreatedInvitation> => {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    const body = parse(createInvitationRequest, req.body);
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const now = app.now();
+    const code = newInvitationCode();
+    const expiresAt = new Date(now.getTime() + (body.days ?? INVITATION_DAYS.default) * DAY_MS);
+    const invitation = await team.createInvitation(farmId, body.role, body.note ?? "", hashInvitationCode(code), req.signedIn.clientId, now, expiresAt);
+    reply.status(201);
+    return { invitation, code };
+  });
+
+  app.delete<{ Params: { farm_id: string; invitation_id: string } }>(API_PATHS.farmInvitation.pattern, needs("manageMembers", farmOf), async (req): Promise<Invitation> => {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    const invitationId = idParam(req.params.invitation_id, "Invitation");
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const invitation = await team.revokeInvitation(farmId, invitationId, app.now());
+    if (!invitation) throw notFound("Invitation");
+    return invitation;
+  });
+
+  app.get<{ Params: { code: string } }>(API_PATHS.invitationPreview.pattern, { config: { ...OWN.config, ...perAddress } }, async (req): Promise<InvitationPreview> => {
+    const found = await team.preview(hashInvitationCode(req.params.code.slice(0, 64)), app.now());
+    if (typeof found === "string") throw REFUSED[found];
+    return { farm_name: found.farm_name, role: found.role, invited_by: found.invited_by, expires_at: found.expires_at };
+  });
+
+  app.post(API_PATHS.acceptInvitation, { config: { ...OWN.config, ...perAddress } }, async (req): Promise<FarmRole> => {
+    const { code } = parse(acceptInvitationRequest, req.body);
+    const person = req.signedIn.clientId;
+    const now = app.now();
+    const joined = await app.repos.transaction(async (tx) => {
+      const found = await tx.team.preview(hashInvitationCode(code), now);
+      if (typeof found === "string") throw REFUSED[found];
+      const accepted = await tx.team.accept(found.invitation_id, person, now);
+      // Used or withdrawn between the look and the take.
+      if (!accepted) throw REFUSED.unknown;
+      return accepted;
+    });
+    const owner = (await team.farmRoles(person)).find((r) => r.farm_id === joined.farm_id)!;
+    app.events.emit("membershipChanged", joined.farm_id, person, joined.role);
+    return owner;
+  });
+};
