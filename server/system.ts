@@ -247,10 +247,10 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   });
 
   // Who acts on what. The realtime server hears a reading first: it sends it on (and settles its delivery).
-  bus.on("reading", (entry, reading) => realtime.reading(entry.clientId, entry.mac, reading));
+  bus.on("reading", (entry, reading) => realtime.reading(entry.clientId, entry.mac, reading, entry.farmId));
   bus.on("reading", (entry, reading) => alerts.onReading(entry, reading));
   bus.on("reading", (entry, reading, at) => history.onReading(entry.mcuId, reading, at.getTime()));
-  bus.on("deviceStatus", (entry, status) => realtime.status(entry.clientId, entry.mac, status));
+  bus.on("deviceStatus", (entry, status) => realtime.status(entry.clientId, entry.mac, status, entry.farmId));
   bus.on("deviceStatus", (entry, status, previous) => {
     // An MCU never heard since it was registered (status active) did not "go" offline.
     if (!(status === "offline" && previous === "active")) alerts.onStatus(entry, status);
@@ -261,6 +261,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   if (pushNotify) bus.on("accountNotice", (clientId, n) => void pushNotify(clientId, n).catch((err: Error) => log(`push: ${err.message}`)));
   bus.on("alarmChanged", (clientId, alarm) => realtime.alarm(clientId, alarm));
   bus.on("sessionEnded", (idHash) => realtime.endSession(idHash));
+  bus.on("membershipChanged", (farmId, person, role) => realtime.membership(farmId, person, role));
   bus.on("preferencesChanged", (clientId) => preferences.invalidate(clientId));
   bus.on("mcusChanged", (clientId) => directory.invalidateClient(clientId));
   bus.on("mcuClaimed", (_clientId, mac) => void gateway.rereadStatus(mac).catch((err: Error) => log(`status of ${mac}: ${err.message}`)));

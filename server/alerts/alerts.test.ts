@@ -47,7 +47,7 @@ describe("alarms", () => {
     const mac = device.mac;
     const res = await client.post("/api/mcus", { name, ...device, farm_id: farmId, status: "active" });
     if (res.statusCode !== 201) throw new Error(res.body);
-    return { mcuId: res.json().mcu_id, clientId: client.clientId, mac, name, farmName: "Farm", status: "online", config };
+    return { mcuId: res.json().mcu_id, clientId: client.clientId, farmId, mac, name, farmName: "Farm", status: "online", config };
   }
 
   interface Heard {

@@ -6,6 +6,7 @@ import type { Sql } from "./database.ts";
 export interface McuEntry {
   mcuId: number;
   clientId: number;
+  farmId: number;
   mac: string;
   name: string;
   farmName: string;
@@ -15,7 +16,7 @@ export interface McuEntry {
 
 // The config is the one the device was last sent (a running batch's plan, else the linked profile,
 // else none: the latest config change), and the linked profile's before any was recorded.
-const ENTRIES = `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_name, m.status,
+const ENTRIES = `select m.mcu_id, m.client_id, m.farm_id, m.mac, m.name, f.name as farm_name, m.status,
          case when c.cause is null then p.config else c.config end as config
        from mcus m join farms f on f.farm_id = m.farm_id
        left join profile_links l on l.mcu_id = m.mcu_id
@@ -27,6 +28,7 @@ const ENTRIES = `select m.mcu_id, m.client_id, m.mac, m.name, f.name as farm_nam
 interface EntryRow {
   mcu_id: number;
   client_id: number;
+  farm_id: number;
   mac: string;
   name: string;
   farm_name: string;
@@ -34,7 +36,7 @@ interface EntryRow {
   config: ProfileConfig | null;
 }
 
-const entryOf = (row: EntryRow): McuEntry => ({ mcuId: row.mcu_id, clientId: row.client_id, mac: row.mac, name: row.name, farmName: row.farm_name, status: row.status, config: row.config });
+const entryOf = (row: EntryRow): McuEntry => ({ mcuId: row.mcu_id, clientId: row.client_id, farmId: row.farm_id, mac: row.mac, name: row.name, farmName: row.farm_name, status: row.status, config: row.config });
 
 /** An MCU's latest reading as the readings writer keeps it, and when it was heard (ms). */
 export interface LatestReading {
@@ -84,10 +86,12 @@ export function mcuLiveRepo(sql: Sql) {
     },
 
     /** Every MCU of the client with its status and latest reading, by id. */
-    async devicesOf(clientId: number): Promise<DeviceSnapshot[]> {
+    async devicesOf(clientId: number, memberFarms: readonly number[] = []): Promise<DeviceSnapshot[]> {
       const rows = await sql.query<{ mac: string; mcu_id: number; status: DeviceSnapshot["status"]; readings: DeviceSnapshot["readings"]; last_seen_at: Date | null }>(
-        "select mac, mcu_id, status, readings, last_seen_at from mcus where client_id = $1 order by mcu_id",
-        [clientId],
+        memberFarms.length === 0
+          ? "select mac, mcu_id, status, readings, last_seen_at from mcus where client_id = $1 order by mcu_id"
+          : "select mac, mcu_id, status, readings, last_seen_at from mcus where client_id = $1 or farm_id = any($2::int[]) order by mcu_id",
+        memberFarms.length === 0 ? [clientId] : [clientId, memberFarms],
       );
       return rows.map((r) => ({
         deviceId: r.mac,

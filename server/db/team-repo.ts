@@ -118,6 +118,12 @@ export function teamRepo(sql: Sql) {
       return new Map(rows.map((r) => [r.farm_id, r.role]));
     },
 
+    /** The farms of an account that have members (their sockets get those farms' live data). */
+    async farmsWithMembers(tenant: number): Promise<number[]> {
+      const rows = await sql.query<{ farm_id: number }>("select distinct fm.farm_id from farm_members fm join farms f on f.farm_id = fm.farm_id where f.client_id = $1", [tenant]);
+      return rows.map((r) => r.farm_id);
+    },
+
     /** Whether the person is a member of any farm of another account (else they see only their own, as before teams). */
     async isMemberAnywhere(person: number): Promise<boolean> {
       const rows = await sql.query("select 1 from farm_members where client_id = $1 limit 1", [person]);

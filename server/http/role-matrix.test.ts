@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProfileConfig } from "../../src/contract/entities.ts";
 import { can, cannotText, ROLES, type Right, type Role } from "../../src/contract/team.ts";
 import { recordOpenAlert } from "../db/alerts-repo.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
@@ -38,6 +39,7 @@ let members: Record<Role, TestClient>;
 let stranger: TestClient;
 let fx: Awaited<ReturnType<typeof seedClientData>>;
 
+const config = sampleConfig as ProfileConfig;
 const range = "from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z";
 const ok = (res: LightMyRequestResponse, what: string) => {
   if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
@@ -50,7 +52,7 @@ async function newMcuWithMac(): Promise<{ mcu_id: number; mac: string }> {
 }
 const newMcu = async () => (await newMcuWithMac()).mcu_id;
 async function newRecipe(): Promise<number> {
-  return ok(await owner.post("/api/recipes", { name: `Recipe ${uniqueMac()}`, species: "Oyster", phases: [steadyPhase("Fruiting", 7, sampleConfig)] }), "recipe").recipe_id;
+  return ok(await owner.post("/api/recipes", { name: `Recipe ${uniqueMac()}`, species: "Oyster", phases: [steadyPhase("Fruiting", 7, config)] }), "recipe").recipe_id;
 }
 async function newBatch(): Promise<number> {
   const mcu = await newMcu();
@@ -188,11 +190,11 @@ const MATRIX: Record<string, Row> = {
 
   "POST /api/recipes": {
     right: "manageRecipes",
-    make: async () => ({ url: "/api/recipes", body: { name: `R ${uniqueMac()}`, species: "Oyster", client_id: owner.clientId, phases: [steadyPhase("Fruiting", 7, sampleConfig)] } }),
+    make: async () => ({ url: "/api/recipes", body: { name: `R ${uniqueMac()}`, species: "Oyster", client_id: owner.clientId, phases: [steadyPhase("Fruiting", 7, config)] } }),
     // Added to the stranger's own account instead: the body's account is one they have no role in.
     stranger: 201,
   },
-  "PUT /api/recipes/:recipe_id": { right: "manageRecipes", make: async () => ({ url: `/api/recipes/${await newRecipe()}`, body: { name: "Edited", species: "Oyster", phases: [steadyPhase("Fruiting", 8, sampleConfig)] } }) },
+  "PUT /api/recipes/:recipe_id": { right: "manageRecipes", make: async () => ({ url: `/api/recipes/${await newRecipe()}`, body: { name: "Edited", species: "Oyster", phases: [steadyPhase("Fruiting", 8, config)] } }) },
   "DELETE /api/recipes/:recipe_id": { right: "manageRecipes", make: async () => ({ url: `/api/recipes/${await newRecipe()}` }) },
 
   "POST /api/batches": {

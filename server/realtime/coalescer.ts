@@ -6,6 +6,12 @@ export interface Flush {
   status: DeviceStatusPayload[];
 }
 
+/** The farm of each of a flush's items (in the same order; -1: not known), for the farms' members. Never sent as it is. */
+export interface FlushFarms {
+  data: number[];
+  status: number[];
+}
+
 /**
  * Coalesces one client's live updates: every reading (in the order heard) and the newest status
  * per device, sent together at most once per `windowMs`. However many devices report, a client's
@@ -15,31 +21,35 @@ export interface Flush {
  * The window is also the reading's wait here: 25 ms keeps a reading's way from device to a wall
  * screen's paint under 100 ms at the 95th percentile (50 ms did not, at 2000 MCUs x 5 Hz).
  */
-export function createCoalescer(send: (clientId: number, flush: Flush) => void, windowMs = 25) {
-  const buffers = new Map<number, { data: RealtimeDataPayload[]; status: Map<string, string>; timer: NodeJS.Timeout }>();
+export function createCoalescer(send: (clientId: number, flush: Flush, farms: FlushFarms) => void, windowMs = 25) {
+  const buffers = new Map<number, { data: RealtimeDataPayload[]; farms: number[]; status: Map<string, { status: string; farmId: number }>; timer: NodeJS.Timeout }>();
 
   function bufferOf(clientId: number) {
     let b = buffers.get(clientId);
     if (!b) {
       const timer = setTimeout(() => {
         buffers.delete(clientId);
-        send(clientId, {
-          data: b!.data,
-          status: [...b!.status].map(([deviceId, status]) => ({ deviceId, status })),
-        });
+        const status = [...b!.status];
+        send(
+          clientId,
+          { data: b!.data, status: status.map(([deviceId, s]) => ({ deviceId, status: s.status })) },
+          { data: b!.farms, status: status.map(([, s]) => s.farmId) },
+        );
       }, windowMs);
-      b = { data: [], status: new Map(), timer };
+      b = { data: [], farms: [], status: new Map(), timer };
       buffers.set(clientId, b);
     }
     return b;
   }
 
   return {
-    reading(clientId: number, mac: string, reading: LiveReading): void {
-      bufferOf(clientId).data.push({ deviceId: mac, payload: reading });
+    reading(clientId: number, mac: string, reading: LiveReading, farmId = -1): void {
+      const b = bufferOf(clientId);
+      b.data.push({ deviceId: mac, payload: reading });
+      b.farms.push(farmId);
     },
-    status(clientId: number, mac: string, status: string): void {
-      bufferOf(clientId).status.set(mac, status);
+    status(clientId: number, mac: string, status: string, farmId = -1): void {
+      bufferOf(clientId).status.set(mac, { status, farmId });
     },
     close(): void {
       // (Readings still here keep their deliveries unsettled: the gateway closed first, and another

@@ -14,14 +14,16 @@ import {
   type CommandAck,
   type DeviceSnapshot,
 } from "../../src/contract/realtime.ts";
+import { can, cannotText, type Right, type Role } from "../../src/contract/team.ts";
 import { clientsRepo } from "../db/clients-repo.ts";
+import { teamRepo } from "../db/team-repo.ts";
 import type { Sql } from "../db/database.ts";
 import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 import { socketLimits } from "./event-limits.ts";
 import type { Gateway } from "../devices/gateway.ts";
 import type { McuDirectory, McuEntry } from "../devices/mcu-directory.ts";
 import type { Sessions } from "../http/session.ts";
-import { createCoalescer } from "./coalescer.ts";
+import { createCoalescer, type Flush } from "./coalescer.ts";
 import { jsonEventsParser } from "./json-events-parser.ts";
 import { engineBacklog, interceptEngineWrites } from "./socket-io-internals.ts";
 import { DEFAULT_STREAM, sharedAdapter, takePublished } from "./shared-adapter.ts";
@@ -50,8 +52,9 @@ export interface RealtimeOptions {
 }
 
 export interface Realtime {
-  reading(clientId: number, mac: string, reading: DeviceSnapshot["readings"] & object): void;
-  status(clientId: number, mac: string, status: string): void;
+  /** A device's reading, to its account's sockets and those of members of its farm (`farmId`). */
+  reading(clientId: number, mac: string, reading: DeviceSnapshot["readings"] & object, farmId?: number): void;
+  status(clientId: number, mac: string, status: string, farmId?: number): void;
   notification(clientId: number, notification: Notification): void;
   /** A collection's live event (the contract's COLLECTION_EVENT_PAYLOADS), to every socket of the client, on every node. */
   collectionEvent<E extends keyof CollectionEvents>(clientId: number, event: E, payload: CollectionEvents[E]): void;
@@ -59,6 +62,11 @@ export interface Realtime {
   alarm(clientId: number, alarm: Alarm): void;
   /** Closes every socket of a session (Sign Out, password change elsewhere). */
   endSession(idHash: string): void;
+  /**
+   * A person joined a farm, their role changed, or they left (`role` null): their sockets, on every
+   * node, start or stop receiving the farm at once, and their apps are told to read their lists again.
+   */
+  membership(farmId: number, person: number, role: Role | null): void;
   /** Socket events dropped for exceeding their rate, since the start. */
   droppedEvents(): number;
   /** Frames of readings skipped for sockets still busy writing, since the start (this node's sockets). */
@@ -72,6 +80,10 @@ export interface Realtime {
 const MAX_BACKLOG = 4;
 
 const clientRoom = (clientId: number) => `client:${clientId}`;
+/** A farm's room: the sockets of its members who are not its account (the account's sockets get it through the client room). */
+const farmRoom = (farmId: number) => `farm:${farmId}`;
+/** How long a node trusts what it knows of which farms of an account have members (a change made on this node is known at once). */
+const MEMBER_FARMS_MS = 10_000;
 const sessionRoom = (idHash: string) => `session:${idHash}`;
 
 interface SocketData {
@@ -98,7 +110,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       const ok = origin === undefined || allowed.has(origin) || origin === own || (o.allowedOrigins.some((a) => a.startsWith("https://")) && origin === `https://${req.headers.host}`);
       callback(ok ? null : "Origin not allowed", ok);
     },
-    ...(o.redis ? { adapter: sharedAdapter(o.redis, { streamName: o.redisStream ?? DEFAULT_STREAM, announced: (room) => room.startsWith("client:") }) } : {}),
+    ...(o.redis ? { adapter: sharedAdapter(o.redis, { streamName: o.redisStream ?? DEFAULT_STREAM, announced: (room) => room.startsWith("client:") || room.startsWith("farm:") }) } : {}),
   });
 
   io.use((socket, next) => {
@@ -116,17 +128,48 @@ export function startRealtime(o: RealtimeOptions): Realtime {
 
   const mcus = mcuLiveRepo(o.db);
   const clients = clientsRepo(o.db);
+  const team = teamRepo(o.db);
 
-  async function snapshotOf(clientId: number): Promise<AuthenticatedPayload> {
-    return { devices: await mcus.devicesOf(clientId) };
-  }
 
-  /** The client's own MCU behind a MAC sent by the socket, or an answer saying why not. */
-  async function ownMcu(socket: Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>, rawMac: unknown): Promise<McuEntry | CommandAck> {
+  /**
+   * The MCU behind a MAC sent by the socket, when the person may do `right` on it: their own
+   * account's, or one on a farm where their role has it. Otherwise an answer saying why not (one
+   * they cannot see is unknown to them).
+   */
+  async function mcuFor(socket: Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>, rawMac: unknown, right: Right): Promise<McuEntry | CommandAck> {
     if (typeof rawMac !== "string") return { ok: false, message: "deviceId must be the MCU's MAC address" };
     const entry = await o.directory.lookup(normalizeMac(rawMac));
-    if (!entry || entry.clientId !== socket.data.clientId) return { ok: false, message: "Unknown device" };
-    return entry;
+    const person = socket.data.clientId;
+    if (!entry) return { ok: false, message: "Unknown device" };
+    if (entry.clientId === person) return entry;
+    const role = (await team.rolesIn(person, entry.clientId)).get(entry.farmId);
+    if (!role) return { ok: false, message: "Unknown device" };
+    return can(role, right) ? entry : { ok: false, message: cannotText(role, right) };
+  }
+
+  /**
+   * Which farms of an account have members, as this node last read it (empty while it is read the
+   * first time): a frame for a farm's room is made only for those, so an account without members
+   * costs one lookup per frame.
+   */
+  const memberFarms = new Map<number, { farms: ReadonlySet<number>; until: number; loading?: Promise<void> }>();
+  function loadMemberFarms(tenant: number): Promise<void> {
+    const known = memberFarms.get(tenant);
+    if (known?.loading) return known.loading;
+    const loading = team.farmsWithMembers(tenant).then(
+      (farms) => void memberFarms.set(tenant, { farms: new Set(farms), until: Date.now() + MEMBER_FARMS_MS }),
+      (err: Error) => {
+        o.log?.(`realtime: the farms with members of client ${tenant}: ${err.message}`);
+        memberFarms.set(tenant, { farms: known?.farms ?? new Set(), until: 0 });
+      },
+    );
+    memberFarms.set(tenant, { farms: known?.farms ?? new Set(), until: known?.until ?? 0, loading });
+    return loading;
+  }
+  function farmsWithMembers(tenant: number): ReadonlySet<number> {
+    const known = memberFarms.get(tenant);
+    if (!known || (known.until < Date.now() && !known.loading)) void loadMemberFarms(tenant);
+    return memberFarms.get(tenant)!.farms;
   }
 
   /** Socket events dropped for exceeding their rate, since the start. */
@@ -176,8 +219,13 @@ export function startRealtime(o: RealtimeOptions): Realtime {
         return;
       }
       try {
-        await socket.join(clientRoom(socket.data.clientId));
-        socket.emit(SOCKET_EVENTS.authenticated, await snapshotOf(socket.data.clientId));
+        const person = socket.data.clientId;
+        const memberships = (await team.farmRoles(person)).filter((r) => r.owner_id !== person);
+        const farms = memberships.map((r) => r.farm_id);
+        // Known before the first frame of those accounts comes: none of it is missed.
+        await Promise.all([...new Set(memberships.map((r) => r.owner_id))].map(loadMemberFarms));
+        await socket.join([clientRoom(person), ...farms.map(farmRoom)]);
+        socket.emit(SOCKET_EVENTS.authenticated, { devices: await mcus.devicesOf(person, farms) } satisfies AuthenticatedPayload);
       } catch (err) {
         o.log?.(`realtime: authenticate: ${(err as Error).message}`);
       }
@@ -188,13 +236,14 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       try {
         const cmd = sendCommandPayload(payload);
         if (cmd instanceof type.errors) return reply({ ok: false, message: cmd.summary });
-        const entry = await ownMcu(socket, cmd.deviceId);
+        const entry = await mcuFor(socket, cmd.deviceId, "switchControllers");
         if ("ok" in entry) return reply(entry);
         actor ??= clients.get(socket.data.clientId).then(
           (client) => client?.username ?? null,
           () => ((actor = undefined), null), // logged without a name this time; read again next time
         );
-        const origin = { clientId: socket.data.clientId, actor: await actor };
+        // Logged in the MCU's account, by the person who switched.
+        const origin = { clientId: entry.clientId, actor: await actor };
         reply(await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }, origin));
       } catch (err) {
         o.log?.(`realtime: sendCommand: ${(err as Error).message}`);
@@ -207,7 +256,8 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       try {
         const p = refreshPayload(payload);
         if (p instanceof type.errors) return reply({ ok: false, message: p.summary });
-        const entry = await ownMcu(socket, p.mac || p.deviceId);
+        // Sending the settings again changes nothing on the device: anyone who may switch it may.
+        const entry = await mcuFor(socket, p.mac || p.deviceId, "switchControllers");
         if ("ok" in entry) return reply(entry);
         await o.publishConfigOf(entry.mcuId);
         reply({ ok: true });
@@ -226,14 +276,35 @@ export function startRealtime(o: RealtimeOptions): Realtime {
    * a socket that already has MAX_BACKLOG frames waiting to be written (a slow phone, a congested
    * link) skips it, since the next frame carries newer readings; see `shedOnBacklog`.
    */
-  const coalescer = createCoalescer((clientId, flush) => {
-    const room = io.to(clientRoom(clientId));
+  const coalescer = createCoalescer((clientId, flush, farms) => {
+    sendFlush(io.to(clientRoom(clientId)), flush);
+    const withMembers = farmsWithMembers(clientId);
+    if (withMembers.size === 0) return;
+    // Each farm with members gets its own part (a member sees only the farms they are on).
+    const parts = new Map<number, Flush>();
+    const partOf = (farm: number) => {
+      let part = parts.get(farm);
+      if (!part) parts.set(farm, (part = { data: [], status: [] }));
+      return part;
+    };
+    flush.data.forEach((d, i) => withMembers.has(farms.data[i]!) && partOf(farms.data[i]!).data.push(d));
+    flush.status.forEach((s, i) => withMembers.has(farms.status[i]!) && partOf(farms.status[i]!).status.push(s));
+    for (const [farm, part] of parts) sendFlush(io.to(farmRoom(farm)), part, false);
+  }, o.coalesceMs);
+
+  /**
+   * A frame to a room. `settles`: the frame whose write settles its readings' deliveries (the
+   * account's own; a farm's members get a part of the same readings).
+   */
+  function sendFlush(room: ReturnType<typeof io.to>, flush: Flush, settles = true): void {
     // The readings' deliveries (QoS 1 telemetry, delivery.ts) go with the payload to the adapter,
     // and are settled once it is out: written here, and in the stream when it went there.
     let deliveries: Delivery[] | undefined;
-    for (const d of flush.data) {
-      const delivery = deliveryOf(d.payload);
-      if (delivery) (deliveries ??= []).push(delivery);
+    if (settles) {
+      for (const d of flush.data) {
+        const delivery = deliveryOf(d.payload);
+        if (delivery) (deliveries ??= []).push(delivery);
+      }
     }
     const send = (event: string, payload: object, volatile: boolean) => {
       if (deliveries) attachDeliveries(payload, deliveries);
@@ -249,15 +320,39 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     const settle = () => deliveries!.forEach((d) => d.settle());
     if (published) void published.then(settle);
     else settle();
-  }, o.coalesceMs);
+  }
 
   return {
-    reading: coalescer.reading,
-    status: coalescer.status,
+    reading: (clientId, mac, reading, farmId) => coalescer.reading(clientId, mac, reading, farmId),
+    status: (clientId, mac, status, farmId) => coalescer.status(clientId, mac, status, farmId),
     notification: (clientId, n) => emit(clientId, SOCKET_EVENTS.notification, n),
-    collectionEvent: (clientId, event, payload) => emit(clientId, event, payload),
-    alarm: (clientId, alarm) => emit(clientId, ALARM_EVENT, alarm),
+    collectionEvent: (clientId, event, payload) => {
+      emit(clientId, event, payload);
+      // A batch goes to the members of the farms its MCUs are on.
+      if (event === "batch" && farmsWithMembers(clientId).size > 0) {
+        void team.target({ batch: (payload as CollectionEvents["batch"]).batch_id }).then(
+          (t) => t && t.farmIds.filter((f) => farmsWithMembers(clientId).has(f)).forEach((f) => io.to(farmRoom(f)).emit(event, payload)),
+          (err: Error) => o.log?.(`realtime: a batch's farms: ${err.message}`),
+        );
+      }
+    },
+    alarm: (clientId, alarm) => {
+      const room = io.to(clientRoom(clientId));
+      (alarm.farm_id !== null && farmsWithMembers(clientId).has(alarm.farm_id) ? room.to(farmRoom(alarm.farm_id)) : room).emit(ALARM_EVENT, alarm);
+    },
     endSession: (idHash) => io.in(sessionRoom(idHash)).disconnectSockets(true),
+    membership(farmId, person, role) {
+      // Rare next to readings: every account known here is read again.
+      for (const tenant of memberFarms.keys()) void loadMemberFarms(tenant);
+      void team.target({ farm: farmId }).then(
+        (t) => t && loadMemberFarms(t.tenant),
+        (err: Error) => o.log?.(`realtime: a farm's account: ${err.message}`),
+      );
+      const sockets = io.in(clientRoom(person));
+      if (role === null) sockets.socketsLeave(farmRoom(farmId));
+      else sockets.socketsJoin(farmRoom(farmId));
+      io.to(clientRoom(person)).emit(SOCKET_EVENTS.farmRolesChanged, { farm_id: farmId, role });
+    },
     droppedEvents: () => droppedEvents,
     shedFrames: () => shedFrames,
     connectedSockets: () => io.engine.clientsCount,

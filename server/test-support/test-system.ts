@@ -181,9 +181,10 @@ function nextOf<T>(socket: Socket, single: string, field: "data" | "status", mat
 }
 
 /** Everything a socket receives of `names`, from now on. */
-export function record(socket: Socket, names: string[]): { events: { name: string; payload: unknown }[] } {
-  const log = { events: [] as { name: string; payload: unknown }[] };
-  for (const name of names) socket.on(name, (payload: unknown) => log.events.push({ name, payload }));
+/** Every event of `names` the socket receives, with when it arrived (ms). */
+export function record(socket: Socket, names: string[]): { events: { name: string; payload: unknown; at: number }[] } {
+  const log = { events: [] as { name: string; payload: unknown; at: number }[] };
+  for (const name of names) socket.on(name, (payload: unknown) => log.events.push({ name, payload, at: Date.now() }));
   return log;
 }
 

@@ -1,6 +1,8 @@
 import { type } from "arktype";
 import { liveReading, notification } from "./entities.ts";
 import { batch } from "./grow.ts";
+import { alarm } from "./alarms.ts";
+import { ALARM_EVENT } from "./alarms-values.ts";
 import { COMMAND_TARGETS, MCU_STATUSES } from "./enums.ts";
 
 /** Socket.IO events of SPEC §7 and ARCHITECTURE.md "Realtime contract". `deviceId` is the MCU MAC. */
@@ -62,7 +64,9 @@ export const notificationPayload = notification;
  */
 /** A batch's whole new state: it changed (the plan advanced, or someone acted in another app). */
 export const batchPayload = batch;
-export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload, batch: batchPayload } as const;
+/** An alarm opened, was acknowledged or resolved (its whole new state). */
+export const alarmPayload = alarm;
+export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload, batch: batchPayload, [ALARM_EVENT]: alarmPayload } as const;
 export type CollectionEvents = { [E in keyof typeof COLLECTION_EVENT_PAYLOADS]: (typeof COLLECTION_EVENT_PAYLOADS)[E]["infer"] };
 
 export const SOCKET_EVENTS = {
@@ -75,4 +79,6 @@ export const SOCKET_EVENTS = {
   sendCommand: "sendCommand",
   refresh: "refresh",
   notification: "notification",
+  /** Beyond SPEC: the person joined or left a farm, or their role on it changed (their lists and rights must be read again). */
+  farmRolesChanged: "farmRolesChanged",
 } as const;
