@@ -14,6 +14,8 @@ import type {
   UpdateFarmRequest,
   UpdateMcuRequest,
 } from "./api.ts";
+import { alarm, farmAcknowledgement, alarmPage } from "./alarms.ts";
+import { ALARM_PAGE_MAX, ALARM_PATHS, type AlarmState } from "./alarms-values.ts";
 import { batch, recipe, type Batch } from "./grow.ts";
 import { controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile } from "./entities.ts";
 import type { CollectionEvents } from "./realtime.ts";
@@ -37,7 +39,11 @@ export interface MutationRequest {
 
 /** What the server's answer does to the mutation's own collection. */
 export type MutationEffect =
-  /** The answer is the item: it replaces the item with the request's `id`, or is added when that is null. */
+  /**
+   * The answer is the item: it replaces the item with the request's `id`, or is added when that is
+   * null. In a collection that declares `merge`, each item the answer carries meets its held version
+   * by its own id (added when none is held).
+   */
   | "upsert"
   /** The item with the request's `id` is gone. */
   | "remove"
@@ -56,6 +62,8 @@ export interface MutationSpec<Args extends unknown[] = never, Answer extends typ
   invalidates?: readonly Names[];
   /** Collections reloaded after it whose failure is the mutation's (a link changes both sides). */
   reloads?: readonly Names[];
+  /** The items an "upsert" answer carries (a collection with `merge`); the answer itself by default. */
+  items?(answer: Answer["infer"]): readonly object[];
   /** What the caller gets; the answer by default. */
   result?(answer: Answer["infer"]): Result;
 }
@@ -63,29 +71,69 @@ export interface MutationSpec<Args extends unknown[] = never, Answer extends typ
 /** The live events a collection may be patched by (realtime.ts `COLLECTION_EVENT_PAYLOADS`), with their checked payloads. */
 export type PatchEvents = CollectionEvents;
 
-export interface CollectionSpec<S extends type.Any = type.Any, M extends object = object, Item = S["infer"][number]> {
+/** The fields of an item that hold a number (an item is named by one). */
+type NumberField<Item> = { [F in keyof Item]-?: Item[F] extends number ? F : never }[keyof Item] & string;
+
+/** A list the server gives a page at a time. */
+export interface Pages<Item, P extends type.Any = type.Any> {
+  /** One page's answer. */
+  schema: P;
+  items(page: P["infer"]): readonly Item[];
+  /** The cursor of the page after it (sent back as the `cursor` parameter), null on the last page. */
+  next(page: P["infer"]): string | null;
+}
+
+export interface CollectionSpec<S extends type.Any = type.Any, M extends object = object, Item = S["infer"][number], P extends type.Any = type.Any> {
   /** The list's schema, for the server's answer and for a copy this device saved. */
   schema: S;
-  /** The field that names an item (mutations find their item by it). */
-  id: keyof Item & string;
-  /** Where the list is loaded from; a function of the client's id for a list of one client. */
+  /** The field that names an item (mutations find their item by it; a list crossing by record is keyed by it). */
+  id: NumberField<Item>;
+  /** Where the list is loaded from (its first page when paged); a function of the client's id for a list of one client. */
   path: string | ((clientId: number) => string);
   /**
    * The first this many items are asked for ahead of the whole list when the list is empty (a long
-   * list's first screen paints before the whole list is built, sent and parsed).
+   * list's first screen paints before the whole list is built, sent and parsed). A list crossing by
+   * record crosses in parts too, this many records first.
    */
   headFirst?: number;
+  /** Loaded a page at a time, each page asked for with the cursor the one before gave. */
+  pages?: Pages<Item, P>;
   /** The collection's mutations, by the name the core's method takes. */
   mutations: M;
-  /** Live events that change the list, each with the list it makes. */
-  patches?: { [E in keyof PatchEvents]?: (list: readonly Item[], payload: PatchEvents[E]) => Item[] };
+  /**
+   * Live events that change the list, each with the list it makes; "upsert": the payload is an
+   * item's whole new version, met with the held one as an "upsert" answer is.
+   */
+  patches?: { [E in keyof PatchEvents]?: ((list: readonly Item[], payload: PatchEvents[E]) => Item[]) | (PatchEvents[E] extends Item ? "upsert" : never) };
+  /**
+   * How a version of an item that arrives (a live event, a mutation's answer, an event heard while
+   * the list loaded, laid over the load's answer, which may predate it) meets the version held
+   * (undefined: none): the version the list holds then (the held one itself: nothing changed, or
+   * what arrived is stale), or "leaves": the item leaves the list for good, is remembered, and any
+   * later version of it is refused. Without it, what arrives replaces what is held.
+   */
+  merge?(held: Item | undefined, incoming: Item): Item | "leaves";
+  /** Kept on this device for offline use (the default); false: only what the server answered this session is shown. */
+  savedOnDevice?: boolean;
+  /** Loaded by the core whenever the socket (re)authenticates: the live events that keep it current were lost while it was down. */
+  loadsOnConnect?: boolean;
+  /**
+   * How it crosses to the main thread: "whole" (the default), each change carries the list; "by-record",
+   * only the records that changed since the last crossing (by `id`), with the ids in order.
+   */
+  crossing?: "whole" | "by-record";
+  /** Changes other than a load's wait this long (ms) before they cross, so a burst crosses as one message. */
+  burstMs?: number;
 }
 
 /** A mutation with its argument and result types kept (they become the core's method). */
 const mutation = <Args extends unknown[], Answer extends type.Any, Result = Answer["infer"], const Names extends string = never>(spec: MutationSpec<Args, Answer, Result, Names>) => spec;
 // The mutations are not typed by the collection: each keeps the types its own declaration gives it.
-const collection = <S extends type.Any, M extends object>(spec: CollectionSpec<S, M>) => spec;
+const collection = <S extends type.Any, M extends object, P extends type.Any = type.Any>(spec: CollectionSpec<S, M, S["infer"][number], P>) => spec;
 const messageOf = (answer: { message: string }) => answer.message;
+
+/** An alarm only moves forward: open, then acknowledged, then resolved. */
+const ALARM_RANK: Record<AlarmState, number> = { open: 0, acknowledged: 1, resolved: 2 };
 const nothing = (): void => undefined;
 
 export const COLLECTIONS = {
@@ -116,6 +164,8 @@ export const COLLECTIONS = {
     id: "mcu_id",
     path: API_PATHS.mcusByClient,
     headFirst: FIRST_MCUS,
+    // Megabytes for a large fleet, of which a reload changes a few records.
+    crossing: "by-record",
     // A farm lists its MCUs and counts them.
     mutations: {
       createMcu: mutation({
@@ -239,6 +289,8 @@ export const COLLECTIONS = {
     schema: batch.array(),
     id: "batch_id",
     path: API_PATHS.batches,
+    // The cards say which batch each room follows: the list is small, and its changes come live.
+    loadsOnConnect: true,
     // A recipe counts its running batches; an MCU's card shows its batch's phase.
     mutations: {
       startBatch: mutation({
@@ -279,6 +331,49 @@ export const COLLECTIONS = {
     patches: {
       batch: (list, b) => (list.some((x) => x.batch_id === b.batch_id) ? list.map((x) => (x.batch_id === b.batch_id ? b : x)) : [...list, b as Batch]),
     },
+  }),
+
+  /**
+   * The client's active (open or acknowledged) alarms: the farm statuses and the Warnings card are
+   * computed from them. The resolved ones are a screen's query (the core's `alarms`).
+   */
+  alarms: collection({
+    schema: alarm.array(),
+    id: "alarm_id",
+    path: `${ALARM_PATHS.alarms}?state=active&limit=${ALARM_PAGE_MAX}`,
+    pages: { schema: alarmPage, items: (page) => page.alarms, next: (page) => page.next },
+    merge(held, incoming) {
+      if (held && ALARM_RANK[held.state] > ALARM_RANK[incoming.state]) return held;
+      // Resolution is final: the alarm leaves the active set, and the screens show it resolved.
+      if (incoming.state === "resolved") return "leaves";
+      // A worse value reached is news too: the alarm shows it.
+      if (held && held.state === incoming.state && held.acknowledged_at === incoming.acknowledged_at && held.worst_value === incoming.worst_value) return held;
+      return incoming;
+    },
+    // A copy from an earlier session would show alarms resolved since as active.
+    savedOnDevice: false,
+    loadsOnConnect: true,
+    // Alarms come in bursts (a gateway down: every MCU offline at once).
+    crossing: "by-record",
+    burstMs: 100,
+    mutations: {
+      acknowledgeAlarm: mutation({
+        method: "POST",
+        // An empty comment is sent as none.
+        request: (_clientId, alarmId: number, comment: string) => ({ path: ALARM_PATHS.acknowledge(alarmId), body: comment ? { comment } : {}, id: alarmId }),
+        answer: alarm,
+        effect: "upsert",
+      }),
+      acknowledgeFarmAlarms: mutation({
+        method: "POST",
+        request: (_clientId, farmId: number, comment: string) => ({ path: ALARM_PATHS.acknowledgeFarm, body: comment ? { farm_id: farmId, comment } : { farm_id: farmId } }),
+        answer: farmAcknowledgement,
+        effect: "upsert",
+        items: (answer) => answer.acknowledged,
+        result: (answer) => answer.acknowledged,
+      }),
+    },
+    patches: { alarm: "upsert" },
   }),
 };
 

@@ -1,8 +1,7 @@
-import type { Alarm } from "./alarms-values.ts";
 import type { Breach } from "./conditions.ts";
-import type { Entities } from "./collections.ts";
+import type { Entities, EntityName } from "./collections.ts";
 import type { ProfileConfig } from "./entities.ts";
-import type { FarmStatus, LiveReading, Mcu, McuStatus, Notification, SensorType } from "./entities.ts";
+import type { FarmStatus, LiveReading, McuStatus, Notification, SensorType } from "./entities.ts";
 
 /**
  * What crosses the thread boundary between the data core (worker) and the main thread. The core
@@ -240,46 +239,55 @@ export type { Entities, EntityName } from "./collections.ts";
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed";
 
-/** How the core's copy of the active alarms stands: fetched at sign-in and after each reconnect. */
-export interface AlarmLoad {
+/**
+ * How the core's copy of a collection stands: loading (before its first answer of the session: a
+ * list it holds stays "ready" while it loads again), ready, or failed with why; idle when signed out.
+ */
+export interface LoadState {
   state: "idle" | "loading" | "ready" | "error";
-  /** Why the last fetch failed. */
+  /** Why the last load failed. */
   message?: string;
 }
 
-/**
- * The client's active (open or acknowledged) alarms, as they changed. The set is small
- * (at most a few per MCU, usually none) and changes rarely, so it crosses whole at a load and as
- * changes after; a burst of changes comes as one message.
- */
-export interface AlarmsUpdate {
-  kind: "alarms";
-  /** True: `active` is the whole set (a load); false: `active` holds only the alarms opened or changed. */
-  reset: boolean;
-  active: Alarm[];
-  /** Alarms that were resolved meanwhile (they left the set), as the server sent them. */
-  resolved: Alarm[];
+/** One collection crossing by record (contract/collections.ts `crossing`), by its name. */
+export interface RecordsOf<K extends EntityName> {
+  kind: "records";
+  name: K;
+  /** The field naming each record (the declaration's `id`). */
+  key: string;
+  /** Every id in list order; absent when the list is as last sent (only `left` or `load` changed). */
+  ids?: number[];
+  /** The records that changed since the last list sent (for the others the receiver keeps the objects it holds). */
+  changed: Entities[K];
+  /** True on all but the last part of a list (and on a list's head, which is not the list). */
+  more?: boolean;
+  /** Items that left the list for good (its declaration's `merge`), each as its last version, in the order they left. */
+  left?: Entities[K];
   /** The load's state, when it changed. */
-  load?: AlarmLoad;
+  load?: LoadState;
+  /** The card views (both screens') of the first part's records, so the first cards paint with it rather than a round trip after they mount. */
+  views?: McuViews;
 }
+export type RecordsUpdate = { [K in EntityName]: RecordsOf<K> }[EntityName];
 
 /** What the core sends to the main thread. */
 export type CoreUpdate =
   | { kind: "live"; batch: SnapshotBatch }
-  | { kind: "entities"; entities: Partial<Entities> }
   /**
-   * The MCU list, compared in the core: every id in list order, and only the records that changed
-   * since the last list sent (for the others the receiver keeps the objects it holds). A long list
-   * of changes comes in parts, the first screen's records first: `more` is true on all but the
-   * last part, each part in its own message (the receiver never parses the whole fleet at once).
-   * The first part carries its records' card views (both screens'), so the first cards paint with
-   * it rather than a round trip after they mount.
+   * Collections crossing whole (the default), each replaced there by the list it carries; `left`,
+   * items that left a list for good, and `loads`, load states that changed, by collection.
    */
-  | { kind: "mcus"; ids: number[]; changed: Mcu[]; more?: boolean; views?: McuViews }
+  | { kind: "entities"; entities: Partial<Entities>; left?: Partial<Entities>; loads?: Partial<Record<EntityName, LoadState>> }
+  /**
+   * A collection declared to cross by record (the MCU list: megabytes for a large fleet), compared
+   * in the core: only the records that changed cross. A long list of changes comes in parts, the
+   * first screen's records first, each part in its own message (the receiver never parses the
+   * whole fleet at once).
+   */
+  | RecordsUpdate
   /**
    * `heardAt`: when the server was last heard from (epoch ms: any event, or its keep-alive ping);
    * while the link is down, what the screens show is as fresh as that.
    */
   | { kind: "connection"; state: ConnectionState | "idle"; message?: string; heardAt?: number }
-  | { kind: "notification"; notification: Notification }
-  | AlarmsUpdate;
+  | { kind: "notification"; notification: Notification };

@@ -1,9 +1,21 @@
 import type { Alarm } from "../contract/alarms-values.ts";
-import type { Entities, McuLive } from "../contract/live.ts";
+import { COLLECTIONS } from "../contract/collections.ts";
+import type { CoreUpdate, Entities, EntityName, LoadState, McuLive } from "../contract/live.ts";
 import { createCardViews } from "../streams/card-view.ts";
 import { computeFleet } from "../streams/fleet.ts";
 import { createManagerCardViews } from "../streams/mcu-manager-view.ts";
 import type { AppStore } from "../ui/data/store.ts";
+
+/**
+ * What the core sends of a whole list, as its declaration says it crosses: the list itself, or
+ * every record of it (the store keeps the objects it already holds).
+ */
+export function wholeList<K extends EntityName>(name: K, list: Entities[K], extra: { load?: LoadState } = {}): CoreUpdate {
+  if (COLLECTIONS[name].crossing !== "by-record") return { kind: "entities", entities: { [name]: list } };
+  const key = COLLECTIONS[name].id;
+  const items = list as readonly Record<string, unknown>[];
+  return { kind: "records", name, key, ids: items.map((item) => item[key] as number), changed: list, ...extra } as CoreUpdate;
+}
 
 /**
  * For component tests without a data core: applies entities and live snapshots to a store as the
@@ -25,13 +37,13 @@ export function feedStore(store: AppStore, now: () => number = Date.now) {
   });
   return {
     entities(partial: Partial<Entities>) {
-      store.apply({ kind: "entities", entities: partial });
+      for (const name of Object.keys(partial) as EntityName[]) store.apply(wholeList(name, partial[name]!));
       store.apply({ kind: "live", batch: { seq: ++seq, upserts: [], removed: [], clock: 0, fleet: fleet(), ...cards() } });
     },
     /** The whole set of active alarms, as a load of the core sends it, with the fleet results it makes. */
     alarms(...alarms: Alarm[]) {
       active = alarms;
-      store.apply({ kind: "alarms", reset: true, active: alarms, resolved: [], load: { state: "ready" } });
+      store.apply(wholeList("alarms", alarms, { load: { state: "ready" } }));
       store.apply({ kind: "live", batch: { seq: ++seq, upserts: [], removed: [], clock: 0, fleet: fleet(), ...cards() } });
     },
     /** One frame batch carrying these snapshots. Answers its seq. */

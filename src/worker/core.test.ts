@@ -238,6 +238,9 @@ const alarmOf = (id: number, mcuId: number, kind: Alarm["kind"], over: Partial<A
 /** The active alarms' fetch (a promise of the fake fetch) has been answered and applied. */
 const alarmsSettled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** What the core sent of the active alarms (they cross by record). */
+const alarmUpdates = (updates: DataCoreUpdate[]) => updates.flatMap((u) => (u.kind === "records" && u.name === "alarms" ? [u] : []));
+
 describe("active alarms", () => {
   it("fetches the active alarms when the socket authenticates, and again after each reconnect", async () => {
     const { socket, requests, updates } = createDeps({ [ACTIVE_ALARMS]: { status: 200, body: { alarms: [alarmOf(1, 3, "co2_high")], next: null } } });
@@ -248,8 +251,8 @@ describe("active alarms", () => {
     socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
     await alarmsSettled();
     expect(requests.filter((r) => r.key === ACTIVE_ALARMS)).toHaveLength(2);
-    const loads = updates.flatMap((u) => (u.kind === "alarms" && u.reset ? [u.active.map((a) => a.alarm_id)] : []));
-    expect(loads.at(-1)).toEqual([1]);
+    const lists = alarmUpdates(updates).flatMap((u) => (u.ids ? [u.ids] : []));
+    expect(lists.at(-1)).toEqual([1]);
   });
 
   it("pages through the active alarms with the cursor it is given", async () => {
@@ -259,7 +262,7 @@ describe("active alarms", () => {
     });
     socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
     await alarmsSettled();
-    await core.reloadAlarms();
+    await core.loadAlarms();
     expect(requests.filter((r) => r.key.startsWith("GET /api/alarms")).map((r) => r.key)).toEqual([ACTIVE_ALARMS, `${ACTIVE_ALARMS}&cursor=abc`, ACTIVE_ALARMS, `${ACTIVE_ALARMS}&cursor=abc`]);
   });
 
@@ -272,7 +275,7 @@ describe("active alarms", () => {
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(updates.filter((u) => u.kind === "alarms" && !u.reset && u.active.length > 0)).toEqual([]);
+    expect(alarmUpdates(updates).filter((u) => u.changed.length > 0)).toEqual([]);
   });
 
   it("keeps an acknowledgement's answer at once, and sends the comment only when there is one", async () => {
@@ -287,7 +290,8 @@ describe("active alarms", () => {
     await core.acknowledgeAlarm(1, "");
     expect(requests.filter((r) => r.key.startsWith("POST")).map((r) => r.body)).toEqual([{ comment: "Door shut" }, {}]);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(updates.filter((u) => u.kind === "alarms" && !u.reset).flatMap((u) => (u.kind === "alarms" ? u.active : []))).toEqual([acknowledged]);
+    const changed = alarmUpdates(updates).flatMap((u) => u.changed);
+    expect(changed).toEqual([alarmOf(1, 3, "co2_high"), acknowledged]);
   });
 
   it("forgets the alarms at sign-out", async () => {
@@ -295,8 +299,7 @@ describe("active alarms", () => {
     socket.serve(SOCKET_EVENTS.authenticated, { devices: [] });
     await alarmsSettled();
     core.stop();
-    const last = updates.filter((u) => u.kind === "alarms").at(-1);
-    expect(last).toEqual({ kind: "alarms", reset: true, active: [], resolved: [], load: { state: "idle" } });
+    expect(alarmUpdates(updates).at(-1)).toEqual({ kind: "records", name: "alarms", key: "alarm_id", ids: [], changed: [], load: { state: "idle" } });
   });
 });
 
@@ -384,7 +387,7 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     mcus[1] = { ...mcus[1]!, name: "Renamed" };
     mcus.pop();
     await core.loadMcus();
-    const sent = updates.flatMap((u) => (u.kind === "mcus" ? [{ ids: u.ids, changed: u.changed.map((m) => m.name) }] : []));
+    const sent = updates.flatMap((u) => (u.kind === "records" && u.name === "mcus" && u.ids ? [{ ids: u.ids, changed: u.changed.map((m) => m.name) }] : []));
     expect(sent).toEqual([
       { ids: [1, 2, 3], changed: ["Room 1", "Room 2", "Room 3"] },
       { ids: [1, 2], changed: ["Renamed"] },
@@ -396,7 +399,7 @@ describe("live data for the MCUs on screen, fleet results for all", () => {
     const { core, updates, requests } = createDeps({ "GET /api/mcus/by-client/7": { status: 200, body: mcus } });
     await core.loadMcus();
     await new Promise((r) => setTimeout(r, 50)); // the later parts go one task after another
-    const parts = updates.flatMap((u) => (u.kind === "mcus" ? [u] : [])).filter((u) => u.ids.length > 0);
+    const parts = updates.flatMap((u) => (u.kind === "records" && u.name === "mcus" && u.ids ? [{ ...u, ids: u.ids }] : [])).filter((u) => u.ids.length > 0);
     expect(requests.map((r) => r.key).filter((k) => k.startsWith("GET /api/mcus"))).toEqual(["GET /api/mcus/by-client/7?limit=48", "GET /api/mcus/by-client/7"]);
     // The head: 48 records, flagged as not the whole list.
     expect(parts[0]).toMatchObject({ more: true });

@@ -1,16 +1,16 @@
 import type { SchedulerLike } from "rxjs";
-import { ALARM_PAGE_MAX, type Alarm, type NotificationPreferences } from "../contract/alarms-values.ts";
+import type { NotificationPreferences } from "../contract/alarms-values.ts";
 import type { RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
 import { CoreError } from "../contract/core-error.ts";
 import type { Client, Controller, Mcu, Sensor } from "../contract/entities.ts";
 import type { CollectionEvents, DeviceSnapshot } from "../contract/realtime.ts";
 import { parseReadings, type McuLive } from "../streams/device-snapshots.ts";
-import type { CoreUpdate, EntityName, WallRequest } from "../contract/live.ts";
+import type { CoreUpdate, Entities, EntityName, McuViews, WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
 import { SOCKET_EVENTS, type CommandAck, type CommandTarget } from "../contract/realtime.ts";
 import { SessionEndedError, type SessionEndCause, type SessionEnded } from "../contract/session-ended.ts";
-import { createAlarmCollection } from "./alarms.ts";
 import { createCollections, isUnreachable, type SavedAges } from "./collections.ts";
+import { createCrossing } from "./crossing.ts";
 import { createLive } from "./live.ts";
 import type { LiveSocketOptions } from "./live-socket.ts";
 import type { EarlyFetches } from "./early-fetch.ts";
@@ -62,9 +62,8 @@ const savedSnapshot = (mcu: Mcu): DeviceSnapshot => ({ deviceId: normalizeMac(mc
 /** The calls that work without a session (or end one): a 401 from them is an answer, not an ended session. */
 const SIGNED_OUT_CALLS: ReadonlySet<keyof RestClient> = new Set(["register", "login", "logout", "me"]);
 
-/** MCU records in the first part of a list sent to the main thread (a 4K wall's first screen), and in each later part. */
-const MCU_FIRST_PART = 48;
-const MCU_PART = 200;
+/** The collections the fleet results are computed from (farm statuses, summary, the wall, the cards' batch). */
+const FLEET_INPUTS: ReadonlySet<EntityName> = new Set<EntityName>(["farms", "mcus", "batches", "alarms"]);
 
 /** The server takes at most this many ids per mark-read request. */
 const MARK_READ_BATCH = 500;
@@ -94,56 +93,25 @@ export function createDataCore(deps: CoreDeps = {}) {
     return clientId;
   }
 
-  /**
-   * The JSON of each MCU record last sent, so a reload sends only the records that changed. A long
-   * list goes in parts, one per task: the first part holds the first screen's records (what a wall
-   * shows), so the first cards paint before the rest of the fleet has crossed.
-   */
-  const sentMcus = new Map<number, string>();
-  let mcuPartTimer: ReturnType<typeof setTimeout> | null = null;
-  function sendMcus(mcus: Mcu[], head = false) {
-    if (mcuPartTimer !== null) clearTimeout(mcuPartTimer);
-    mcuPartTimer = null;
-    const ids = mcus.map((m) => m.mcu_id);
-    const listed = new Set(ids);
-    // The head of a list is not the list: what it lacks is not gone.
-    if (!head) for (const id of [...sentMcus.keys()]) if (!listed.has(id)) sentMcus.delete(id);
-    const changed: { mcu: Mcu; json: string }[] = [];
-    for (const m of mcus) {
-      const json = JSON.stringify(m);
-      if (sentMcus.get(m.mcu_id) !== json) changed.push({ mcu: m, json });
-    }
-    let from = 0;
-    const sendPart = () => {
-      mcuPartTimer = null;
-      const size = from === 0 ? MCU_FIRST_PART : MCU_PART;
-      const part = changed.slice(from, from + size);
-      from += size;
-      for (const { mcu, json } of part) sentMcus.set(mcu.mcu_id, json);
-      const more = head || from < changed.length;
-      const records = part.map((c) => c.mcu);
-      send({ kind: "mcus", ids, changed: records, ...(more ? { more } : {}), ...(size === MCU_FIRST_PART && records.length > 0 ? { views: live.viewsOf(records) } : {}) });
-      // A later list cancels the rest; its comparison finds the records not sent yet as changed.
-      if (from < changed.length) mcuPartTimer = setTimeout(sendPart, 0);
-    };
-    sendPart();
-  }
+  /** The card views that go with a collection's records when they first cross, so the first cards paint with them. */
+  const viewsWithRecords: { [K in EntityName]?: (records: Entities[K]) => McuViews } = { mcus: (records) => live.viewsOf(records) };
+  const crossing = createCrossing({
+    send,
+    views: (name, records) => (viewsWithRecords[name] as ((records: Entities[typeof name]) => McuViews) | undefined)?.(records),
+  });
   const collections = createCollections({
     rest: () => rest,
     clientId: requireClient,
-    changed(name: EntityName, value) {
-      if (name === "mcus") sendMcus(value as Mcu[]);
-      else send({ kind: "entities", entities: { [name]: value } });
-      if (name === "mcus" || name === "farms" || name === "batches") live.entitiesChanged();
+    changed(name, change) {
+      crossing.changed(name, change);
+      if (change.list && FLEET_INPUTS.has(name)) live.entitiesChanged();
     },
-    // The MCU list is the one that crosses by record, so its head can show before the list.
-    head(name, items) {
-      if (name === "mcus") sendMcus(items as Mcu[], true);
-    },
+    head: (name, items) => crossing.head(name, items),
     saved: deps.savedLists ?? createIndexedDbSavedLists(),
     now,
     saveDelayMs: deps.saveDelayMs,
     agesChanged: (ages) => send({ kind: "saved-ages", ages }),
+    // The MCU list is saved with the live readings folded in, and its last readings seed the live side until the socket speaks.
     toSave: (name, value) => (name === "mcus" ? ((value as Mcu[]).map((m) => withLatestReading(m, live.state.devices.get(normalizeMac(m.mac)))) as typeof value) : value),
     restored(name, value) {
       if (name === "mcus") live.seed((value as Mcu[]).map(savedSnapshot));
@@ -151,12 +119,13 @@ export function createDataCore(deps: CoreDeps = {}) {
   });
   const { entities } = collections;
 
-  /** The active alarms: fetched when the socket (re)authenticates, then kept by its `alarm` events. */
-  const alarms = createAlarmCollection({
-    activePage: (cursor) => rest.alarms({ state: "active", limit: ALARM_PAGE_MAX, ...(cursor === null ? {} : { cursor }) }),
-    send,
-    changed: () => live.entitiesChanged(),
-  });
+  /** The MCUs with an active alarm, made again when the active set changed; null until the set has loaded once. */
+  let alarmed: { of: Entities["alarms"]; mcus: ReadonlySet<number> } | null = null;
+  function alarmedMcus(): ReadonlySet<number> | null {
+    if (!collections.loaded("alarms")) return null;
+    if (alarmed?.of !== entities.alarms) alarmed = { of: entities.alarms, mcus: new Set(entities.alarms.map((a) => a.mcu_id)) };
+    return alarmed.mcus;
+  }
 
   const live = createLive({
     scheduler: deps.scheduler,
@@ -174,16 +143,14 @@ export function createDataCore(deps: CoreDeps = {}) {
       if (event === SOCKET_EVENTS.notification) send({ kind: "notification", notification: payload as CollectionEvents["notification"] });
     },
     authenticated() {
-      // Failures are the load's state (the Alarms page shows them, with Try again).
-      alarms.load().catch(() => undefined);
-      // The cards say which batch each room follows: the list is small, and its changes come live.
-      collections.load("batches").catch(() => undefined);
+      // What the socket's events keep current missed them while it was down. Failures are the
+      // lists' load states (the Alarms page shows its own, with Try again).
+      collections.connected();
       // The server is back: the lists it could not give while it was away are loaded again.
       collections.reloadUnreached();
       readingsSaves.start();
     },
-    alarm: (a) => alarms.apply(a),
-    alarmed: () => alarms.alarmedMcus(),
+    alarmed: alarmedMcus,
     connection(state, message, heardAt) {
       // The server refused the socket: the session is over, not the connection.
       if (state === "unauthorized") {
@@ -219,11 +186,8 @@ export function createDataCore(deps: CoreDeps = {}) {
   function halt() {
     readingsSaves.stop();
     live.close();
-    alarms.clear();
     clientId = null;
-    const { mcus, ...others } = collections.clear();
-    send({ kind: "entities", entities: others });
-    sendMcus(mcus);
+    crossing.clear(collections.clear());
     live.entitiesChanged();
     send({ kind: "connection", state: "idle" });
   }
@@ -449,27 +413,10 @@ export function createDataCore(deps: CoreDeps = {}) {
     commandLog: (mcuId: number, query: CommandLogQuery) => rest.commandLog(mcuId, query),
 
     /**
-     * Alarms. The active ones reach the main thread by themselves (`alarms` updates);
-     * a page of the list (the resolved ones, filtered) is answered to the screen that asks.
+     * A page of the alarm list (the resolved ones, filtered), answered to the screen that asks; the
+     * active ones are a collection (`alarms`).
      */
     alarms: (query: AlarmQuery) => rest.alarms(query),
-    /** Fetches the active alarms again (the Alarms page's Try again). */
-    async reloadAlarms(): Promise<void> {
-      requireClient();
-      await alarms.load();
-    },
-    /** Acknowledges an alarm; its new state is kept here at once (the socket's event says the same). */
-    async acknowledgeAlarm(alarmId: number, comment: string): Promise<Alarm> {
-      const acknowledged = await rest.acknowledgeAlarm(alarmId, comment);
-      alarms.apply(acknowledged);
-      return acknowledged;
-    },
-    /** Acknowledges every open alarm of a farm at once; their new states are kept here at once. */
-    async acknowledgeFarmAlarms(farmId: number, comment: string): Promise<Alarm[]> {
-      const { acknowledged } = await rest.acknowledgeFarmAlarms(farmId, comment);
-      for (const a of acknowledged) alarms.apply(a);
-      return acknowledged;
-    },
     notificationPreferences: () => rest.notificationPreferences(),
     saveNotificationPreferences: (preferences: NotificationPreferences) => rest.saveNotificationPreferences(preferences),
 

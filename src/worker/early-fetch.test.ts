@@ -88,7 +88,7 @@ describe("the worker's early requests", () => {
     const core = createDataCore({ fetch: late.fetch, early: earlyFetches, connect: (() => socket) as unknown as typeof io });
     const heads: number[] = [];
     core.subscribe((u) => {
-      if (u.kind === "mcus" && u.more) heads.push(u.ids.length);
+      if (u.kind === "records" && u.name === "mcus" && u.more && u.ids) heads.push(u.ids.length);
     });
     core.start(7);
     await Promise.all([core.loadMcus(), core.loadFarms()]);

@@ -1,7 +1,4 @@
 import { io, type Socket } from "socket.io-client";
-import { type } from "arktype";
-import { alarm as alarmSchema } from "../contract/alarms.ts";
-import { ALARM_EVENT, type Alarm } from "../contract/alarms-values.ts";
 import {
   authenticatedPayload,
   COLLECTION_EVENT_PAYLOADS,
@@ -34,8 +31,6 @@ export interface LiveSocketHandlers {
   batch(p: RealtimeBatchPayload): void;
   /** An event that changes a collection of the core (`COLLECTION_EVENT_PAYLOADS`), its payload checked. */
   collectionEvent<E extends keyof CollectionEvents>(event: E, payload: CollectionEvents[E]): void;
-  /** An alarm opened, was acknowledged or resolved: its whole new state. */
-  alarm?(a: Alarm): void;
   /** The server's keep-alive ping came (every 25 s): the link is up although nothing else came. */
   heard?(): void;
   connection(state: ConnectionState, message?: string): void;
@@ -142,14 +137,6 @@ export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000,
     socket.on(event, (p: unknown) => {
       if (COLLECTION_EVENT_PAYLOADS[event].allows(p)) handlers.collectionEvent(event, p);
       else dropped(event, 1);
-    });
-  }
-  const onAlarm = handlers.alarm;
-  if (onAlarm) {
-    socket.on(ALARM_EVENT, (p: unknown) => {
-      const checked = alarmSchema(p);
-      if (checked instanceof type.errors) dropped(ALARM_EVENT, 1);
-      else onAlarm(checked as Alarm);
     });
   }
   // The Manager's event (an injected test socket may have no Manager).

@@ -1,5 +1,4 @@
 import { asyncScheduler, Subject, type SchedulerLike, type Subscription } from "rxjs";
-import type { Alarm } from "../contract/alarms-values.ts";
 import type { Mcu } from "../contract/entities.ts";
 import { parseMcuQueryKey, type ConnectionState, type Entities, type McuCardView, type McuManagerCardView, type McuQuery, type McuViews, type SnapshotBatch, type WallRequest } from "../contract/live.ts";
 import { normalizeMac } from "../contract/mac.ts";
@@ -28,8 +27,6 @@ export interface LiveDeps {
   connection(state: ConnectionState, message?: string, heardAt?: number | null): void;
   /** The socket (re)authenticated: what it missed while down is fetched again (the active alarms). */
   authenticated?(): void;
-  /** An `alarm` socket event, its payload checked. */
-  alarm?(a: Alarm): void;
   /** The MCUs with an active alarm, for the farm statuses; null while unknown. */
   alarmed?(): ReadonlySet<number> | null;
 }
@@ -213,7 +210,6 @@ export function createLive(deps: LiveDeps) {
           heard,
           collectionEvent: deps.collectionEvent,
           dropped,
-          ...(deps.alarm ? { alarm: deps.alarm } : {}),
           connection: (state, message) => {
             if (state === "connected") heard();
             deps.connection(state, message, heardAt);

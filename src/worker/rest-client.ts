@@ -1,8 +1,8 @@
 import { type } from "arktype";
 import { API_PATHS } from "../contract/api-paths.ts";
 import type { MarkNotificationsReadRequest, RegisterRequest, UpdateClientRequest } from "../contract/api.ts";
-import { alarm, alarmPage, farmAcknowledgement, notificationPreferences } from "../contract/alarms.ts";
-import { ALARM_PATHS, type Alarm, type AlarmKind, type AlarmPage, type AlarmStateFilter, type FarmAcknowledgement, type NotificationPreferences } from "../contract/alarms-values.ts";
+import { alarmPage, notificationPreferences } from "../contract/alarms.ts";
+import { ALARM_PATHS, type AlarmKind, type AlarmPage, type AlarmStateFilter, type NotificationPreferences } from "../contract/alarms-values.ts";
 import { CoreError } from "../contract/core-error.ts";
 import { client, controller, sensor, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
@@ -180,10 +180,6 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     commandLog: (mcuId: number, query: CommandLogQuery): Promise<CommandLog> => call("GET", HISTORY_PATHS.commands(mcuId) + search({ ...query }), commandLog),
 
     alarms: (query: AlarmQuery): Promise<AlarmPage> => call("GET", ALARM_PATHS.alarms + search({ ...query }), alarmPage),
-    /** An empty comment is sent as none. */
-    acknowledgeAlarm: (alarmId: number, comment: string): Promise<Alarm> => call("POST", ALARM_PATHS.acknowledge(alarmId), alarm, comment ? { comment } : {}),
-    acknowledgeFarmAlarms: (farmId: number, comment: string): Promise<FarmAcknowledgement> =>
-      call("POST", ALARM_PATHS.acknowledgeFarm, farmAcknowledgement, comment ? { farm_id: farmId, comment } : { farm_id: farmId }),
     notificationPreferences: (): Promise<NotificationPreferences> => call("GET", ALARM_PATHS.preferences, notificationPreferences),
     saveNotificationPreferences: (body: NotificationPreferences): Promise<NotificationPreferences> => call("PUT", ALARM_PATHS.preferences, notificationPreferences, body),
   };

@@ -62,7 +62,7 @@ function coreWith(
   });
   core.start(clientId);
   const ages = () => updates.flatMap((u) => (u.kind === "saved-ages" ? [u.ages] : [])).at(-1) ?? {};
-  const mcuIds = () => updates.flatMap((u) => (u.kind === "mcus" && !u.more ? [u.ids] : [])).at(-1);
+  const mcuIds = () => updates.flatMap((u) => (u.kind === "records" && u.name === "mcus" && !u.more && u.ids ? [u.ids] : [])).at(-1);
   const farmIds = () => updates.flatMap((u) => (u.kind === "entities" && u.entities.farms ? [u.entities.farms.map((f) => f.farm_id)] : [])).at(-1);
   return { core, socket, saved, server, clock, updates, ages, mcuIds, farmIds };
 }

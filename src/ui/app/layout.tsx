@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
-import { useCollection, useConnection, useOpenAlarmCount } from "../data/hooks.ts";
+import { useOpenAlarmCount } from "../data/active-alarms.ts";
+import { useCollection, useConnection } from "../data/hooks.ts";
 import { BellIcon, CloseIcon, LogoutIcon, MenuIcon, MonitorIcon } from "../components/icons.tsx";
 import { NotificationPanel } from "./notification-panel.tsx";
 import { NAV, titleOf } from "./titles.ts";

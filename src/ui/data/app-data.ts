@@ -24,8 +24,8 @@ export function createAppData(options: { apiBase?: string; preferWorker?: boolea
     },
     // A returning farmer's first cards while the core loads; the core's validated list replaces them.
     onFirstMcus: ({ mcus, cards, managerCards }) => {
-      if (store.getMcuIds().length !== 0) return;
-      store.apply({ kind: "mcus", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true, views: { cards, managerCards } });
+      if (store.getIds("mcus").length !== 0) return;
+      store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: mcus.map((m) => m.mcu_id), changed: mcus, more: true, views: { cards, managerCards } });
     },
   });
   ack = (seq) => void core.ack(seq);

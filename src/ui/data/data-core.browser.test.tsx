@@ -171,7 +171,7 @@ describe("a returning farmer's first screen", () => {
       let up = false;
       void app.ready.then(() => (up = true));
       try {
-        await until(() => app.store.getMcuIds().length === 2, "the first screen's records in the store");
+        await until(() => app.store.getIds("mcus").length === 2, "the first screen's records in the store");
         expect(app.store.getCard(1)?.name).toBe("Room 1");
         expect(app.store.getCard(2)?.farmName).toBe("Farm 1");
         expect(app.store.getManagerCard(2)?.lastSeenText).toBe("Never");

@@ -1,10 +1,7 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { useSyncExternalStoreWithSelector } from "use-sync-external-store/with-selector";
-import type { Farm, FarmStatus, Mcu } from "../../contract/entities.ts";
-import { mcuQueryKey, wallRequestKey, type DashboardSummary, type Entities, type EntityName, type McuCardView, type McuLive, type McuManagerCardView, type McuQuery, type McuStats, type WallPage, type WallRequest } from "../../contract/live.ts";
-import type { Alarm } from "../../contract/alarms-values.ts";
-import type { AlarmLoad } from "../../contract/live.ts";
-import { alarmKeys } from "./alarm-store.ts";
+import type { Farm, FarmStatus } from "../../contract/entities.ts";
+import { mcuQueryKey, wallRequestKey, type DashboardSummary, type Entities, type EntityName, type LoadState, type McuCardView, type McuLive, type McuManagerCardView, type McuQuery, type McuStats, type WallPage, type WallRequest } from "../../contract/live.ts";
 import { useAppData } from "./provider.tsx";
 import { keys } from "./store.ts";
 
@@ -44,11 +41,14 @@ export function useMcuManagerCard(mcuId: number): McuManagerCardView | undefined
   return useSyncExternalStore(subscribe, () => store.getManagerCard(mcuId));
 }
 
-/** One MCU entity (controllers, sensors, profile links); re-renders only when it changes. */
-export function useMcu(mcuId: number): Mcu | undefined {
+/**
+ * One record of a collection crossing by record (an MCU with its controllers, sensors and profile
+ * links); re-renders only when it changes.
+ */
+export function useRecord<K extends EntityName>(name: K, id: number): Entities[K][number] | undefined {
   const { store } = useAppData();
-  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.mcu(mcuId), fn), [store, mcuId]);
-  return useSyncExternalStore(subscribe, () => store.getMcu(mcuId));
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.record(name, id), fn), [store, name, id]);
+  return useSyncExternalStore(subscribe, () => store.getRecord(name, id));
 }
 
 const whole = <T>(list: T): T => list;
@@ -68,13 +68,28 @@ export function useCollection<K extends EntityName, T>(name: K, select: (list: E
 }
 
 /**
- * The ids of the client's MCUs in list order; re-renders only when the list's membership or order
- * changes (not for a reading, nor for a record's change). Known from the first part of a list.
+ * The ids of a collection crossing by record (the client's MCUs), in list order; re-renders only
+ * when the list's membership or order changes (not for a record's change). Known from the first
+ * part of a list.
  */
-export function useMcuIds(): readonly number[] {
+export function useRecordIds(name: EntityName): readonly number[] {
   const { store } = useAppData();
-  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.mcuIds, fn), [store]);
-  return useSyncExternalStore(subscribe, store.getMcuIds);
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.ids(name), fn), [store, name]);
+  return useSyncExternalStore(subscribe, () => store.getIds(name));
+}
+
+/** The items that left a collection for good in this session (its declaration's `merge`), latest first. */
+export function useLeft<K extends EntityName>(name: K): Readonly<Entities[K]> {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.left(name), fn), [store, name]);
+  return useSyncExternalStore(subscribe, () => store.getLeft(name));
+}
+
+/** Whether a collection the core loads by itself is loading, ready, or failed with why (its screen's Try again). */
+export function useCollectionLoad(name: EntityName): LoadState {
+  const { store } = useAppData();
+  const subscribe = useCallback((fn: () => void) => store.subscribe(keys.load(name), fn), [store, name]);
+  return useSyncExternalStore(subscribe, () => store.getLoad(name));
 }
 
 /** The four summary cards of the Dashboard (SPEC §2), computed by the core over the whole fleet. */
@@ -145,43 +160,6 @@ export function useConnection() {
   const { store } = useAppData();
   const subscribe = useCallback((fn: () => void) => store.subscribe(keys.connection, fn), [store]);
   return useSyncExternalStore(subscribe, store.getConnection);
-}
-
-/** A value of the store under one key (stable getters only). */
-function useStoreKey<T>(key: string, get: () => T): T {
-  const { store } = useAppData();
-  const subscribe = useCallback((fn: () => void) => store.subscribe(key, fn), [store, key]);
-  return useSyncExternalStore(subscribe, get);
-}
-
-/** The client's active (open or acknowledged) alarms, newest first, live. */
-export function useActiveAlarms(): readonly Alarm[] {
-  const { store } = useAppData();
-  return useStoreKey(alarmKeys.active, store.alarms.getActive);
-}
-
-/** One MCU's active alarms, newest first; re-renders only when they change. */
-export function useMcuAlarms(mcuId: number): readonly Alarm[] {
-  const { store } = useAppData();
-  return useStoreKey(alarmKeys.mcu(mcuId), () => store.alarms.getMcuAlarms(mcuId));
-}
-
-/** How many active alarms nobody has acknowledged yet (the sidebar's badge). */
-export function useOpenAlarmCount(): number {
-  const { store } = useAppData();
-  return useStoreKey(alarmKeys.open, store.alarms.getOpenCount);
-}
-
-/** The alarms resolved since the session began, latest first (the Recent list shows them at once). */
-export function useRecentlyResolvedAlarms(): readonly Alarm[] {
-  const { store } = useAppData();
-  return useStoreKey(alarmKeys.resolved, store.alarms.getResolved);
-}
-
-/** Whether the active alarms are known: loading (sign-in, a reconnect), ready, or failed with why. */
-export function useAlarmLoad(): AlarmLoad {
-  const { store } = useAppData();
-  return useStoreKey(alarmKeys.load, store.alarms.getLoad);
 }
 
 /**

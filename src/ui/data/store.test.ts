@@ -1,11 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
+import type { Alarm } from "../../contract/alarms-values.ts";
 import type { Mcu } from "../../contract/entities.ts";
 import type { McuLive } from "../../streams/device-snapshots.ts";
-import { mcuQueryKey } from "../../contract/live.ts";
+import { mcuQueryKey, type RecordsOf } from "../../contract/live.ts";
 import { createAppStore, INTEREST_GRACE_MS, keys } from "./store.ts";
 import { cardView } from "../../streams/card-view.ts";
 import { managerCardView } from "../../streams/mcu-manager-view.ts";
 import { mcuRecord } from "../../test-support/records.ts";
+import { alarmRecord, resolvedAlarm } from "../../test-support/alarms.ts";
 
 const snap = (mac: string, humidity: number): McuLive => ({
   mac,
@@ -57,17 +59,17 @@ describe("main-thread store", () => {
       createdAt: "",
       updatedAt: "",
     });
-    store.apply({ kind: "mcus", ids: [1, 2], changed: [mcu(1, "A"), mcu(2, "B")] });
-    const first = store.getMcu(1);
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2], changed: [mcu(1, "A"), mcu(2, "B")] });
+    const first = store.getRecord("mcus", 1);
     const one = vi.fn();
     const two = vi.fn();
     const list = vi.fn();
-    store.subscribe(keys.mcu(1), one);
-    store.subscribe(keys.mcu(2), two);
+    store.subscribe(keys.record("mcus", 1), one);
+    store.subscribe(keys.record("mcus", 2), two);
     store.subscribe(keys.entities("mcus"), list);
     // The core compared the reload: only MCU 2 changed.
-    store.apply({ kind: "mcus", ids: [1, 2], changed: [mcu(2, "B2")] });
-    expect(store.getMcu(1)).toBe(first);
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2], changed: [mcu(2, "B2")] });
+    expect(store.getRecord("mcus", 1)).toBe(first);
     expect(one).not.toHaveBeenCalled();
     expect(two).toHaveBeenCalledTimes(1);
     expect(list).toHaveBeenCalledTimes(1);
@@ -75,12 +77,12 @@ describe("main-thread store", () => {
 
     // Nothing changed: the list keeps its array and nobody is notified.
     const before = store.get("mcus");
-    store.apply({ kind: "mcus", ids: [1, 2], changed: [] });
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2], changed: [] });
     expect(store.get("mcus")).toBe(before);
     expect(list).toHaveBeenCalledTimes(1);
 
-    store.apply({ kind: "mcus", ids: [2], changed: [] });
-    expect(store.getMcu(1)).toBeUndefined();
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [2], changed: [] });
+    expect(store.getRecord("mcus", 1)).toBeUndefined();
     expect(one).toHaveBeenCalledTimes(1);
     expect(store.get("mcus").map((m) => m.mcu_id)).toEqual([2]);
   });
@@ -90,20 +92,20 @@ describe("main-thread store", () => {
     const mcu = (id: number): Mcu => ({ mcu_id: id, name: `M${id}`, mac: `AA:00:00:00:00:0${id}`, farm_id: 1, farm: { name: "F" }, client_id: 1, status: "active", readings: null, lastSeen: null, controllers: [], sensors: [], profile_links: [], createdAt: "", updatedAt: "" });
     const ids = vi.fn();
     const list = vi.fn();
-    store.subscribe(keys.mcuIds, ids);
+    store.subscribe(keys.ids("mcus"), ids);
     store.subscribe(keys.entities("mcus"), list);
     // The head of a long list: its cards can render, the list is not the list yet.
-    store.apply({ kind: "mcus", ids: [1, 2], changed: [mcu(1), mcu(2)], more: true });
-    expect(store.getMcuIds()).toEqual([1, 2]);
-    expect(store.getMcu(2)?.name).toBe("M2");
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2], changed: [mcu(1), mcu(2)], more: true });
+    expect(store.getIds("mcus")).toEqual([1, 2]);
+    expect(store.getRecord("mcus", 2)?.name).toBe("M2");
     expect(store.get("mcus")).toEqual([]);
     expect(list).not.toHaveBeenCalled();
     // The whole list in two parts.
-    store.apply({ kind: "mcus", ids: [1, 2, 3, 4], changed: [mcu(3)], more: true });
-    expect(store.getMcuIds()).toEqual([1, 2, 3, 4]);
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2, 3, 4], changed: [mcu(3)], more: true });
+    expect(store.getIds("mcus")).toEqual([1, 2, 3, 4]);
     expect(ids).toHaveBeenCalledTimes(2);
     expect(list).not.toHaveBeenCalled();
-    store.apply({ kind: "mcus", ids: [1, 2, 3, 4], changed: [mcu(4)] });
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2, 3, 4], changed: [mcu(4)] });
     expect(ids).toHaveBeenCalledTimes(2);
     expect(list).toHaveBeenCalledTimes(1);
     expect(store.get("mcus").map((m) => m.mcu_id)).toEqual([1, 2, 3, 4]);
@@ -276,7 +278,7 @@ describe("main-thread store", () => {
     const linked = mcuRecord(0, { profile_links: [{ id: 1, mcu_id: 1, profile_id: 2, profile: { profile_id: 2, name: "Tight", config } }] });
     const live: McuLive = { ...snap(linked.mac, 90), mcuId: 1, readings: { CO2: { co2: 900, count: 1 } } };
     const store = createAppStore();
-    store.apply({ kind: "mcus", ids: [1], changed: [linked], more: false });
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1], changed: [linked], more: false });
     expect(store.getCard(1)).toBeUndefined();
     expect(store.getManagerCard(1)).toBeUndefined();
     const sent = cardView(linked, live);
@@ -285,7 +287,7 @@ describe("main-thread store", () => {
     expect(store.getCard(1)).toBe(sent);
     expect(store.getManagerCard(1)).toBe(sentManager);
     // The profile is unlinked: the list reloads before the core has made the cards' new views.
-    store.apply({ kind: "mcus", ids: [1], changed: [mcuRecord(0)], more: false });
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1], changed: [mcuRecord(0)], more: false });
     expect(store.getCard(1)).toBe(sent);
     const changed = vi.fn();
     store.subscribe(keys.managerCard(1), changed);
@@ -294,7 +296,7 @@ describe("main-thread store", () => {
     expect(changed).toHaveBeenCalledTimes(1);
     expect(store.getCard(1)!.breaches).toEqual([]);
     expect(store.getManagerCard(1)!.profileLink).toBeNull();
-    store.apply({ kind: "mcus", ids: [], changed: [], more: false });
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [], changed: [], more: false });
     expect(store.getCard(1)).toBeUndefined();
     expect(store.getManagerCard(1)).toBeUndefined();
   });
@@ -305,7 +307,7 @@ describe("main-thread store", () => {
     const views = { cards: first.map((m) => cardView(m, undefined)), managerCards: first.map((m) => managerCardView(m, undefined, 0)) };
     const changed = vi.fn();
     store.subscribe(keys.managerCard(2), changed);
-    store.apply({ kind: "mcus", ids: [1, 2, 3], changed: first, more: true, views });
+    store.apply({ kind: "records", name: "mcus", key: "mcu_id", ids: [1, 2, 3], changed: first, more: true, views });
     expect(changed).toHaveBeenCalledTimes(1);
     expect(store.getCard(1)).toBe(views.cards[0]);
     expect(store.getManagerCard(2)).toBe(views.managerCards[1]);
@@ -318,5 +320,70 @@ describe("main-thread store", () => {
     const zero = { totalFarms: 0, activeMcus: 0, warnings: 0, offlineMcus: 0 };
     store.apply({ kind: "live", batch: { seq: 1, upserts: [], removed: [], clock: 0, fleet: { summary: zero } } });
     expect(store.getSummary()).toEqual(zero);
+  });
+});
+
+describe("main-thread store: a list crossing by record that items leave (the active alarms)", () => {
+  /** Alarm `id` of MCU `mcuId`, opened `id` minutes past 10:00. */
+  const alarm = (id: number, mcuId: number, over: Partial<Alarm> = {}) => alarmRecord(id, mcuId, { opened_at: `2026-11-23T10:0${id}:00.000Z`, ...over });
+  const alarms = (ids: number[], changed: Alarm[], more: Partial<RecordsOf<"alarms">> = {}): RecordsOf<"alarms"> => ({ kind: "records", name: "alarms", key: "alarm_id", ids, changed, ...more });
+
+  it("holds the list as the core orders it, and notifies only the keys whose content changed", () => {
+    const store = createAppStore();
+    store.apply(alarms([1, 2], [alarm(1, 10), alarm(2, 20)], { load: { state: "ready" } }));
+    const list = vi.fn();
+    const one = vi.fn();
+    const load = vi.fn();
+    store.subscribe(keys.entities("alarms"), list);
+    store.subscribe(keys.record("alarms", 1), one);
+    store.subscribe(keys.load("alarms"), load);
+    const first = store.get("alarms")[0];
+    store.apply(alarms([1, 2], [alarm(2, 20, { state: "acknowledged" })]));
+    expect(store.get("alarms").map((a) => a.state)).toEqual(["open", "acknowledged"]);
+    expect(store.get("alarms")[0]).toBe(first);
+    expect([list.mock.calls.length, one.mock.calls.length, load.mock.calls.length]).toEqual([1, 0, 0]);
+    expect(store.getLoad("alarms")).toEqual({ state: "ready" });
+  });
+
+  it("takes an item that left out of the list and keeps it for the screens, latest first", () => {
+    const store = createAppStore();
+    store.apply(alarms([1, 2], [alarm(1, 10), alarm(2, 20)]));
+    const left = vi.fn();
+    store.subscribe(keys.left("alarms"), left);
+    const resolved1 = resolvedAlarm(alarm(1, 10));
+    const resolved2 = resolvedAlarm(alarm(2, 20));
+    store.apply(alarms([], [], { left: [resolved1, resolved2] }));
+    expect(store.get("alarms")).toEqual([]);
+    expect(store.getRecord("alarms", 1)).toBeUndefined();
+    expect(store.getLeft("alarms").map((a) => a.alarm_id)).toEqual([2, 1]);
+    expect(left).toHaveBeenCalledTimes(1);
+    // What left without having been held is kept all the same; the list is as it was.
+    const held = store.get("alarms");
+    store.apply({ kind: "records", name: "alarms", key: "alarm_id", changed: [], left: [resolvedAlarm(alarm(3, 30))] });
+    expect(store.get("alarms")).toBe(held);
+    expect(store.getLeft("alarms").map((a) => a.alarm_id)).toEqual([3, 2, 1]);
+  });
+
+  it("forgets what left when the session ends", () => {
+    const store = createAppStore();
+    store.apply({ kind: "records", name: "alarms", key: "alarm_id", changed: [], left: [resolvedAlarm(alarm(1, 10))] });
+    const left = vi.fn();
+    store.subscribe(keys.left("alarms"), left);
+    store.apply(alarms([], [], { load: { state: "idle" } }));
+    expect(left).toHaveBeenCalledTimes(1);
+    expect(store.getLeft("alarms")).toEqual([]);
+  });
+
+  it("tells nothing changed when nothing did", () => {
+    const store = createAppStore();
+    store.apply({ kind: "records", name: "alarms", key: "alarm_id", changed: [], load: { state: "loading" } });
+    const any = vi.fn();
+    for (const key of [keys.entities("alarms"), keys.load("alarms"), keys.left("alarms"), keys.ids("alarms")]) store.subscribe(key, any);
+    store.apply({ kind: "records", name: "alarms", key: "alarm_id", changed: [], load: { state: "loading" } });
+    expect(any).not.toHaveBeenCalled();
+    expect(store.getLoad("alarms")).toEqual({ state: "loading" });
+    // A list crossing whole carries its load state the same way.
+    store.apply({ kind: "entities", entities: {}, loads: { farms: { state: "error", message: "Resting" } } });
+    expect(store.getLoad("farms")).toEqual({ state: "error", message: "Resting" });
   });
 });

@@ -1,7 +1,22 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
-import { createAlarmStore } from "./alarm-store.ts";
 import type { DataCoreUpdate, SavedAges } from "../../worker/core.ts";
-import { parseWallRequestKey, type DashboardSummary, type Entities, type EntityName, type FleetChanges, type McuCardView, type McuLive, type McuManagerCardView, type McuStats, type McuViews, type SnapshotBatch, type WallPage, type WallRequest } from "../../contract/live.ts";
+import {
+  parseWallRequestKey,
+  type DashboardSummary,
+  type Entities,
+  type EntityName,
+  type FleetChanges,
+  type LoadState,
+  type McuCardView,
+  type McuLive,
+  type McuManagerCardView,
+  type McuStats,
+  type McuViews,
+  type RecordsUpdate,
+  type SnapshotBatch,
+  type WallPage,
+  type WallRequest,
+} from "../../contract/live.ts";
 
 /** `heardAt`: when the server was last heard from (epoch ms), so a screen can tell how old its data is while the link is down. */
 export type ConnectionInfo = { state: "idle" | "connecting" | "connected" | "reconnecting" | "unauthorized" | "closed"; message?: string; heardAt?: number };
@@ -11,6 +26,13 @@ type Listener = () => void;
 /** A collection the core has not sent yet: empty (one array, so a getter returns the same object each time). */
 const NO_ITEMS: readonly never[] = [];
 const NO_MCU_STATS: McuStats = { total: 0, online: 0, offline: 0, lowBattery: 0 };
+const IDLE: LoadState = { state: "idle" };
+
+/** Items that left a list kept for the screens, latest first (the alarms resolved meanwhile, atop the Recent list); older ones are the server's to give. */
+const LEFT_KEPT = 200;
+
+/** An item of a collection, as this store keys it (each crossed checked by the core). */
+type Item = Record<string, unknown>;
 
 const LIVE_PREFIX = "live:";
 const CARD_PREFIX = "card:";
@@ -25,10 +47,15 @@ export const keys = {
   card: (mcuId: number) => `${CARD_PREFIX}${mcuId}`,
   /** An MCU's MCU Manager card view (`McuManagerCardView`); watching it has the core send it. */
   managerCard: (mcuId: number) => `${MANAGER_CARD_PREFIX}${mcuId}`,
-  mcu: (mcuId: number) => `mcu:${mcuId}`,
-  /** The ids of the MCU list, in order (known from the first part of a list, before its records). */
-  mcuIds: "mcus:ids",
+  /** One record of a collection crossing by record. */
+  record: (name: EntityName, id: number) => `record:${name}:${id}`,
+  /** The ids of a collection crossing by record, in order (known from the first part of a list, before its records). */
+  ids: (name: EntityName) => `ids:${name}`,
   entities: (name: EntityName) => `entities:${name}`,
+  /** The items that left a collection for good in this session, latest first. */
+  left: (name: EntityName) => `left:${name}`,
+  /** A collection's load state (`LoadState`). */
+  load: (name: EntityName) => `load:${name}`,
   /** The ids matching an MCU Manager query (`mcuQueryKey`); watching it has the core compute them. */
   mcuQuery: (queryKey: string) => `${QUERY_PREFIX}${queryKey}`,
   connection: "connection",
@@ -135,8 +162,11 @@ export function createAppStore() {
   const managerCards = new Map<number, McuManagerCardView>();
   let entities: Partial<Entities> = {};
   const listOf = <K extends EntityName>(name: K): Entities[K] => entities[name] ?? (NO_ITEMS as unknown as Entities[K]);
-  const mcuById = new Map<number, Entities["mcus"][number]>();
-  let mcuIds: readonly number[] = NO_IDS;
+  /** The collections crossing by record: each one's records by id, and its ids in order. */
+  const records = new Map<EntityName, Map<number, Item>>();
+  const recordIds = new Map<EntityName, readonly number[]>();
+  const left = new Map<EntityName, readonly Item[]>();
+  const loads = new Map<EntityName, LoadState>();
   let connection: ConnectionInfo = { state: "idle" };
   let savedAges: SavedAges = {};
   const listeners = new Map<string, Set<Listener>>();
@@ -149,8 +179,15 @@ export function createAppStore() {
   let wall: WallPage | null = null;
   /** The wall request watched (by `wallRequestKey`): at most one wall is on screen. */
   const wallWatch = watchedSet();
-  /** The active alarms (keys in alarm-store.ts's `alarmKeys`). */
-  const alarms = createAlarmStore();
+
+  /** What goes with a record that left its list: an MCU's card views (a view would name a deleted MCU, so its card shows nothing). */
+  const recordGone: { [K in EntityName]?: (id: number) => string[] } = {
+    mcus(id) {
+      cards.delete(id);
+      managerCards.delete(id);
+      return [keys.card(id), keys.managerCard(id)];
+    },
+  };
 
   /**
    * The MCUs with live subscribers, the MCU Manager queries and the mounted cards (the dashboard's,
@@ -232,57 +269,80 @@ export function createAppStore() {
   }
 
   /**
-   * A part of a new MCU list: `ids` in order, `records` those that changed (the core compared
-   * them). Each record is usable at once (its card renders); the list as a whole is replaced when
-   * its last part (`more` false) has come: an unchanged MCU keeps its object, and the list keeps
+   * A part of a list crossing by record: `ids` in order, `changed` the records the core found
+   * changed. Each record is usable at once (its card renders); the list as a whole is replaced when
+   * its last part (`more` false) has come: an unchanged record keeps its object, and the list keeps
    * its array if nothing in it changed.
    */
-  function applyMcus(ids: readonly number[], records: readonly Entities["mcus"][number][], more: boolean, changed: string[]): Entities["mcus"] {
-    for (const m of records) {
-      mcuById.set(m.mcu_id, m);
-      changed.push(keys.mcu(m.mcu_id));
+  function applyRecords(update: RecordsUpdate, changed: string[]) {
+    const { name, key } = update;
+    let byId = records.get(name);
+    if (!byId) records.set(name, (byId = new Map()));
+    for (const record of update.changed as Item[]) {
+      const id = record[key] as number;
+      // A list given whole (a test's feed): the same object is no change.
+      if (byId.get(id) === record) continue;
+      byId.set(id, record);
+      changed.push(keys.record(name, id));
     }
-    if (!(ids.length === mcuIds.length && ids.every((id, i) => id === mcuIds[i]))) {
-      mcuIds = ids;
-      changed.push(keys.mcuIds);
+    const ids = update.ids;
+    if (ids) {
+      const held = recordIds.get(name) ?? NO_IDS;
+      if (!(ids.length === held.length && ids.every((id, i) => id === held[i]))) {
+        recordIds.set(name, ids);
+        changed.push(keys.ids(name));
+      }
     }
-    const held = listOf("mcus");
-    if (more) return held;
-    const listed = new Set(ids);
-    for (const id of [...mcuById.keys()]) {
-      if (listed.has(id)) continue;
-      mcuById.delete(id);
-      // A card of an MCU gone from the list shows nothing (its view would name a deleted MCU).
-      cards.delete(id);
-      managerCards.delete(id);
-      changed.push(keys.mcu(id), keys.card(id), keys.managerCard(id));
-    }
-    const list = ids.map((id) => mcuById.get(id)!);
-    const same = list.length === held.length && list.every((m, i) => m === held[i]);
-    if (same) return held;
-    changed.push(keys.entities("mcus"));
-    return list;
-  }
-
-  function applyEntities(partial: Partial<Entities>) {
-    const changed: string[] = [];
-    const next = { ...entities };
-    for (const name of Object.keys(partial) as EntityName[]) {
-      if (name === "mcus") {
-        // Records given whole (sign-out's empty list, tests); the core sends lists as `mcus`. A new object is a change.
-        const incoming = partial.mcus!;
-        next.mcus = applyMcus(
-          incoming.map((m) => m.mcu_id),
-          incoming.filter((m) => mcuById.get(m.mcu_id) !== m),
-          false,
-          changed,
-        );
-      } else {
-        (next as Record<EntityName, unknown>)[name] = partial[name];
+    if (ids && !update.more) {
+      const listed = new Set(ids);
+      for (const id of [...byId.keys()]) {
+        if (listed.has(id)) continue;
+        byId.delete(id);
+        changed.push(keys.record(name, id), ...(recordGone[name]?.(id) ?? []));
+      }
+      const list = ids.map((id) => byId.get(id)!);
+      const held = listOf(name) as readonly Item[];
+      if (!(list.length === held.length && list.every((r, i) => r === held[i]))) {
+        entities = { ...entities, [name]: list };
         changed.push(keys.entities(name));
       }
     }
+    applyLeft(name, update.left as Item[] | undefined, changed);
+    applyLoad(name, update.load, changed);
+    if (update.views) applyViews(update.views, changed);
+  }
+
+  /** Items that left a list for good: the latest first, atop those kept. */
+  function applyLeft(name: EntityName, items: readonly Item[] | undefined, changed: string[]) {
+    if (!items || items.length === 0) return;
+    left.set(name, [...items.slice().reverse(), ...(left.get(name) ?? NO_ITEMS)].slice(0, LEFT_KEPT));
+    changed.push(keys.left(name));
+  }
+
+  function applyLoad(name: EntityName, load: LoadState | undefined, changed: string[]) {
+    if (!load) return;
+    const held = loads.get(name) ?? IDLE;
+    if (load.state !== held.state || load.message !== held.message) {
+      loads.set(name, load);
+      changed.push(keys.load(name));
+    }
+    // Signed out: what left the list belonged to that session.
+    if (load.state === "idle" && left.has(name)) {
+      left.delete(name);
+      changed.push(keys.left(name));
+    }
+  }
+
+  function applyEntities(update: { entities: Partial<Entities>; left?: Partial<Entities>; loads?: Partial<Record<EntityName, LoadState>> }) {
+    const changed: string[] = [];
+    const next = { ...entities };
+    for (const name of Object.keys(update.entities) as EntityName[]) {
+      (next as Record<EntityName, unknown>)[name] = update.entities[name];
+      changed.push(keys.entities(name));
+    }
     entities = next;
+    for (const name of Object.keys(update.left ?? {}) as EntityName[]) applyLeft(name, update.left![name] as Item[], changed);
+    for (const name of Object.keys(update.loads ?? {}) as EntityName[]) applyLoad(name, update.loads![name], changed);
     emit(changed);
   }
 
@@ -294,13 +354,11 @@ export function createAppStore() {
           applyLive(update.batch);
           return update.batch.seq;
         case "entities":
-          applyEntities(update.entities);
+          applyEntities(update);
           return null;
-        case "mcus": {
+        case "records": {
           const changed: string[] = [];
-          const mcus = applyMcus(update.ids, update.changed, update.more === true, changed);
-          if (update.views) applyViews(update.views, changed);
-          if (mcus !== listOf("mcus")) entities = { ...entities, mcus };
+          applyRecords(update, changed);
           emit(changed);
           return null;
         }
@@ -313,9 +371,6 @@ export function createAppStore() {
         case "saved-ages":
           savedAges = update.ages;
           emit([keys.savedAges]);
-          return null;
-        case "alarms":
-          emit(alarms.apply(update));
           return null;
       }
     },
@@ -389,10 +444,15 @@ export function createAppStore() {
     getCard: (mcuId: number): McuCardView | undefined => cards.get(mcuId),
     /** An MCU's MCU Manager card view as the core last sent it (kept like `getCard`'s). */
     getManagerCard: (mcuId: number): McuManagerCardView | undefined => managerCards.get(mcuId),
-    getMcu: (mcuId: number) => mcuById.get(mcuId),
-    /** The MCU list's ids in order, as soon as the list's first part has come. */
-    getMcuIds: (): readonly number[] => mcuIds,
+    /** A record of a collection crossing by record, as soon as the part of its list that holds it has come. */
+    getRecord: <K extends EntityName>(name: K, id: number): Entities[K][number] | undefined => records.get(name)?.get(id) as Entities[K][number] | undefined,
+    /** A collection's ids in order (one crossing by record), as soon as its list's first part has come. */
+    getIds: (name: EntityName): readonly number[] => recordIds.get(name) ?? NO_IDS,
     get: listOf,
+    /** The items that left a collection for good in this session (its declaration's `merge`), latest first. */
+    getLeft: <K extends EntityName>(name: K): Readonly<Entities[K]> => (left.get(name) ?? NO_ITEMS) as unknown as Readonly<Entities[K]>,
+    /** Whether a collection is loading, ready, or failed with why (idle before its first load and when signed out). */
+    getLoad: (name: EntityName): LoadState => loads.get(name) ?? IDLE,
     getConnection: () => connection,
     /** The lists shown from what this device saved, and when the server last gave each (none: all current). */
     getSavedAges: (): SavedAges => savedAges,
@@ -406,18 +466,9 @@ export function createAppStore() {
     /** The ids of the MCUs an MCU Manager query matches, as the core last sent them (none before). */
     getMcuQuery: (queryKey: string): readonly number[] => queryResults.get(queryKey) ?? NO_IDS,
 
-    /** The active alarms and those resolved meanwhile, as the core sent them (subscribe with `alarmKeys`). */
-    alarms: {
-      getActive: alarms.getActive,
-      getMcuAlarms: alarms.getMcuAlarms,
-      getOpenCount: alarms.getOpenCount,
-      getResolved: alarms.getResolved,
-      getLoad: alarms.getLoad,
-    },
-
     /** Forgets the notifications (sign-out, SPEC §4). */
     resetNotifications() {
-      applyEntities({ notifications: [] as Notification[] });
+      applyEntities({ entities: { notifications: [] as Notification[] } });
     },
 
     /** How many listeners are registered (tests: nothing left behind). */

@@ -6,7 +6,8 @@ import { FilterSelect } from "../../components/filter-select.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useNow } from "../../components/use-now.ts";
-import { useCollection, useActiveAlarms, useAlarmLoad } from "../../data/hooks.ts";
+import { useActiveAlarms, useAlarmLoad } from "../../data/active-alarms.ts";
+import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AcknowledgeDialog } from "./acknowledge-dialog.tsx";
 import { filterCount, filtersFrom, filtersToParams, isFiltered, matchesFilters, selectedAlarmFrom, type AlarmFilters } from "./alarm-filters.ts";
@@ -136,7 +137,7 @@ export default function AlarmsPage() {
         <p aria-live="polite" className="sr-only">
           {activeKnown ? (active.length === 1 ? "1 active alarm" : `${active.length} active alarms`) : ""}
         </p>
-        {load.state === "error" && <LoadError text={`The active alarms could not be loaded: ${load.message ?? "try again"}`} onRetry={() => void core.reloadAlarms().catch(() => undefined)} />}
+        {load.state === "error" && <LoadError text={`The active alarms could not be loaded: ${load.message ?? "try again"}`} onRetry={() => void core.loadAlarms().catch(() => undefined)} />}
         {active.length > 0 ? (
           <AlarmList alarms={active} label="Active alarms, newest first" now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
         ) : !activeKnown ? (

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Alarm } from "../../../contract/alarms-values.ts";
 import { toCoreError } from "../../../contract/core-error.ts";
-import { useRecentlyResolvedAlarms } from "../../data/hooks.ts";
+import { useRecentlyResolvedAlarms } from "../../data/active-alarms.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { filterQuery, filtersFrom, filtersToParams, matchesFilters, type AlarmFilters } from "./alarm-filters.ts";
 

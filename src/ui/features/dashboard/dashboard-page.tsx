@@ -2,7 +2,7 @@ import { useCallback } from "react";
 import { PlusIcon } from "../../components/icons.tsx";
 import { SavedDataNotice } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
-import { useCollection, useMcuIds } from "../../data/hooks.ts";
+import { useCollection, useRecordIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { DashboardSection } from "./dashboard-section.tsx";
 import { FarmCard } from "./farm-card.tsx";
@@ -46,7 +46,7 @@ const DASHBOARD_LISTS = ["farms", "mcus"] as const;
 export default function DashboardPage() {
   const { core } = useAppData();
   const farms = useCollection("farms");
-  const mcuIds = useMcuIds();
+  const mcuIds = useRecordIds("mcus");
 
   const { state: farmsLoad, retry: retryFarms } = useListLoad({
     load: useCallback(() => core.loadFarms(), [core]),

@@ -103,7 +103,7 @@ describe("a 2000-MCU fleet on the dashboard, in a real browser", () => {
       await toEnd();
     }
     // Its list item mounts with the scroll; its card shows once its view has come from the core.
-    const position = app.store.getMcuIds().indexOf(idOf(offScreen[5]!)) + 1;
+    const position = app.store.getIds("mcus").indexOf(idOf(offScreen[5]!)) + 1;
     const itemMounted = () => host.querySelector(`[role="listitem"][aria-posinset="${position}"]`) !== null;
     for (let step = 0; step < 40 && !itemMounted(); step++) {
       await new Promise((r) => setTimeout(r, 50));

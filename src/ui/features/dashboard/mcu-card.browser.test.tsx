@@ -10,7 +10,7 @@ import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import { formatReadingTime } from "../../components/dates.ts";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
-import { feedStore, type StoreFeed } from "../../../test-support/store-feed.ts";
+import { feedStore, wholeList, type StoreFeed } from "../../../test-support/store-feed.ts";
 import { McuCard } from "./mcu-card.tsx";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -89,7 +89,7 @@ describe("McuCard in a real browser", () => {
     feed = feedStore(store);
     sent = [];
     answer = { ok: true };
-    store.apply({ kind: "entities", entities: { mcus: [mcuFixture(1, "AA:00:00:00:00:01", "Room A"), mcuFixture(2, "AA:00:00:00:00:02", "Room B")] } });
+    store.apply(wholeList("mcus", [mcuFixture(1, "AA:00:00:00:00:01", "Room A"), mcuFixture(2, "AA:00:00:00:00:02", "Room B")]));
   });
   afterEach(async () => {
     await act(async () => root.unmount());

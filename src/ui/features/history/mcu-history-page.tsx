@@ -8,7 +8,7 @@ import { formatDateTime } from "../../components/dates.ts";
 import { farmHistoryPath } from "../../components/history-link.tsx";
 import { OnlinePill } from "../../components/online-pill.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
-import { useCollection, useMcu, useMcuIds, useMcuLiveWith } from "../../data/hooks.ts";
+import { useCollection, useMcuLiveWith, useRecord, useRecordIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { CommandLog } from "./command-log.tsx";
 import { ControllerTimeline } from "./controller-timeline.tsx";
@@ -87,8 +87,8 @@ export default function McuHistoryPage() {
 
   // The MCU's record (name, farm, profile) comes with the client's list; a direct visit loads it.
   const list = useLoad(useCallback(() => core.loadMcus(), [core]), "mcus");
-  const listed = useMcuIds().length > 0;
-  const mcu = useHeldWhileLoading(useMcu(mcuId), list.state.status === "loading" || !listed);
+  const listed = useRecordIds("mcus").length > 0;
+  const mcu = useHeldWhileLoading(useRecord("mcus", mcuId), list.state.status === "loading" || !listed);
   const history = useMcuHistory(mcuId, mcu?.mac, choice, rangeKey);
   const timeline = useMcuTimeline(mcuId, mcu?.mac, choice, rangeKey);
   const range = useSharedRange(choice, rangeKey, mcu?.mac);

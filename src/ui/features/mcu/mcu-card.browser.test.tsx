@@ -5,6 +5,7 @@ import type { LiveReading } from "../../../contract/entities.ts";
 import type { McuLive, McuManagerCardView } from "../../../contract/live.ts";
 import { createManagerCardViews } from "../../../streams/mcu-manager-view.ts";
 import { macOf, mcuRecord } from "../../../test-support/records.ts";
+import { wholeList } from "../../../test-support/store-feed.ts";
 import { ConfirmProvider } from "../../components/confirm-dialog.tsx";
 import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider } from "../../data/provider.tsx";
@@ -36,7 +37,8 @@ describe("the MCU Manager's card in a real browser", () => {
     document.body.append(host);
     root = createRoot(host);
     store = createAppStore();
-    store.apply({ kind: "entities", entities: { mcus: [record], profiles: [] } });
+    store.apply(wholeList("mcus", [record]));
+    store.apply({ kind: "entities", entities: { profiles: [] } });
     views = createManagerCardViews();
     sent = undefined;
     // As the core first sends it: the record's view, nothing live yet.

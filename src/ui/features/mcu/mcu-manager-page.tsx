@@ -8,7 +8,7 @@ import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
 import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { useRetryOnReconnect } from "../../components/use-list-load.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
-import { useCollection, useMcuIds, useMcuQuery } from "../../data/hooks.ts";
+import { useCollection, useMcuQuery, useRecordIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
@@ -81,7 +81,7 @@ function useAddressFilters(): [McuFilters, (change: (f: McuFilters) => McuFilter
 export default function McuManagerPage() {
   const { core, store } = useAppData();
   const confirm = useConfirm();
-  const mcuCount = useMcuIds().length;
+  const mcuCount = useRecordIds("mcus").length;
   const farms = useCollection("farms");
 
   const [loading, setLoading] = useState(true);
@@ -122,13 +122,13 @@ export default function McuManagerPage() {
   // the list itself (its ids are known from its first part, before the whole list has crossed).
   const filtering = isFiltering(filters);
   const queriedIds = useMcuQuery(filtering ? filters : null);
-  const allIds = useMcuIds();
+  const allIds = useRecordIds("mcus");
   const shownIds = filtering ? queriedIds : allIds;
 
   // The form edits the record as the list holds it when Edit is pressed.
   const onEdit = useCallback(
     (mcuId: number) => {
-      const mcu = store.getMcu(mcuId);
+      const mcu = store.getRecord("mcus", mcuId);
       if (mcu) setFormTarget({ kind: "edit", mcu });
     },
     [store],

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import type { WallSection } from "../../../contract/live.ts";
 import { LoadError } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
-import { useConnection, useMcuIds, useWallPage } from "../../data/hooks.ts";
+import { useConnection, useRecordIds, useWallPage } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { ConnectionBanner } from "./connection-banner.tsx";
 import { useFullscreen, useWakeLock } from "./kiosk.ts";
@@ -74,7 +74,7 @@ function useReloadOnReconnect(reload: () => void) {
  */
 export default function WallPage() {
   const { core } = useAppData();
-  const mcuIds = useMcuIds();
+  const mcuIds = useRecordIds("mcus");
   const [params, setParams] = useSearchParams();
   const rotateSec = parseRotate(params.get("rotate"));
   const setRotate = useCallback(
