@@ -79,4 +79,6 @@ export const SOCKET_EVENTS = {
   sendCommand: "sendCommand",
   refresh: "refresh",
   notification: "notification",
+  /** Beyond SPEC: the person joined or left a farm, or their role on it changed (their lists and rights must be read again). */
+  farmRolesChanged: "farmRolesChanged",
 } as const;
