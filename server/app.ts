@@ -12,6 +12,7 @@ import { createRepositories } from "./db/repositories.ts";
 import { createEventBus, type EventBus } from "./events.ts";
 import { installErrorHandler } from "./http/errors.ts";
 import { installFarmAccess } from "./http/farm-access.ts";
+import { installAuditTrail } from "./http/audit-trail.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
 import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, trustedProxies, type ConnectionLimits } from "./http/connection-limits.ts";
@@ -28,6 +29,7 @@ import { profileRoutes } from "./http/routes/profiles.ts";
 import { recipeRoutes } from "./http/routes/recipes.ts";
 import { batchRoutes } from "./http/routes/batches.ts";
 import { teamRoutes } from "./http/routes/team.ts";
+import { auditRoutes } from "./http/routes/audit.ts";
 import { createSessions, type SessionConfig, type Sessions } from "./http/session.ts";
 import type { TrustProxy } from "./config.ts";
 import { serveApp } from "./http/spa.ts";
@@ -153,7 +155,8 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
       req.signedIn = await sessions.require(req);
     });
     installFarmAccess(signedIn);
-    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, recipeRoutes, batchRoutes, teamRoutes]) {
+    installAuditTrail(signedIn);
+    for (const routes of [accountRoutes, notificationRoutes, alarmRoutes, farmRoutes, mcuRoutes, peripheralRoutes, profileRoutes, recipeRoutes, batchRoutes, teamRoutes, auditRoutes]) {
       await signedIn.register(routes);
     }
     await signedIn.register(historyRoutes, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });

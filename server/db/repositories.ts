@@ -13,6 +13,7 @@ import { profilesRepo } from "./profiles-repo.ts";
 import { recipesRepo } from "./recipes-repo.ts";
 import { sessionsRepo } from "./sessions-repo.ts";
 import { teamRepo } from "./team-repo.ts";
+import { auditRepo } from "./audit-repo.ts";
 
 /** The repositories the API reads and writes through, each over the same connection (or transaction). */
 function repositoriesOf(sql: Sql, now: () => Date) {
@@ -27,6 +28,7 @@ function repositoriesOf(sql: Sql, now: () => Date) {
     recipes: recipesRepo(sql),
     batches: batchesRepo(sql),
     team: teamRepo(sql),
+    audit: auditRepo(sql),
     notifications: notificationsRepo(sql),
     preferences: preferencesRepo(sql),
     inventory: inventoryRepo(sql),
@@ -43,6 +45,8 @@ export type Repositories = TransactionRepositories & {
   alerts: ReturnType<typeof alertsRepo>;
   /** History reads that yield to every other query of this node (CSV exports: background-lane.ts). */
   bulkHistory: ReturnType<typeof historyRepo>;
+  /** Audit reads that yield to every other query of this node (its CSV export). */
+  bulkAudit: ReturnType<typeof auditRepo>;
 };
 
 /** Every repository of the API over `db`, built once per server. */
@@ -52,5 +56,6 @@ export function createRepositories(db: Database, now: () => Date): Repositories 
     transaction: (work) => db.transaction((tx) => work(repositoriesOf(tx, now))),
     alerts: alertsRepo(db),
     bulkHistory: historyRepo(db.background),
+    bulkAudit: auditRepo(db.background),
   };
 }

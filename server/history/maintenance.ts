@@ -1,6 +1,7 @@
 import type { Database } from "../db/database.ts";
 import { batchesRepo } from "../db/batches-repo.ts";
 import { commandLogRepo } from "./command-log-repo.ts";
+import { auditRepo } from "../db/audit-repo.ts";
 import { createPartitions, DAY_MS, dropPartitionsBefore, partitionAt, partitionsBetween, type Partition } from "./partitions.ts";
 
 /** How long history is kept, in days (HISTORY_MINUTE_RETENTION_DAYS, HISTORY_HOUR_RETENTION_DAYS). */
@@ -22,6 +23,8 @@ export interface MaintenanceReport {
   commandsAbandoned: number;
   /** Config changes past retention, deleted. */
   configChangesDropped: number;
+  /** Audit entries older than the command log keeps. */
+  auditDropped: number;
   /** Steps that failed (the others ran); the next run tries them again. */
   errors: Error[];
 }
@@ -39,7 +42,7 @@ export async function runMaintenance(
   db: Database,
   { nowMs, retention = DEFAULT_RETENTION, abandonAfterMs }: { nowMs: number; retention?: HistoryRetention; abandonAfterMs: number },
 ): Promise<MaintenanceReport> {
-  const report: MaintenanceReport = { created: [], dropped: [], commandsAbandoned: 0, configChangesDropped: 0, errors: [] };
+  const report: MaintenanceReport = { created: [], dropped: [], commandsAbandoned: 0, configChangesDropped: 0, auditDropped: 0, errors: [] };
   const step = async (fn: () => Promise<void>) => {
     try {
       await fn();
@@ -74,6 +77,8 @@ export async function runMaintenance(
   // Kept as long as the command log: what the devices were told to run on beside what they switched.
   await step(async () => {
     report.configChangesDropped = await batchesRepo(db).sweepConfigChanges(new Date(hourCutoff));
+    // The audit trail too: who changed what is kept as long as what the devices did.
+    report.auditDropped = await auditRepo(db).sweep(new Date(hourCutoff));
   });
   await step(async () => {
     report.commandsAbandoned = await commandLogRepo(db).sweepAbandoned(nowMs - abandonAfterMs, nowMs);

@@ -218,6 +218,9 @@ const MATRIX: Record<string, Row> = {
     },
   },
 
+  "GET /api/farms/:farm_id/audit": { right: "readAudit", make: () => farmPath("audit") },
+  "GET /api/farms/:farm_id/audit.csv": { right: "readAudit", make: () => farmPath("audit.csv") },
+
   "GET /api/alarms": { right: "see", make: async () => ({ url: `/api/alarms?farm_id=${fx.farm.farm_id}` }) },
   "POST /api/alarms/:alarm_id/acknowledge": { right: "acknowledgeAlarms", make: async () => ({ url: `/api/alarms/${await newAlarm()}/acknowledge`, body: {} }) },
   "POST /api/alarms/acknowledge": { right: "acknowledgeAlarms", make: async () => ({ url: "/api/alarms/acknowledge", body: { farm_id: fx.farm.farm_id } }) },
@@ -288,9 +291,26 @@ describe("the role matrix", () => {
         if (outsider.statusCode !== (c.stranger ?? 404)) answers.push(`stranger: ${outsider.statusCode} ${outsider.body.slice(0, 120)}`);
         expect(answers).toEqual([]);
         const allowed = WEAKEST_FIRST.find((r) => can(r, c.right))!;
+        const [{ last }] = await server.db.query<{ last: string | null }>("select max(audit_id)::text as last from audit_log");
         const res = await send(members[allowed], method, call);
         // Let through: whatever the handler then says about the request itself (409 for a phase that does not wait), never 403 or 404.
         expect([403, 404].includes(res.statusCode) || res.statusCode >= 500, `${allowed}: ${res.statusCode} ${res.body.slice(0, 200)}`).toBe(false);
+        // A change that went through is in the farm's account's trail, by the member, with the record before and after.
+        const recorded = await server.db.query<{ client_id: number; actor: string; before: object | null; after: object | null }>(
+          "select client_id, actor, before, after from audit_log where audit_id > coalesce($1::bigint, 0) order by audit_id",
+          [last],
+        );
+        // (An acknowledgement is kept on the alarm itself: who and when, with the comment.)
+        if (method === "GET" || res.statusCode >= 400 || /acknowledge/.test(route)) expect(recorded).toEqual([]);
+        else {
+          expect(recorded).toHaveLength(1);
+          expect(recorded[0]).toMatchObject({ client_id: owner.clientId, actor: members[allowed].registration.username });
+          if (method !== "POST" || /actions|harvests/.test(route)) expect(recorded[0]!.before, "before").not.toBeNull();
+          if (method !== "DELETE" || /harvests|invitations/.test(route)) expect(recorded[0]!.after, "after").not.toBeNull();
+          // A revoked invitation stays, marked revoked.
+          if (method === "DELETE" && !/harvests|invitations/.test(route)) expect(recorded[0]!.after, "after a delete").toBeNull();
+          if (method === "POST" && !/actions|harvests|acknowledge/.test(route)) expect(recorded[0]!.before, "before a create").toBeNull();
+        }
       });
     }
   }

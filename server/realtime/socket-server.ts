@@ -17,6 +17,7 @@ import {
 import { can, cannotText, type Right, type Role } from "../../src/contract/team.ts";
 import { clientsRepo } from "../db/clients-repo.ts";
 import { teamRepo } from "../db/team-repo.ts";
+import { auditRepo } from "../db/audit-repo.ts";
 import type { Sql } from "../db/database.ts";
 import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 import { socketLimits } from "./event-limits.ts";
@@ -129,6 +130,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
   const mcus = mcuLiveRepo(o.db);
   const clients = clientsRepo(o.db);
   const team = teamRepo(o.db);
+  const audit = auditRepo(o.db);
 
 
   /**
@@ -244,7 +246,23 @@ export function startRealtime(o: RealtimeOptions): Realtime {
         );
         // Logged in the MCU's account, by the person who switched.
         const origin = { clientId: entry.clientId, actor: await actor };
-        reply(await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }, origin));
+        const ack = await o.gateway.sendCommand(entry, { type: cmd.type, target: cmd.value.target, onOff: cmd.value.onOff }, origin);
+        reply(ack);
+        // In the farm's audit trail, with the device's answer.
+        audit
+          .record({
+            tenant: entry.clientId,
+            farmId: entry.farmId,
+            actorId: socket.data.clientId,
+            address: socket.handshake.address,
+            at: new Date(),
+            kind: "command",
+            entityId: String(entry.mcuId),
+            action: "switched",
+            before: null,
+            after: { mcu: entry.name, target: cmd.value.target, type: cmd.type, on: cmd.value.onOff, ok: ack.ok, ...("message" in ack ? { message: ack.message } : {}) },
+          })
+          .catch((err: Error) => o.log?.(`realtime: audit of a command: ${err.message}`));
       } catch (err) {
         o.log?.(`realtime: sendCommand: ${(err as Error).message}`);
         reply({ ok: false, message: "The command could not be sent" });

@@ -96,3 +96,37 @@ export type FarmRole = typeof farmRole.infer;
 /** An invitation code: 24 characters of base32 (120 bits), typed or in a link; spaces and dashes are ignored. */
 export const INVITATION_CODE_LENGTH = 24;
 export const normalizeInvitationCode = (raw: string): string => raw.replace(/[\s-]/g, "").toUpperCase();
+
+/** What an audit entry is about. */
+export const AUDIT_KINDS = ["farm", "mcu", "controller", "sensor", "profile", "link", "recipe", "batch", "member", "invitation", "command"] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
+  farm: "Farm",
+  mcu: "MCU",
+  controller: "Controller",
+  sensor: "Sensor",
+  profile: "Setting profile",
+  link: "Profile link",
+  recipe: "Recipe",
+  batch: "Batch",
+  member: "Member",
+  invitation: "Invitation",
+  command: "Command",
+};
+
+/** One change, as the audit trail lists it: who, when, from where, what, and the record before and after. */
+export const auditEntry = type({
+  audit_id: "string",
+  farm_id: "number.integer | null",
+  actor: "string",
+  address: "string",
+  at: "string",
+  kind: type.enumerated(...AUDIT_KINDS),
+  entity_id: "string",
+  action: "string",
+  before: "Record<string, unknown> | null",
+  after: "Record<string, unknown> | null",
+});
+export type AuditEntry = typeof auditEntry.infer;
+export const auditPage = type({ entries: auditEntry.array(), next: "string | null" });
+export type AuditPage = typeof auditPage.infer;

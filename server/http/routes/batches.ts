@@ -6,10 +6,12 @@ import { AppError, isUniqueViolation, notFound } from "../../errors.ts";
 import { applyStep, catchUp, type BatchState, type BatchStep } from "../../grow/batch-steps.ts";
 import type { Right } from "../../../src/contract/team.ts";
 import { needs, OWN } from "../farm-access.ts";
+import { audited } from "../audit-trail.ts";
 import { idParam, parse } from "../validate.ts";
 import { visibleList, visibleTo } from "../visible.ts";
 
 const batchOf = (req: FastifyRequest) => ({ batch: idParam((req.params as { batch_id: string }).batch_id, "Batch") });
+const batchKey = (req: FastifyRequest) => batchOf(req).batch;
 const mcusIn = (req: FastifyRequest) => {
   const ids = (req.body as { mcu_ids?: unknown } | null)?.mcu_ids;
   return Array.isArray(ids) && ids.length > 0 && ids.every((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647) ? { mcus: ids as number[] } : null;
@@ -36,7 +38,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return visibleList(app, person, (tenant) => batches.list(tenant), (b) => b.mcu_ids.flatMap((id) => farmOfMcu.get(id) ?? []));
   });
 
-  app.post(API_PATHS.batches, needs("manageBatches", mcusIn), async (req, reply): Promise<Batch> => {
+  app.post(API_PATHS.batches, audited(needs("manageBatches", mcusIn), { kind: "batch", action: "started", created: (a) => (a as Batch).batch_id }), async (req, reply): Promise<Batch> => {
     const clientId = req.acting.tenant;
     const body = parse(startBatchRequest, req.body);
     const now = app.now();
@@ -76,7 +78,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.put<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, needs("manageBatches", batchOf), async (req): Promise<Batch> => {
+  app.put<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, audited(needs("manageBatches", batchOf), { kind: "batch", action: "changed", key: batchKey }), async (req): Promise<Batch> => {
     const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const body = parse(updateBatchRequest, req.body);
@@ -86,7 +88,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.delete<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, needs("manageBatches", batchOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { batch_id: string } }>(API_PATHS.batch.pattern, audited(needs("manageBatches", batchOf), { kind: "batch", action: "deleted", key: batchKey }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const batch = await batches.get(clientId, batchId);
@@ -97,7 +99,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
 
   // Confirming the phase a batch waits in is the grower's; every other action is the batch's running.
   const actionRight = (req: FastifyRequest): Right => ((req.body as { action?: unknown } | null)?.action === "confirm" ? "confirmPhases" : "manageBatches");
-  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchActions.pattern, needs(actionRight, batchOf), async (req): Promise<Batch> => {
+  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchActions.pattern, audited(needs(actionRight, batchOf), { kind: "batch", action: (req) => String((req.body as { action?: unknown }).action), key: batchKey }), async (req): Promise<Batch> => {
     const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const body = parse(batchActionRequest, req.body);
@@ -118,7 +120,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchHarvests.pattern, needs("recordHarvests", batchOf), async (req, reply): Promise<Batch> => {
+  app.post<{ Params: { batch_id: string } }>(API_PATHS.batchHarvests.pattern, audited(needs("recordHarvests", batchOf), { kind: "batch", action: "harvest recorded", key: batchKey }), async (req, reply): Promise<Batch> => {
     const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const body = parse(harvestRequest, req.body);
@@ -133,7 +135,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     return batch;
   });
 
-  app.delete<{ Params: { batch_id: string; harvest_id: string } }>(API_PATHS.batchHarvest.pattern, needs("recordHarvests", batchOf), async (req): Promise<Batch> => {
+  app.delete<{ Params: { batch_id: string; harvest_id: string } }>(API_PATHS.batchHarvest.pattern, audited(needs("recordHarvests", batchOf), { kind: "batch", action: "harvest deleted", key: batchKey }), async (req): Promise<Batch> => {
     const clientId = req.acting.tenant;
     const batchId = batchIdOf(req.params.batch_id);
     const harvestId = idParam(req.params.harvest_id, "Harvest");

@@ -7,6 +7,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
 import { needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { audited } from "../audit-trail.ts";
 import { visibleList } from "../visible.ts";
 
 const farmOf = (req: FastifyRequest) => ({ farm: idParam((req.params as { farm_id: string }).farm_id, "Farm") });
@@ -24,7 +25,7 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // A new farm is always the person's own account's.
-  app.post(API_PATHS.farms, OWN, async (req, reply): Promise<Farm> => {
+  app.post(API_PATHS.farms, audited(OWN, { kind: "farm", action: "created", created: (a) => (a as Farm).farm_id }), async (req, reply): Promise<Farm> => {
     const { clientId } = req.signedIn;
     const body = parse(createFarmRequest, req.body);
     if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add farms to your own account");
@@ -32,7 +33,7 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
     return farms.create(clientId, body.name, body.location);
   });
 
-  app.put<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, needs("editFarm", farmOf), async (req): Promise<Farm> => {
+  app.put<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, audited(needs("editFarm", farmOf), { kind: "farm", action: "changed", key: (req) => farmOf(req).farm }), async (req): Promise<Farm> => {
     const clientId = req.acting.tenant;
     const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse(updateFarmRequest, req.body);
@@ -42,7 +43,7 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
     return farm;
   });
 
-  app.delete<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, needs("editFarm", farmOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { farm_id: string } }>(API_PATHS.farm.pattern, audited(needs("editFarm", farmOf), { kind: "farm", action: "deleted", key: (req) => farmOf(req).farm }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const farmId = idParam(req.params.farm_id, "Farm");
     if (!(await app.repos.transaction((tx) => tx.farms.delete(clientId, farmId)))) throw notFound("Farm");

@@ -9,6 +9,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
 import { bodyId, needs, OWN, requireAlso } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { audited } from "../audit-trail.ts";
 import { visibleList, visibleTo } from "../visible.ts";
 
 const mcuOf = (req: FastifyRequest) => ({ mcu: idParam((req.params as { mcu_id: string }).mcu_id, "MCU") });
@@ -77,7 +78,7 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
     }
   }
 
-  app.post(API_PATHS.mcus, needs("manageDevices", (req) => farmIn(req)), async (req, reply): Promise<Mcu> => {
+  app.post(API_PATHS.mcus, audited(needs("manageDevices", (req) => farmIn(req)), { kind: "mcu", action: "created", created: (a) => (a as Mcu).mcu_id }), async (req, reply): Promise<Mcu> => {
     const clientId = req.acting.tenant;
     const body = parse(createMcuRequest, req.body);
     const mcu = await claiming(req.signedIn.clientId, req, reply, () =>
@@ -92,7 +93,7 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
     return mcu;
   });
 
-  app.put<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, needs("manageDevices", mcuOf), async (req, reply): Promise<Mcu> => {
+  app.put<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, audited(needs("manageDevices", mcuOf), { kind: "mcu", action: "changed", key: (req) => mcuOf(req).mcu }), async (req, reply): Promise<Mcu> => {
     const clientId = req.acting.tenant;
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const body = parse(updateMcuRequest, req.body);
@@ -112,7 +113,7 @@ export const mcuRoutes: FastifyPluginAsync = async (app) => {
     return updated.mcu;
   });
 
-  app.delete<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, needs("manageDevices", mcuOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { mcu_id: string } }>(API_PATHS.mcu.pattern, audited(needs("manageDevices", mcuOf), { kind: "mcu", action: "deleted", key: (req) => mcuOf(req).mcu }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const released = await app.repos.transaction((tx) => tx.mcus.delete(clientId, mcuId));

@@ -8,6 +8,7 @@ import { AppError, notFound } from "../../errors.ts";
 import type { TargetRef } from "../../db/team-repo.ts";
 import { bodyId, needs, OWN, requireAlso } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { audited } from "../audit-trail.ts";
 import { visibleList, visibleTo } from "../visible.ts";
 
 /** One kind of peripheral's routes: its paths, texts, repository and how a request body becomes its input. */
@@ -68,6 +69,7 @@ export const peripheralRoutes: FastifyPluginAsync = async (app) => {
 
 function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: PeripheralKind<K>) {
   const repo = k.repoOf(app.repos);
+  const idOf = (req: FastifyRequest) => idParam((req.params as Record<string, string>)[k.idName], k.label);
   const deviceOf = (req: FastifyRequest): TargetRef => {
     const id = idParam((req.params as Record<string, string>)[k.idName], k.label);
     return k.table.kind === "controller" ? { unit: id } : { sensor: id };
@@ -101,7 +103,7 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     throw new AppError("NOT_FOUND", k.notFoundText(mac));
   });
 
-  app.post(k.list, needs("manageDevices", mcuIn), async (req, reply) => {
+  app.post(k.list, audited(needs("manageDevices", mcuIn), { kind: k.table.kind, action: "created", created: (a) => (a as Record<string, number>)[k.idName] ?? null }), async (req, reply) => {
     const clientId = req.acting.tenant;
     const input = k.parseInput(req.body);
     const device = await app.repos.transaction(async (tx) => {
@@ -112,7 +114,7 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     return device;
   });
 
-  app.put<{ Params: Record<string, string> }>(k.one, needs("manageDevices", deviceOf), async (req) => {
+  app.put<{ Params: Record<string, string> }>(k.one, audited(needs("manageDevices", deviceOf), { kind: k.table.kind, action: "changed", key: idOf }), async (req) => {
     const clientId = req.acting.tenant;
     const id = idParam(req.params[k.idName], k.label);
     const input = k.parseInput(req.body);
@@ -128,7 +130,7 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     return device;
   });
 
-  app.delete<{ Params: Record<string, string> }>(k.one, needs("manageDevices", deviceOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: Record<string, string> }>(k.one, audited(needs("manageDevices", deviceOf), { kind: k.table.kind, action: "deleted", key: idOf }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const id = idParam(req.params[k.idName], k.label);
     if (!(await app.repos.transaction((tx) => k.repoOf(tx).delete(clientId, id)))) throw notFound(k.label);

@@ -6,8 +6,10 @@ import { AppError, notFound } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
 import { bodyId, needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
+import { audited } from "../audit-trail.ts";
 import { visibleList } from "../visible.ts";
 
+const linkOf = (req: FastifyRequest) => ({ link: idParam((req.params as { linkId: string }).linkId, "Link") });
 const profileOf = (req: FastifyRequest) => ({ profile: idParam((req.params as { profile_id: string }).profile_id, "Profile") });
 const accountIn = (req: FastifyRequest) => {
   const tenant = bodyId(req, "client_id");
@@ -28,7 +30,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // The body's client_id names the account: the person's own, or one where they manage a farm.
-  app.post(API_PATHS.profiles, needs("manageProfiles", accountIn), async (req, reply): Promise<SettingProfile> => {
+  app.post(API_PATHS.profiles, audited(needs("manageProfiles", accountIn), { kind: "profile", action: "created", created: (a) => (a as SettingProfile).profile_id }), async (req, reply): Promise<SettingProfile> => {
     const clientId = req.acting.tenant;
     const body = parse(profileRequest, req.body);
     if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add profiles to your own account");
@@ -36,7 +38,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     return profiles.create(clientId, body.name, body.config, app.now());
   });
 
-  app.put<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, needs("manageProfiles", profileOf), async (req): Promise<SettingProfile> => {
+  app.put<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, audited(needs("manageProfiles", profileOf), { kind: "profile", action: "changed", key: (req) => profileOf(req).profile }), async (req): Promise<SettingProfile> => {
     const clientId = req.acting.tenant;
     const profileId = idParam(req.params.profile_id, "Profile");
     const body = parse(profileRequest, req.body);
@@ -47,7 +49,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     return profile;
   });
 
-  app.delete<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, needs("manageProfiles", profileOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { profile_id: string } }>(API_PATHS.profile.pattern, audited(needs("manageProfiles", profileOf), { kind: "profile", action: "deleted", key: (req) => profileOf(req).profile }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const profileId = idParam(req.params.profile_id, "Profile");
     const linked = (await profiles.get(clientId, profileId))?.mcu_links.map((l) => l.mcu_id) ?? [];
@@ -57,7 +59,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // Linking changes what the MCU is kept to: a right on the MCU's farm.
-  app.post(API_PATHS.link, needs("manageProfiles", mcuIn), async (req, reply): Promise<ProfileLink> => {
+  app.post(API_PATHS.link, audited(needs("manageProfiles", mcuIn), { kind: "link", action: "linked", created: (a) => (a as ProfileLink).id }), async (req, reply): Promise<ProfileLink> => {
     const clientId = req.acting.tenant;
     const body = parse(linkRequest, req.body);
     const link = await app.repos.transaction(async (tx) => {
@@ -70,7 +72,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     return link;
   });
 
-  app.delete<{ Params: { linkId: string } }>(API_PATHS.unlink.pattern, needs("manageProfiles", (req) => ({ link: idParam((req.params as { linkId: string }).linkId, "Link") })), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { linkId: string } }>(API_PATHS.unlink.pattern, audited(needs("manageProfiles", linkOf), { kind: "link", action: "unlinked", key: (req) => linkOf(req).link }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const linkId = idParam(req.params.linkId, "Link");
     const removed = await profiles.unlink(clientId, linkId);

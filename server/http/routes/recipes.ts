@@ -5,6 +5,7 @@ import type { Recipe } from "../../../src/contract/grow.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { STARTER_RECIPES } from "../../grow/starter-recipes.ts";
 import { bodyId, needs, OWN } from "../farm-access.ts";
+import { audited } from "../audit-trail.ts";
 import { visibleList } from "../visible.ts";
 import { idParam, parse } from "../validate.ts";
 
@@ -17,7 +18,7 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
   app.get(API_PATHS.recipes, OWN, async (req): Promise<Recipe[]> => visibleList(app, req.signedIn.clientId, (tenant) => recipes.list(tenant), () => null));
 
   // A member adds a recipe to the account of a farm they manage by naming it (client_id); else it is their own.
-  app.post(API_PATHS.recipes, needs("manageRecipes", (req) => ({ tenant: bodyId(req, "client_id") ?? req.signedIn.clientId })), async (req, reply): Promise<Recipe> => {
+  app.post(API_PATHS.recipes, audited(needs("manageRecipes", (req) => ({ tenant: bodyId(req, "client_id") ?? req.signedIn.clientId })), { kind: "recipe", action: "created", created: (a) => (a as Recipe).recipe_id }), async (req, reply): Promise<Recipe> => {
     const clientId = req.acting.tenant;
     const body = parse(recipeRequest, req.body);
     const recipe = await app.repos.transaction((tx) => tx.recipes.create(clientId, body, app.now()));
@@ -26,7 +27,8 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
   });
 
   /** Adds the starter recipes the client does not have yet (by name); answers the client's whole list. */
-  app.post(API_PATHS.recipeStarters, OWN, async (req): Promise<Recipe[]> => {
+  // Several recipes at once: recorded as one entry, whose after is none (the list shows them).
+  app.post(API_PATHS.recipeStarters, audited(OWN, { kind: "recipe", action: "starter recipes added", created: () => null }), async (req): Promise<Recipe[]> => {
     const { clientId } = req.signedIn;
     await app.repos.transaction(async (tx) => {
       const have = await tx.recipes.names(clientId);
@@ -37,7 +39,7 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
     return recipes.list(clientId);
   });
 
-  app.put<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, needs("manageRecipes", recipeOf), async (req): Promise<Recipe> => {
+  app.put<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, audited(needs("manageRecipes", recipeOf), { kind: "recipe", action: "changed", key: (req) => recipeOf(req).recipe }), async (req): Promise<Recipe> => {
     const clientId = req.acting.tenant;
     const recipeId = idParam(req.params.recipe_id, "Recipe");
     const body = parse(recipeRequest, req.body);
@@ -46,7 +48,7 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
     return recipe;
   });
 
-  app.delete<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, needs("manageRecipes", recipeOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, audited(needs("manageRecipes", recipeOf), { kind: "recipe", action: "deleted", key: (req) => recipeOf(req).recipe }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const recipeId = idParam(req.params.recipe_id, "Recipe");
     const hasBatches = new AppError("CONFLICT", "This recipe has batches: end and delete them first");

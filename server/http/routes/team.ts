@@ -15,11 +15,17 @@ import { hashInvitationCode, newInvitationCode, type InvitationRefusal } from ".
 import { AppError, notFound } from "../../errors.ts";
 import { tryAgainIn } from "../../auth/login-guard.ts";
 import { needs, OWN } from "../farm-access.ts";
+import { audited } from "../audit-trail.ts";
 import { idParam, parse } from "../validate.ts";
 
 const DAY_MS = 86_400_000;
 
 const farmOf = (req: FastifyRequest) => ({ farm: idParam((req.params as { farm_id: string }).farm_id, "Farm") });
+
+const memberKey = (req: FastifyRequest): [number, number] => {
+  const p = req.params as { farm_id: string; client_id: string };
+  return [idParam(p.farm_id, "Farm"), idParam(p.client_id, "Member")];
+};
 
 const REFUSED: Record<InvitationRefusal, AppError> = {
   unknown: new AppError("NOT_FOUND", "This invitation code is not valid: check it, or ask for a new invitation"),
@@ -59,7 +65,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return { farmId, person };
   }
 
-  app.put<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, needs("manageMembers", farmOf), async (req): Promise<Member> => {
+  app.put<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, audited(needs("manageMembers", farmOf), { kind: "member", action: "role changed", key: memberKey }), async (req): Promise<Member> => {
     const { farmId, person } = await memberOf(req);
     const { role } = parse(changeRoleRequest, req.body);
     if (!(await team.setRole(farmId, person, role))) throw notFound("Member");
@@ -69,7 +75,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
 
   // Leaving a farm is every member's own choice; removing someone else is an Owner's.
   const removeRight = (req: FastifyRequest): Right => (Number((req.params as { client_id: string }).client_id) === req.signedIn.clientId ? "see" : "manageMembers");
-  app.delete<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, needs(removeRight, farmOf), async (req): Promise<MessageResponse> => {
+  app.delete<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, audited(needs(removeRight, farmOf), { kind: "member", action: (req) => (removeRight(req) === "see" ? "left" : "removed"), key: memberKey }), async (req): Promise<MessageResponse> => {
     const { farmId, person } = await memberOf(req);
     if (!(await team.removeMember(farmId, person))) throw notFound("Member");
     app.events.emit("membershipChanged", farmId, person, null);
@@ -82,7 +88,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return team.invitations(farmId, app.now());
   });
 
-  app.post<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, needs("manageMembers", farmOf), async (req, reply): Promise<CreatedInvitation> => {
+  app.post<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, audited(needs("manageMembers", farmOf), { kind: "invitation", action: "invited", created: (a) => (a as CreatedInvitation).invitation.invitation_id }), async (req, reply): Promise<CreatedInvitation> => {
     const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse(createInvitationRequest, req.body);
     if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
@@ -94,7 +100,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return { invitation, code };
   });
 
-  app.delete<{ Params: { farm_id: string; invitation_id: string } }>(API_PATHS.farmInvitation.pattern, needs("manageMembers", farmOf), async (req): Promise<Invitation> => {
+  app.delete<{ Params: { farm_id: string; invitation_id: string } }>(API_PATHS.farmInvitation.pattern, audited(needs("manageMembers", farmOf), { kind: "invitation", action: "revoked", key: (req) => idParam((req.params as { invitation_id: string }).invitation_id, "Invitation") }), async (req): Promise<Invitation> => {
     const farmId = idParam(req.params.farm_id, "Farm");
     const invitationId = idParam(req.params.invitation_id, "Invitation");
     if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
@@ -109,7 +115,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return { farm_name: found.farm_name, role: found.role, invited_by: found.invited_by, expires_at: found.expires_at };
   });
 
-  app.post(API_PATHS.acceptInvitation, { config: { ...OWN.config, ...perAddress } }, async (req): Promise<FarmRole> => {
+  app.post(API_PATHS.acceptInvitation, audited({ config: { ...OWN.config, ...perAddress } }, { kind: "member", action: "joined", created: (a, req) => [(a as FarmRole).farm_id, req.signedIn.clientId] }), async (req): Promise<FarmRole> => {
     const { code } = parse(acceptInvitationRequest, req.body);
     const person = req.signedIn.clientId;
     const now = app.now();
