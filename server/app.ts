@@ -26,6 +26,7 @@ import { notificationRoutes } from "./http/routes/notifications.ts";
 import { peripheralRoutes } from "./http/routes/peripherals.ts";
 import { installServedMetrics, type MetricsOptions } from "./http/routes/metrics.ts";
 import { profileRoutes } from "./http/routes/profiles.ts";
+import { pushReceiptRoutes, pushRoutes, type PushRoutesOptions } from "./http/routes/push.ts";
 import { recipeRoutes } from "./http/routes/recipes.ts";
 import { batchRoutes } from "./http/routes/batches.ts";
 import { teamRoutes } from "./http/routes/team.ts";
@@ -62,6 +63,8 @@ export interface AppConfig {
   historyMinuteRetentionDays?: number;
   /** CSV exports streaming at once per client and per node (defaults: DEFAULT_EXPORT_LIMITS). */
   exports?: Partial<ExportLimits>;
+  /** Web Push subscriptions: which endpoints are taken (default: the browsers' push services). */
+  push?: PushRoutesOptions;
 }
 
 export interface AppDeps {
@@ -150,6 +153,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
   installServedMetrics(app);
 
   await app.register(signInRoutes);
+  await app.register(pushReceiptRoutes);
   await app.register(async (signedIn) => {
     signedIn.addHook("onRequest", async (req) => {
       req.signedIn = await sessions.require(req);
@@ -160,6 +164,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
       await signedIn.register(routes);
     }
     await signedIn.register(historyRoutes, { minuteRetentionDays: config.historyMinuteRetentionDays ?? 30, exports: config.exports });
+    await signedIn.register(pushRoutes, config.push ?? {});
   });
   await serveApp(app, config.staticDir);
   return app;

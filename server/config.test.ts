@@ -44,4 +44,13 @@ describe("server configuration from the environment", () => {
     expect(() => readConfig({ METRICS_TOKEN: "short" })).toThrow("METRICS_TOKEN must be at least 16 characters");
     expect(() => readConfig({ METRICS_TOKEN: "a token with spaces in it" })).toThrow("METRICS_TOKEN must be at least 16 characters");
   });
+
+  it("names the server to push services by VAPID_SUBJECT, else its https origin, and refuses a subject they would not take", () => {
+    expect(readConfig({ VAPID_SUBJECT: "mailto:grower@farm.example.com" }).vapidSubject).toBe("mailto:grower@farm.example.com");
+    expect(readConfig({ PUBLIC_ORIGIN: "http://farm.lan,https://farm.example.com" }).vapidSubject).toBe("https://farm.example.com");
+    expect(readConfig({}).vapidSubject).toMatch(/^mailto:/);
+    for (const bad of ["grower@farm.example.com", "http://farm.example.com", "mailto:nobody"]) {
+      expect(() => readConfig({ VAPID_SUBJECT: bad }), bad).toThrow(/^VAPID_SUBJECT must be a mailto: address or an https: URL/);
+    }
+  });
 });

@@ -44,6 +44,11 @@ export interface ServerConfig {
   alarmHoldMs: number;
   /** Firebase service account (JSON or a path): alert notifications are also pushed to browsers. */
   firebaseServiceAccount: string | undefined;
+  /**
+   * Who runs this server, as Web Push services are told (VAPID_SUBJECT: a mailto: address or an
+   * https: URL); by default the https PUBLIC_ORIGIN, else a placeholder address.
+   */
+  vapidSubject: string;
   /** Days reading history keeps minute rollups. */
   historyMinuteRetentionDays: number;
   /** Days it keeps hourly rollups, device state changes and the command log (at least the minutes' days). */
@@ -122,6 +127,14 @@ function metricsTokenOf(env: NodeJS.ProcessEnv): string | undefined {
   return token;
 }
 
+/** VAPID_SUBJECT, checked at start: a bad one would fail every Web Push, one alarm at a time. */
+function vapidSubjectOf(env: NodeJS.ProcessEnv, publicOrigins: string[]): string {
+  const subject = env.VAPID_SUBJECT;
+  if (subject === undefined || subject === "") return publicOrigins.find((o) => o.startsWith("https://")) ?? "mailto:push@mushroom-farm.invalid";
+  if (!/^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/.test(subject)) throw new Error(`VAPID_SUBJECT must be a mailto: address or an https: URL, like mailto:you@your-farm.com (was "${subject}")`);
+  return subject;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const publicOrigins = (env.PUBLIC_ORIGIN ?? "")
     .split(",")
@@ -170,6 +183,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     alarmGraceMs: intOf(env, "ALARM_GRACE_SECONDS", 300, 0, 86_400) * 1000,
     alarmHoldMs: intOf(env, "ALARM_HOLD_SECONDS", 120, 0, 86_400) * 1000,
     firebaseServiceAccount: env.FIREBASE_SERVICE_ACCOUNT || undefined,
+    vapidSubject: vapidSubjectOf(env, publicOrigins),
     historyMinuteRetentionDays,
     historyHourRetentionDays,
     deviceMessages: {

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { Redis } from "ioredis";
 import { createPasswordHasher } from "./auth/password.ts";
 import { firebasePushSender } from "./alerts/push-sender.ts";
+import { webPushSender } from "./alerts/web-push-sender.ts";
 import { readConfig } from "./config.ts";
 import { openPostgres, type Database } from "./db/database.ts";
 import { openPgliteThread } from "./db/pglite-thread.ts";
@@ -61,7 +62,11 @@ const system = await startSystem({
   deviceBudget: config.deviceMessages,
   // A restart goes on in each room from where it was (startDemo): no step in the charts, no alarm of its own.
   demo: config.demo ? { hz: config.demoHz, speed: config.demoSpeed, incidentMinutes: config.demoIncidentMinutes } : undefined,
-  push: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
+  // Web Push with the server's own keys always; Firebase as well when configured (an app built with it uses that instead).
+  push: {
+    webPush: webPushSender({ subject: config.vapidSubject }),
+    fcm: config.firebaseServiceAccount ? await firebasePushSender(config.firebaseServiceAccount) : undefined,
+  },
 });
 const log = system.app.log;
 log.info(`Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`}${applied.length ? `; applied ${applied.join(", ")}` : ""}`);

@@ -1,6 +1,7 @@
 import { alarmPagePath, DEFAULT_NOTIFICATION_PREFERENCES, mcuPagePath, metricValue, type Alarm, type AlarmKind, type AlarmMetric, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
 import type { LiveReading, Notification } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
+import { PUSH_TTL_SECONDS } from "../../src/contract/push.ts";
 import { alertsRepo, type AlarmHistory, type Measure } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
@@ -286,7 +287,10 @@ export function createAlerts(o: AlertOptions) {
     if (announced) s.lastAnnounced.set(kind, t);
     o.alarmChanged?.(entry.clientId, opened.alarm);
     if (opened.notification) o.notify(entry.clientId, opened.notification);
-    if (prefs && mayPush(prefs, at)) push(entry.clientId, { title, body, link: alarmPagePath(opened.alarm.alarm_id, entry.mcuId) });
+    // High urgency with a short life: Android holds normal-urgency pushes back by minutes in Doze, and an alarm that arrives late only repeats the app.
+    if (prefs && mayPush(prefs, at)) {
+      push(entry.clientId, { title, body, link: alarmPagePath(opened.alarm.alarm_id, entry.mcuId), urgency: "high", ttlSeconds: PUSH_TTL_SECONDS.high, alarmId: opened.alarm.alarm_id });
+    }
   }
 
   async function resolve(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind): Promise<void> {
@@ -326,7 +330,7 @@ export function createAlerts(o: AlertOptions) {
     if (!resolved) return;
     o.alarmChanged?.(entry.clientId, resolved.alarm);
     if (resolved.notification) o.notify(entry.clientId, resolved.notification);
-    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, { ...back, link: mcuPagePath(entry.mcuId) });
+    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, { ...back, link: mcuPagePath(entry.mcuId), alarmId: resolved.alarm.alarm_id });
   }
 
   return {

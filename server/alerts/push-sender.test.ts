@@ -15,9 +15,11 @@ describe("push of alert notifications", () => {
   function fakeSender(fail?: Error) {
     const sent: { token: string; title: string; body: string }[] = [];
     const sender: PushSender = {
-      async send(token, m) {
-        if (fail) throw fail;
-        sent.push({ token, ...m });
+      fcm: {
+        async send(token, m) {
+          if (fail) throw fail;
+          sent.push({ token, title: m.title, body: m.body });
+        },
       },
     };
     return { sender, sent };

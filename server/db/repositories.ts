@@ -10,9 +10,11 @@ import { notificationsRepo } from "./notifications-repo.ts";
 import { CONTROLLERS, peripheralsRepo, SENSORS } from "./peripherals-repo.ts";
 import { preferencesRepo } from "./preferences-repo.ts";
 import { profilesRepo } from "./profiles-repo.ts";
+import { pushDeliveriesRepo } from "./push-deliveries-repo.ts";
 import { recipesRepo } from "./recipes-repo.ts";
 import { sessionsRepo } from "./sessions-repo.ts";
 import { teamRepo } from "./team-repo.ts";
+import { webPushRepo } from "./web-push-repo.ts";
 import { auditRepo } from "./audit-repo.ts";
 
 /** The repositories the API reads and writes through, each over the same connection (or transaction). */
@@ -33,6 +35,8 @@ function repositoriesOf(sql: Sql, now: () => Date) {
     preferences: preferencesRepo(sql),
     inventory: inventoryRepo(sql),
     history: historyRepo(sql),
+    webPush: webPushRepo(sql),
+    pushDeliveries: pushDeliveriesRepo(sql),
   };
 }
 

@@ -107,6 +107,9 @@ const MATRIX: Record<string, Row> = {
   "GET /api/batches": "own",
   "GET /api/invitations/:code": "own",
   "POST /api/invitations/accept": "own",
+  "GET /api/push/vapid-public-key": "own",
+  "PUT /api/push/subscription": "own",
+  "DELETE /api/push/subscription": "own",
 
   "PUT /api/farms/:farm_id": { right: "editFarm", make: async () => ({ url: `/api/farms/${fx.farm.farm_id}`, body: { name: "Oyster House", location: "Byblos" } }) },
   "DELETE /api/farms/:farm_id": {
@@ -242,7 +245,7 @@ function routesOf(tree: string): string[] {
   return routes;
 }
 
-const PUBLIC = new Set(["POST /api/clients", "POST /api/clients/login", "POST /api/clients/logout", "GET /api/metrics"]);
+const PUBLIC = new Set(["POST /api/clients", "POST /api/clients/login", "POST /api/clients/logout", "GET /api/metrics", "POST /api/push/displayed"]);
 
 beforeAll(async () => {
   server = await createTestServer();

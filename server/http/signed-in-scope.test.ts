@@ -11,6 +11,8 @@ const PUBLIC = new Set([
   "POST /api/clients/login",
   "POST /api/clients/logout",
   "GET /api/metrics",
+  // A service worker's report that it displayed a push: its message id is the proof (PUSH_PATHS.displayed).
+  "POST /api/push/displayed",
 ]);
 
 /**
