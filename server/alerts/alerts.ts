@@ -2,12 +2,29 @@ import { alarmPagePath, DEFAULT_NOTIFICATION_PREFERENCES, mcuPagePath, metricVal
 import type { LiveReading, Notification } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
 import { PUSH_TTL_SECONDS } from "../../src/contract/push.ts";
-import { alertsRepo, type AlarmHistory, type Measure } from "../db/alerts-repo.ts";
+import { alertsRepo, type AlarmHistory, type Measure, type WorsenedKind } from "../db/alerts-repo.ts";
 import type { Database } from "../db/database.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
+import { sensorCountsRepo, type SensorCounts } from "../db/sensor-counts-repo.ts";
 import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
 import { mayPush, type PushMessage, type PushNotifier } from "./push-sender.ts";
+import {
+  applyCounts,
+  expectedCount,
+  forgetReadings,
+  groupCount,
+  missingText,
+  SENSOR_GROUPS,
+  SENSOR_MISSING_AFTER_MS,
+  SENSOR_STUCK_AFTER_MS,
+  sensorHealth,
+  STUCK_METRICS,
+  stuckText,
+  stuckValue,
+  wasSilent,
+  type SensorHealth,
+} from "./sensor-health.ts";
 
 export interface AlertOptions {
   db: Database;
@@ -29,6 +46,10 @@ export interface AlertOptions {
   holdMs?: number;
   /** An alarm of the same kind for the same MCU is not announced again within this time (flapping). */
   repeatMs?: number;
+  /** A sensor group must report fewer sensors than expected this long before it opens an alarm (SENSOR_MISSING_AFTER_MS). */
+  missingAfterMs?: number;
+  /** A metric must read exactly one value this long before its sensor counts as stuck (SENSOR_STUCK_AFTER_MS). */
+  stuckAfterMs?: number;
   /**
    * How long this node trusts its copy of an MCU's unresolved alarms before reading them again:
    * with several server nodes, another one may have opened or resolved one meanwhile.
@@ -37,39 +58,59 @@ export interface AlertOptions {
   log?: (msg: string) => void;
 }
 
+/** The kinds of alarm about one sensor of an MCU: one unresolved alarm per MCU, kind and sensor. */
+type SensorKind = "sensor_missing" | "sensor_stuck";
+
+/**
+ * Where an alarm is kept apart from the others of its MCU: its kind, and for a sensor's alarm the
+ * sensor too ("sensor_stuck:humidity", "sensor_missing:DHT").
+ */
+type Slot = AlarmKind | `${SensorKind}:${string}`;
+
+const slotOf = (kind: AlarmKind, sensor?: string): Slot => (sensor ? `${kind as SensorKind}:${sensor}` : kind);
+/** A sensor's alarms are the only ones whose slot names more than the kind. */
+const isSensorSlot = (slot: Slot) => slot.includes(":");
+
+const MISSING_SLOTS: readonly Slot[] = SENSOR_GROUPS.map((g) => slotOf("sensor_missing", g));
+const STUCK_SLOTS: readonly Slot[] = STUCK_METRICS.map((m) => slotOf("sensor_stuck", m));
+
 interface McuAlarmState {
-  /** When `unresolved` and `lastAnnounced` were read from the database, epoch ms; 0: not yet. */
+  /** When `unresolved`, `lastAnnounced` and the sensor counts were read from the database, epoch ms; 0: not yet. */
   loadedAt: number;
-  /** Kinds with an alarm open or acknowledged (the database's alerts table is the truth). */
-  unresolved: Set<AlarmKind>;
-  /** When an alarm of each kind was last announced, within the repeat window. */
-  lastAnnounced: Map<AlarmKind, number>;
+  /** Alarms open or acknowledged, by slot (the database's alerts table is the truth). */
+  unresolved: Set<Slot>;
+  /** When an alarm of each slot was last announced, within the repeat window. */
+  lastAnnounced: Map<Slot, number>;
   /** When each threshold breach started, while it lasts (a grace period restarts with the server). */
   breachSince: Map<BreachType, number>;
   /** Since when each unresolved alarm's condition has been clear, while it stays clear (the hold restarts with the server too). */
-  clearSince: Map<AlarmKind, number>;
+  clearSince: Map<Slot, number>;
   /** The worst value of each unresolved alarm as last stored (not yet known after a restart: the database keeps the truth). */
-  worst: Map<MeasuredKind, number>;
+  worst: Map<WorsenedKind, number>;
+  /** What the readings say about the MCU's sensors. */
+  sensors: SensorHealth;
   /** This MCU's events, handled one after another. */
   queue: Promise<void>;
   /** Events queued and not yet handled. */
   busy: number;
 }
 
-/** The kinds of alarm about a reading, whose values are kept. */
-type MeasuredKind = Exclude<AlarmKind, "mcu_offline">;
-
 /**
- * What a reading calls for: an alarm opened or resolved, or an unresolved alarm's worst value
- * kept (each checked again as it is applied).
+ * What a reading calls for: an alarm opened or resolved (`sensor`: for a sensor's alarm), an
+ * unresolved alarm's worst value kept, or more sensors of a group than the MCU was known to have
+ * (each checked again as it is applied).
  */
-type Action = { open: AlarmKind; title: string; body: string; measure?: Measure } | { resolve: AlarmKind } | { worsen: MeasuredKind; measure: Measure };
+type Action =
+  | { open: AlarmKind; sensor?: string; title: string; body: string; measure?: Measure }
+  | { resolve: AlarmKind; sensor?: string }
+  | { worsen: WorsenedKind; measure: Measure }
+  | { report: number; count: number };
 
 /** A value as finely as the alarm texts write it (a worse value by a hair is not worth a write). */
 const written = (metric: AlarmMetric, v: number) => (metric === "co2" || metric === "batteryLevel" ? Math.round(v) : Math.round(v * 10) / 10);
 
 /** Whether `value` is worse than `than` for an alarm of this kind: farther past its limit (`target`: the target temperature). */
-function worse(kind: MeasuredKind, metric: AlarmMetric, value: number, than: number | undefined, target: number): boolean {
+function worse(kind: WorsenedKind, metric: AlarmMetric, value: number, than: number | undefined, target: number): boolean {
   if (than === undefined) return true;
   const v = written(metric, value);
   if (kind === "co2_high") return v > than;
@@ -77,7 +118,8 @@ function worse(kind: MeasuredKind, metric: AlarmMetric, value: number, than: num
   return v < than;
 }
 
-const isBreach = (kind: AlarmKind): kind is BreachType => kind !== "battery_low" && kind !== "mcu_offline";
+const isBreach = (slot: Slot): slot is BreachType => slot !== "battery_low" && slot !== "mcu_offline" && !isSensorSlot(slot);
+const isWorsened = (kind: AlarmKind): kind is WorsenedKind => kind !== "mcu_offline" && kind !== "sensor_missing" && kind !== "sensor_stuck";
 
 function breached(breaches: readonly Breach[], kind: AlarmKind): boolean {
   for (const b of breaches) if (b.type === kind) return true;
@@ -86,20 +128,23 @@ function breached(breaches: readonly Breach[], kind: AlarmKind): boolean {
 
 /** Whether the client wants a bell notification for this kind of alarm. */
 function inAppWants(p: NotificationPreferences, kind: AlarmKind): boolean {
-  if (kind === "mcu_offline") return p.in_app.device_status;
+  // A sensor that stops reporting or freezes is the device failing, as an MCU offline is.
+  if (kind === "mcu_offline" || kind === "sensor_missing" || kind === "sensor_stuck") return p.in_app.device_status;
   if (kind === "battery_low") return p.in_app.battery;
   return p.in_app.environmental;
 }
 
 /**
  * Turns device events into alarms: an MCU offline, a low battery, a reading outside
- * the linked profile's thresholds for longer than a grace period. An alarm is a row of alerts
+ * the linked profile's thresholds for longer than a grace period, a sensor of an MCU that
+ * reports no longer reporting (for `missingAfterMs`) or reading exactly one value (for
+ * `stuckAfterMs`; sensor-health.ts). An alarm is a row of alerts
  * that stays unresolved while its condition lasts, so it opens once, not again after a restart
  * nor on another server node; it resolves once its condition has stayed clear for the hold time
- * (battery: above 35 %; offline: as soon as the MCU is back). Its opening is announced (the bell,
- * as the client's preferences say, and push unless turned off or in quiet hours), except within
- * `repeatMs` of the last announcement of the same kind, so that a flapping sensor or connection
- * does not flood the bell. Every opening and resolution goes to `alarmChanged`.
+ * (battery: above 35 %; offline: as soon as the MCU is back; a stuck sensor: as soon as its value
+ * moves). Its opening is announced (the bell, as the client's preferences say, and push unless
+ * turned off or in quiet hours), except within `repeatMs` of the last announcement of the same
+ * kind (and sensor), so that a flapping sensor or connection does not flood the bell. Every opening and resolution goes to `alarmChanged`.
  */
 /** The notification type of a device cut off for sending too much (not an alarm: it ends with its cooldown). */
 export const SENDS_TOO_MUCH = "mcu_sends_too_much";
@@ -124,38 +169,58 @@ export function createAlerts(o: AlertOptions) {
   const holdMs = o.holdMs ?? 2 * 60_000;
   const repeatMs = o.repeatMs ?? 60 * 60_000;
   const cacheMs = o.cacheMs ?? 60_000;
+  const missingAfterMs = o.missingAfterMs ?? SENSOR_MISSING_AFTER_MS;
+  const stuckAfterMs = o.stuckAfterMs ?? SENSOR_STUCK_AFTER_MS;
   const repo = alertsRepo(o.db);
+  const sensorCounts = sensorCountsRepo(o.db);
   const states = new Map<number, McuAlarmState>();
   const running = new Set<Promise<void>>();
 
   function stateOf(mcuId: number): McuAlarmState {
     let s = states.get(mcuId);
     if (!s) {
-      s = { loadedAt: 0, unresolved: new Set(), lastAnnounced: new Map(), breachSince: new Map(), clearSince: new Map(), worst: new Map(), queue: Promise.resolve(), busy: 0 };
+      s = {
+        loadedAt: 0,
+        unresolved: new Set(),
+        lastAnnounced: new Map(),
+        breachSince: new Map(),
+        clearSince: new Map(),
+        worst: new Map(),
+        sensors: sensorHealth(),
+        queue: Promise.resolve(),
+        busy: 0,
+      };
       states.set(mcuId, s);
     }
     return s;
   }
 
+  /** What the database says about an MCU's alarms and sensors. */
+  interface Stored {
+    history: AlarmHistory[];
+    sensors: SensorCounts | undefined;
+  }
+
   /**
-   * An MCU's alarm history, read together with every other MCU's falling due in the same turn of
-   * the event loop (a fleet connected together falls due together: 2 000 MCUs were 2 000 queries
-   * a minute, now a few dozen).
+   * An MCU's alarm history and sensor counts, read together with every other MCU's falling due in
+   * the same turn of the event loop (a fleet connected together falls due together: 2 000 MCUs
+   * were 2 000 queries a minute, now a few dozen).
    */
-  let batch: { mcus: Map<number, number>; done: Promise<Map<number, AlarmHistory[]>> } | null = null;
-  function historyOf(entry: McuEntry, t: number): Promise<AlarmHistory[]> {
+  let batch: { mcus: Map<number, number>; done: Promise<{ histories: Map<number, AlarmHistory[]>; counts: Map<number, SensorCounts> }> } | null = null;
+  function storedOf(entry: McuEntry, t: number): Promise<Stored> {
     if (!batch) {
       const mcus = new Map<number, number>();
-      const done = new Promise<Map<number, AlarmHistory[]>>((resolve, reject) =>
+      const done = new Promise<{ histories: Map<number, AlarmHistory[]>; counts: Map<number, SensorCounts> }>((resolve, reject) =>
         setImmediate(() => {
           batch = null;
-          repo.historiesOf([...mcus].map(([mcuId, clientId]) => ({ mcuId, clientId })), new Date(t - repeatMs)).then(resolve, reject);
+          const keys = [...mcus].map(([mcuId, clientId]) => ({ mcuId, clientId }));
+          Promise.all([repo.historiesOf(keys, new Date(t - repeatMs)), sensorCounts.countsOf([...mcus.keys()])]).then(([histories, counts]) => resolve({ histories, counts }), reject);
         }),
       );
       batch = { mcus, done };
     }
     batch.mcus.set(entry.mcuId, entry.clientId);
-    return batch.done.then((byMcu) => byMcu.get(entry.mcuId) ?? []);
+    return batch.done.then(({ histories, counts }) => ({ history: histories.get(entry.mcuId) ?? [], sensors: counts.get(entry.mcuId) }));
   }
 
   /** Runs `work` after the MCU's earlier events, with its alarm state read from the database when stale. */
@@ -164,11 +229,12 @@ export function createAlerts(o: AlertOptions) {
     const t = o.now().getTime();
     const step = s.queue.then(async () => {
       if (t - s.loadedAt >= cacheMs) {
-        const history = await historyOf(entry, t);
-        s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => h.kind));
-        s.lastAnnounced = new Map(history.flatMap((h) => (h.lastAnnouncedAt === null ? [] : [[h.kind, h.lastAnnouncedAt] as const])));
-        for (const kind of s.clearSince.keys()) if (!s.unresolved.has(kind)) s.clearSince.delete(kind);
+        const { history, sensors } = await storedOf(entry, t);
+        s.unresolved = new Set(history.filter((h) => h.unresolved).map((h) => slotOf(h.kind, h.sensor)));
+        s.lastAnnounced = new Map(history.flatMap((h) => (h.lastAnnouncedAt === null ? [] : [[slotOf(h.kind, h.sensor), h.lastAnnouncedAt] as const])));
+        for (const slot of s.clearSince.keys()) if (!s.unresolved.has(slot)) s.clearSince.delete(slot);
         for (const kind of s.worst.keys()) if (!s.unresolved.has(kind)) s.worst.delete(kind);
+        applyCounts(s.sensors, sensors);
         s.loadedAt = t;
       }
       await work(s, t);
@@ -184,10 +250,78 @@ export function createAlerts(o: AlertOptions) {
   }
 
   /** The condition of an unresolved alarm is clear at `t`: whether it has been for the hold time. */
-  function heldClear(s: McuAlarmState, kind: AlarmKind, t: number): boolean {
-    const since = s.clearSince.get(kind);
-    if (since === undefined) s.clearSince.set(kind, t);
+  function heldClear(s: McuAlarmState, slot: Slot, t: number): boolean {
+    const since = s.clearSince.get(slot);
+    if (since === undefined) s.clearSince.set(slot, t);
     return t - (since ?? t) >= holdMs;
+  }
+
+  /** The MCU stopped or starts reporting again: its sensors are judged on what it reports from then on. */
+  function forgetSensorReadings(s: McuAlarmState): void {
+    forgetReadings(s.sensors);
+    for (const slot of s.clearSince.keys()) if (isSensorSlot(slot)) s.clearSince.delete(slot);
+  }
+
+  /**
+   * What a reading says about the MCU's sensors (decide's part for them, under its rules): each
+   * group's count against what the MCU is expected to report, each metric's value against the
+   * last. A reading of an MCU that reports all its sensors, each value moving, calls for nothing.
+   */
+  function decideSensors(entry: McuEntry, reading: LiveReading, s: McuAlarmState, t: number, out: Action[] | null): boolean {
+    let calls = false;
+    const h = s.sensors;
+    if (wasSilent(h, t)) forgetSensorReadings(s);
+    h.heardAt = t;
+    for (let g = 0; g < SENSOR_GROUPS.length; g++) {
+      const count = groupCount(reading, g);
+      if (count > h.reported[g]!) {
+        calls = true;
+        out?.push({ report: g, count });
+      }
+      const expected = expectedCount(h, g);
+      const slot = MISSING_SLOTS[g]!;
+      if (count < expected) {
+        if (Number.isNaN(h.missingSince[g]!)) h.missingSince[g] = t;
+        if (s.unresolved.has(slot)) s.clearSince.delete(slot);
+        else if (t - h.missingSince[g]! >= missingAfterMs) {
+          calls = true;
+          out?.push({ open: "sensor_missing", sensor: SENSOR_GROUPS[g], ...missingText(entry.name, SENSOR_GROUPS[g]!, count, expected) });
+        }
+      } else {
+        h.missingSince[g] = NaN;
+        if (s.unresolved.has(slot) && heldClear(s, slot, t)) {
+          calls = true;
+          out?.push({ resolve: "sensor_missing", sensor: SENSOR_GROUPS[g] });
+        }
+      }
+    }
+    for (let m = 0; m < STUCK_METRICS.length; m++) {
+      const value = stuckValue(reading, m);
+      // A metric left out of a reading says nothing of its sensor's value (its group missing is the other alarm).
+      if (value === undefined) {
+        h.value[m] = NaN;
+        h.sameSince[m] = NaN;
+        continue;
+      }
+      const slot = STUCK_SLOTS[m]!;
+      if (value !== h.value[m]) {
+        const firstSeen = Number.isNaN(h.value[m]!);
+        h.value[m] = value;
+        // A stuck alarm opened before this node saw the value (before a restart, by another node,
+        // before the MCU went offline) stays stuck until the value moves.
+        h.sameSince[m] = firstSeen && s.unresolved.has(slot) ? -Infinity : t;
+      }
+      if (t - h.sameSince[m]! >= stuckAfterMs) {
+        if (!s.unresolved.has(slot)) {
+          calls = true;
+          out?.push({ open: "sensor_stuck", sensor: STUCK_METRICS[m], ...stuckText(entry.name, STUCK_METRICS[m]!, value, stuckAfterMs), measure: { metric: STUCK_METRICS[m]!, value } });
+        }
+      } else if (s.unresolved.has(slot)) {
+        calls = true;
+        out?.push({ resolve: "sensor_stuck", sensor: STUCK_METRICS[m] });
+      }
+    }
+    return calls;
   }
 
   /**
@@ -223,9 +357,19 @@ export function createAlerts(o: AlertOptions) {
         }
       }
     }
+    if (decideSensors(entry, reading, s, t, out)) calls = true;
     const breaches = thresholdBreaches(entry.name, reading, entry.config);
     const otherKinds = (s.unresolved.has("battery_low") ? 1 : 0) + (s.unresolved.has("mcu_offline") ? 1 : 0);
-    const openBreaches = s.unresolved.size > otherKinds;
+    let openBreaches = false;
+    // Only a sensor's alarms may be the others (rare): the set is walked only then.
+    if (s.unresolved.size > otherKinds) {
+      for (const slot of s.unresolved) {
+        if (isBreach(slot)) {
+          openBreaches = true;
+          break;
+        }
+      }
+    }
     if (breaches.length === 0 && s.breachSince.size === 0 && !openBreaches) return calls;
     for (const breach of breaches) {
       s.clearSince.delete(breach.type);
@@ -245,10 +389,10 @@ export function createAlerts(o: AlertOptions) {
     // A breach that ended before its alarm opened starts its grace period over when it returns.
     if (s.breachSince.size > breaches.length) for (const type of s.breachSince.keys()) if (!breached(breaches, type)) s.breachSince.delete(type);
     if (openBreaches) {
-      for (const kind of s.unresolved) {
-        if (isBreach(kind) && !breached(breaches, kind) && heldClear(s, kind, t)) {
+      for (const slot of s.unresolved) {
+        if (isBreach(slot) && !breached(breaches, slot) && heldClear(s, slot, t)) {
           calls = true;
-          out?.push({ resolve: kind });
+          out?.push({ resolve: slot });
         }
       }
     }
@@ -268,23 +412,24 @@ export function createAlerts(o: AlertOptions) {
     o.push?.(clientId, message).catch((err: Error) => o.log?.(`push: ${err.message}`));
   }
 
-  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, title: string, body: string, measure?: Measure): Promise<void> {
-    if (s.unresolved.has(kind)) return;
-    const last = s.lastAnnounced.get(kind);
+  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, title: string, body: string, measure?: Measure, sensor?: string): Promise<void> {
+    const slot = slotOf(kind, sensor);
+    if (s.unresolved.has(slot)) return;
+    const last = s.lastAnnounced.get(slot);
     const announced = last === undefined || t - last >= repeatMs;
     const prefs = announced ? await preferencesOf(entry.clientId) : null;
     const at = new Date(t);
-    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, { title, body }, at, {
+    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind, sensor }, { title, body }, at, {
       announced,
       notify: prefs !== null && inAppWants(prefs, kind),
       measure,
     });
     // Null: another server node opened it first; it is unresolved all the same.
-    s.unresolved.add(kind);
-    s.clearSince.delete(kind);
+    s.unresolved.add(slot);
+    s.clearSince.delete(slot);
     if (!opened) return;
-    if (kind !== "mcu_offline" && measure) s.worst.set(kind, written(measure.metric, measure.value));
-    if (announced) s.lastAnnounced.set(kind, t);
+    if (isWorsened(kind) && measure) s.worst.set(kind, written(measure.metric, measure.value));
+    if (announced) s.lastAnnounced.set(slot, t);
     o.alarmChanged?.(entry.clientId, opened.alarm);
     if (opened.notification) o.notify(entry.clientId, opened.notification);
     // High urgency with a short life: Android holds normal-urgency pushes back by minutes in Doze, and an alarm that arrives late only repeats the app.
@@ -293,17 +438,18 @@ export function createAlerts(o: AlertOptions) {
     }
   }
 
-  async function resolve(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind): Promise<void> {
-    if (!s.unresolved.has(kind)) return;
-    s.unresolved.delete(kind);
-    s.clearSince.delete(kind);
-    if (kind !== "mcu_offline") s.worst.delete(kind);
-    const resolved = await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, kind }, new Date(t));
+  async function resolve(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, sensor?: string): Promise<void> {
+    const slot = slotOf(kind, sensor);
+    if (!s.unresolved.has(slot)) return;
+    s.unresolved.delete(slot);
+    s.clearSince.delete(slot);
+    if (isWorsened(kind)) s.worst.delete(kind);
+    const resolved = await repo.resolve({ clientId: entry.clientId, mcuId: entry.mcuId, kind, sensor }, new Date(t));
     if (resolved) o.alarmChanged?.(entry.clientId, resolved.alarm);
   }
 
   /** Keeps a worse value of an unresolved alarm (the database decides, against what any node kept). */
-  async function worsen(entry: McuEntry, s: McuAlarmState, kind: MeasuredKind, { metric, value }: Measure): Promise<void> {
+  async function worsen(entry: McuEntry, s: McuAlarmState, kind: WorsenedKind, { metric, value }: Measure): Promise<void> {
     if (!s.unresolved.has(kind)) return;
     const v = written(metric, value);
     if (!worse(kind, metric, v, s.worst.get(kind), entry.config?.ac.target_temp ?? 0)) return;
@@ -313,6 +459,13 @@ export function createAlerts(o: AlertOptions) {
       s.worst.set(kind, v);
       o.alarmChanged?.(entry.clientId, kept.alarm);
     } else if (kept.worst !== null) s.worst.set(kind, kept.worst);
+  }
+
+  /** More sensors of group `g` than the MCU was known to have: kept, so that fewer later are missed on any node and after a restart. */
+  async function keepReported(entry: McuEntry, s: McuAlarmState, g: number, count: number): Promise<void> {
+    if (count <= s.sensors.reported[g]!) return;
+    s.sensors.reported[g] = count;
+    await sensorCounts.keepReported(entry.mcuId, SENSOR_GROUPS[g]!, count);
   }
 
   /** The MCU is back: its offline alarm resolves, and if its going offline was announced, so is its return. */
@@ -336,6 +489,8 @@ export function createAlerts(o: AlertOptions) {
   return {
     onStatus(entry: McuEntry, status: "online" | "offline"): void {
       enqueue(entry, async (s, t) => {
+        // An MCU offline is its own alarm, not its sensors'.
+        forgetSensorReadings(s);
         if (status === "offline") await open(entry, s, t, "mcu_offline", `${entry.name} went offline`, `${entry.name} (${entry.farmName}) stopped reporting.`);
         else await backOnline(entry, s, t);
       });
@@ -352,9 +507,10 @@ export function createAlerts(o: AlertOptions) {
         const actions: Action[] = [];
         decide(entry, reading, s, t, actions);
         for (const action of actions) {
-          if ("open" in action) await open(entry, s, t, action.open, action.title, action.body, action.measure);
+          if ("open" in action) await open(entry, s, t, action.open, action.title, action.body, action.measure, action.sensor);
           else if ("worsen" in action) await worsen(entry, s, action.worsen, action.measure);
-          else await resolve(entry, s, t, action.resolve);
+          else if ("report" in action) await keepReported(entry, s, action.report, action.count);
+          else await resolve(entry, s, t, action.resolve, action.sensor);
         }
       });
     },

@@ -4,9 +4,11 @@ import type { Database, Sql } from "./database.ts";
 import { notificationsRepo } from "./notifications-repo.ts";
 import { iso, isoOrNull } from "./rows.ts";
 
-/** What the alarm engine needs to know about one MCU's alarms of one kind. */
+/** What the alarm engine needs to know about one MCU's alarms of one kind (and sensor). */
 export interface AlarmHistory {
   kind: AlarmKind;
+  /** The sensor the alarms are about (migration 015); '' for a kind about the whole MCU or a profile limit. */
+  sensor: string;
   /** An alarm of this kind is open or acknowledged: its condition does not open another. */
   unresolved: boolean;
   /** When an alarm of this kind was last announced within the window asked about, epoch ms. */
@@ -17,7 +19,12 @@ export interface AlarmKey {
   clientId: number;
   mcuId: number;
   kind: AlarmKind;
+  /** For a sensor's alarm, the sensor it is about (one unresolved alarm per sensor); absent otherwise. */
+  sensor?: string;
 }
+
+/** The kinds whose unresolved alarm keeps the worst value reached. */
+export type WorsenedKind = Exclude<AlarmKind, "mcu_offline" | "sensor_missing" | "sensor_stuck">;
 
 /** The list's filters (all optional but the client). */
 export interface AlarmFilters {
@@ -54,7 +61,7 @@ const METRIC = `coalesce(a.metric, case a.type
  * Whether `$4` is worse than the stored worst value, by kind: the farther past the limit, the
  * worse (`$5`: the target temperature, for a temperature off target).
  */
-const WORSE: Record<Exclude<AlarmKind, "mcu_offline">, string> = {
+const WORSE: Record<WorsenedKind, string> = {
   co2_high: "$4 > old.worst_value",
   humidity_low: "$4 < old.worst_value",
   soil_moisture_low: "$4 < old.worst_value",
@@ -97,7 +104,7 @@ export interface Measure {
 export type Acknowledged = { alarm: Alarm; changed: boolean } | { resolved: Alarm } | undefined;
 
 /**
- * The alerts table (migrations 003, 008) as alarms. Opening and resolving are each one
+ * The alerts table (migrations 003, 008, 015) as alarms. Opening and resolving are each one
  * transaction that also writes the notification, and both are decided by the database (the
  * unique index on unresolved alerts), so two server nodes, or a restart, never open the same
  * condition twice nor announce it twice.
@@ -110,17 +117,17 @@ export function alertsRepo(db: Database) {
 
   /** `historyOf` for several MCUs in one query: by MCU id (an MCU with no such alarms is absent). */
   async function historiesOf(mcus: { clientId: number; mcuId: number }[], announcedSince: Date): Promise<Map<number, AlarmHistory[]>> {
-    const rows = await db.query<{ mcu_id: number; kind: AlarmKind; unresolved: boolean; last_announced_at: Date | null }>(
-      `select a.mcu_id, a.type as kind, bool_or(a.state <> 'resolved') as unresolved, max(a.raised_at) filter (where a.announced and a.raised_at > $3) as last_announced_at
+    const rows = await db.query<{ mcu_id: number; kind: AlarmKind; sensor: string; unresolved: boolean; last_announced_at: Date | null }>(
+      `select a.mcu_id, a.type as kind, a.sensor, bool_or(a.state <> 'resolved') as unresolved, max(a.raised_at) filter (where a.announced and a.raised_at > $3) as last_announced_at
        from alerts a join (select unnest($1::int[]) as client_id, unnest($2::int[]) as mcu_id) k on k.client_id = a.client_id and k.mcu_id = a.mcu_id
-       where a.state <> 'resolved' or a.raised_at > $3 group by a.mcu_id, a.type`,
+       where a.state <> 'resolved' or a.raised_at > $3 group by a.mcu_id, a.type, a.sensor`,
       [mcus.map((m) => m.clientId), mcus.map((m) => m.mcuId), announcedSince],
     );
     const byMcu = new Map<number, AlarmHistory[]>();
     for (const r of rows) {
       const list = byMcu.get(r.mcu_id) ?? [];
       if (list.length === 0) byMcu.set(r.mcu_id, list);
-      list.push({ kind: r.kind, unresolved: r.unresolved, lastAnnouncedAt: r.last_announced_at ? new Date(r.last_announced_at).getTime() : null });
+      list.push({ kind: r.kind, sensor: r.sensor, unresolved: r.unresolved, lastAnnouncedAt: r.last_announced_at ? new Date(r.last_announced_at).getTime() : null });
     }
     return byMcu;
   }
@@ -140,18 +147,18 @@ export function alertsRepo(db: Database) {
 
     /**
      * Opens an alarm; with `notify`, also stores that notification for the bell. Answers null
-     * when an alarm of this kind is already unresolved for the MCU (nothing is written then).
+     * when an alarm of this kind (and sensor) is already unresolved for the MCU (nothing is written then).
      * `announced` records whether this opening counts for the repeat window.
      */
     async open(key: AlarmKey, text: { title: string; body: string }, now: Date, o: { announced: boolean; notify: boolean; measure?: Measure }): Promise<Opened | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<AlarmRow>(
           `with a as (
-             insert into alerts (client_id, mcu_id, type, raised_at, title, body, announced, metric, opened_value, worst_value) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-             on conflict (client_id, mcu_id, type) where state <> 'resolved' do nothing returning *
+             insert into alerts (client_id, mcu_id, type, sensor, raised_at, title, body, announced, metric, opened_value, worst_value) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+             on conflict (client_id, mcu_id, type, sensor) where state <> 'resolved' do nothing returning *
            )
            select ${ALARM_COLUMNS} from a ${JOINS}`,
-          [key.clientId, key.mcuId, key.kind, now, text.title, text.body, o.announced, o.measure?.metric ?? null, o.measure?.value ?? null],
+          [key.clientId, key.mcuId, key.kind, key.sensor ?? "", now, text.title, text.body, o.announced, o.measure?.metric ?? null, o.measure?.value ?? null],
         );
         if (!row) return null;
         if (!o.notify) return { alarm: alarmOf(row), notification: null };
@@ -162,7 +169,7 @@ export function alertsRepo(db: Database) {
     },
 
     /**
-     * Resolves the unresolved alarm of this kind, if there is one (null otherwise). With
+     * Resolves the unresolved alarm of this kind (and sensor), if there is one (null otherwise). With
      * `announce`, also stores that notification (an MCU back online), only when this call resolved
      * an alarm whose opening was announced.
      */
@@ -171,10 +178,10 @@ export function alertsRepo(db: Database) {
         const [row] = await tx.query<AlarmRow & { announced: boolean }>(
           `with a as (
              update alerts set state = 'resolved', resolved_at = $4
-             where client_id = $1 and mcu_id = $2 and type = $3 and state <> 'resolved' returning *
+             where client_id = $1 and mcu_id = $2 and type = $3 and sensor = $5 and state <> 'resolved' returning *
            )
            select ${ALARM_COLUMNS}, a.announced from a ${JOINS}`,
-          [key.clientId, key.mcuId, key.kind, now],
+          [key.clientId, key.mcuId, key.kind, now, key.sensor ?? ""],
         );
         if (!row) return null;
         const { announced, ...alarm } = row;
@@ -211,7 +218,7 @@ export function alertsRepo(db: Database) {
      * value kept (another node, or this one before a restart, kept a worse one); null when no such
      * alarm is unresolved.
      */
-    async worsen(key: AlarmKey & { kind: Exclude<AlarmKind, "mcu_offline"> }, value: number, target: number | null): Promise<{ alarm: Alarm } | { worst: number | null } | null> {
+    async worsen(key: AlarmKey & { kind: WorsenedKind }, value: number, target: number | null): Promise<{ alarm: Alarm } | { worst: number | null } | null> {
       const where = "client_id = $1 and mcu_id = $2 and type = $3 and state <> 'resolved'";
       const [row] = await db.query<AlarmRow>(
         `with old as (select alert_id, worst_value from alerts where ${where} for update),

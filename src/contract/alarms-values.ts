@@ -8,9 +8,11 @@ import { route } from "./route.ts";
  * without building a schema (as history-values.ts is to history.ts).
  *
  * An alarm is one occurrence of an alert condition on one MCU: a reading outside the linked
- * profile for longer than the grace period, the MCU offline, its battery below 30 %. It opens once
- * (never a second one of the same kind for the same MCU while one is unresolved, across server
- * nodes and restarts), can be acknowledged by the client (who, when, an optional comment), which
+ * profile for longer than the grace period, the MCU offline, its battery below 30 %, or one of its
+ * sensors failing while the MCU reports (fewer sensors of a type reporting than it has, a value
+ * stuck). It opens once (never a second one of the same kind for the same MCU, and for a sensor's
+ * alarm the same sensor type or metric, while one is unresolved, across server nodes and
+ * restarts), can be acknowledged by the client (who, when, an optional comment), which
  * stops the nagging but keeps it listed, and is resolved when its condition clears (kept, with its
  * duration). A condition that clears and returns within the hysteresis does not open a new alarm.
  */
@@ -23,6 +25,10 @@ export const ALARM_KINDS = [
   "co2_high",
   "soil_moisture_low",
   "temperature_off_target",
+  /** Fewer sensors of a type report than the MCU has, while the MCU itself reports. */
+  "sensor_missing",
+  /** A metric has read exactly the same value for too long: real sensors jitter, a frozen one does not. */
+  "sensor_stuck",
 ] as const satisfies readonly AlertType[];
 export type AlarmKind = (typeof ALARM_KINDS)[number];
 
@@ -34,6 +40,8 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   co2_high: "CO2 high",
   soil_moisture_low: "Soil moisture low",
   temperature_off_target: "Temperature off target",
+  sensor_missing: "Sensor missing",
+  sensor_stuck: "Sensor stuck",
 };
 
 /**
@@ -104,11 +112,11 @@ export interface Alarm {
   title: string;
   /** The condition when it opened: "Humidity is 78%, below 85%." */
   body: string;
-  /** The reading it is about; null for an MCU offline, and for alarms opened before alarms kept their values. */
+  /** The reading it is about; null for an MCU offline, a sensor missing, and alarms opened before alarms kept their values. */
   metric: AlarmMetric | null;
   /** The metric's value when it opened (what `body` says). */
   opened_value: number | null;
-  /** The worst value reached while it was unresolved: the highest CO2, the lowest humidity, soil moisture or battery, the temperature farthest from its target. */
+  /** The worst value reached while it was unresolved: the highest CO2, the lowest humidity, soil moisture or battery, the temperature farthest from its target; for a sensor stuck, the value it is stuck on. */
   worst_value: number | null;
   opened_at: string;
   acknowledged_at: string | null;
@@ -136,7 +144,7 @@ export interface FarmAcknowledgement {
  */
 export interface NotificationPreferences {
   in_app: {
-    /** MCUs going offline and back online. */
+    /** MCUs going offline and back online, and their sensors missing or stuck. */
     device_status: boolean;
     /** Readings outside the linked profile. */
     environmental: boolean;

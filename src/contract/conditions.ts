@@ -23,7 +23,7 @@ export const LOW_BATTERY_BELOW = 30;
 /** A low battery alert re-arms only once the battery is back above this (hysteresis). */
 export const BATTERY_REARM_ABOVE = 35;
 
-export type BreachType = Exclude<AlertType, "mcu_offline" | "mcu_online" | "battery_low">;
+export type BreachType = Exclude<AlertType, "mcu_offline" | "mcu_online" | "battery_low" | "sensor_missing" | "sensor_stuck">;
 
 /** The live values a profile judges, named as the dashboard card shows them. */
 export type ProfileMetric = "temperature" | "humidity" | "soilTemperature" | "co2" | "soilMoisture";

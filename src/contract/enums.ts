@@ -21,6 +21,8 @@ export const ALERT_TYPES = [
   "co2_high",
   "soil_moisture_low",
   "temperature_off_target",
+  "sensor_missing",
+  "sensor_stuck",
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
