@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import { createAlerts, type AlertOptions } from "./alerts/alerts.ts";
 import { createPushNotifier, type PushSender } from "./alerts/push-sender.ts";
+import { createEscalation, type EscalationEngine } from "./alerts/escalation.ts";
 import { buildApp, type AppConfig } from "./app.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
@@ -73,6 +74,8 @@ export interface System {
   gateway: Gateway;
   realtime: Realtime;
   history: History;
+  /** Alarms of farms with an on-call rota, called out until acknowledged (tests make its calls with their clock). */
+  escalation: EscalationEngine;
   /**
    * Publishes every MCU's effective config again (its running batch's, else its linked profile's),
    * after data was written behind the API's back: the demo seed.
@@ -171,6 +174,19 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     log,
     ...o.alerts,
   });
+
+  // Farms with an on-call rota: their alarms are called out to people until acknowledged.
+  const escalation = createEscalation({
+    db: o.db,
+    now,
+    push: pushNotify,
+    async inApp(person, alarm, at) {
+      const n = await app.repos.notifications.create(person, { type: alarm.kind, title: alarm.title, body: alarm.body }, at, { mcuId: alarm.mcu_id, alarmId: alarm.alarm_id });
+      bus.emit("notified", person, n);
+    },
+    log,
+  });
+  bus.on("alarmChanged", (_clientId, alarm) => void escalation.alarmChanged(alarm));
 
   const gateway = createGateway({
     transport,
@@ -284,6 +300,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
   await app.register(sweeps, { db: o.db, sessionIdleMs: o.http.session.idleMs });
 
   gateway.start();
+  escalation.start();
   // The embedded broker keeps no retained config over a restart: every device is sent its own.
   await plans.start({ publishAll: broker !== undefined });
   if (broker) await republishPendingKeys();
@@ -302,6 +319,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     gateway,
     realtime,
     history,
+    escalation,
     publishLinkedConfigs,
     republishPendingKeys,
     readings: writer,
@@ -320,6 +338,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
       await timed("the gateway", () => gateway.close());
       await timed("the realtime server", () => realtime.close());
       await timed("alerts", () => alerts.idle());
+      await timed("escalation", () => escalation.close());
       await timed("the readings writer", () => writer.close());
       // After the gateway: the commands it just gave up on are recorded.
       await timed("history", () => history.close());

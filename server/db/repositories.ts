@@ -16,6 +16,7 @@ import { sessionsRepo } from "./sessions-repo.ts";
 import { teamRepo } from "./team-repo.ts";
 import { webPushRepo } from "./web-push-repo.ts";
 import { auditRepo } from "./audit-repo.ts";
+import { rotaRepo } from "./rota-repo.ts";
 
 /** The repositories the API reads and writes through, each over the same connection (or transaction). */
 function repositoriesOf(sql: Sql, now: () => Date) {
@@ -31,6 +32,7 @@ function repositoriesOf(sql: Sql, now: () => Date) {
     batches: batchesRepo(sql),
     team: teamRepo(sql),
     audit: auditRepo(sql),
+    rota: rotaRepo(sql),
     notifications: notificationsRepo(sql),
     preferences: preferencesRepo(sql),
     inventory: inventoryRepo(sql),

@@ -221,6 +221,12 @@ const MATRIX: Record<string, Row> = {
     },
   },
 
+  "GET /api/farms/:farm_id/rota": { right: "see", make: () => farmPath("rota") },
+  "PUT /api/farms/:farm_id/rota": {
+    right: "editRota",
+    make: async () => ({ url: `/api/farms/${fx.farm.farm_id}/rota`, body: { time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15, shifts: [{ client_id: owner.clientId, days: [1, 2, 3], start: "08:00", end: "20:00" }] } }),
+  },
+  "GET /api/alarms/:alarm_id/notices": { right: "see", make: async () => ({ url: `/api/alarms/${await newAlarm()}/notices` }) },
   "GET /api/farms/:farm_id/audit": { right: "readAudit", make: () => farmPath("audit") },
   "GET /api/farms/:farm_id/audit.csv": { right: "readAudit", make: () => farmPath("audit.csv") },
 
@@ -294,7 +300,7 @@ describe("the role matrix", () => {
         if (outsider.statusCode !== (c.stranger ?? 404)) answers.push(`stranger: ${outsider.statusCode} ${outsider.body.slice(0, 120)}`);
         expect(answers).toEqual([]);
         const allowed = WEAKEST_FIRST.find((r) => can(r, c.right))!;
-        const [{ last }] = await server.db.query<{ last: string | null }>("select max(audit_id)::text as last from audit_log");
+        const last = (await server.db.query<{ last: string | null }>("select max(audit_id)::text as last from audit_log"))[0]!.last;
         const res = await send(members[allowed], method, call);
         // Let through: whatever the handler then says about the request itself (409 for a phase that does not wait), never 403 or 404.
         expect([403, 404].includes(res.statusCode) || res.statusCode >= 500, `${allowed}: ${res.statusCode} ${res.body.slice(0, 200)}`).toBe(false);

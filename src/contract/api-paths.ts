@@ -53,6 +53,8 @@ export const API_PATHS = {
   farmInvitation: route("/api/farms/:farm_id/invitations/:invitation_id"),
   invitationPreview: route("/api/invitations/:code"),
   acceptInvitation: "/api/invitations/accept",
+  farmRota: route("/api/farms/:farm_id/rota"),
+  alarmNotices: route("/api/alarms/:alarm_id/notices"),
   farmAudit: route("/api/farms/:farm_id/audit"),
   farmAuditCsv: route("/api/farms/:farm_id/audit.csv"),
 } as const;

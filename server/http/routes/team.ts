@@ -11,6 +11,7 @@ import {
   type Member,
   type Right,
 } from "../../../src/contract/team.ts";
+import { emptyRota, rotaRequest, type AlarmNotice, type Rota } from "../../../src/contract/rota.ts";
 import { hashInvitationCode, newInvitationCode, type InvitationRefusal } from "../../db/team-repo.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { tryAgainIn } from "../../auth/login-guard.ts";
@@ -108,6 +109,36 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     if (!invitation) throw notFound("Invitation");
     return invitation;
   });
+
+  // ---- the on-call rota ----
+
+  app.get<{ Params: { farm_id: string } }>(API_PATHS.farmRota.pattern, needs("see", farmOf), async (req): Promise<Rota> => {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    return (await app.repos.rota.get(farmId)) ?? emptyRota(farmId);
+  });
+
+  app.put<{ Params: { farm_id: string } }>(API_PATHS.farmRota.pattern, needs("editRota", farmOf), async (req): Promise<Rota> => {
+    const farmId = idParam(req.params.farm_id, "Farm");
+    const body = parse({ schema: rotaRequest, missing: {} }, req.body);
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    // Only people who can act on an alarm are on call: the farm's account and its members but Viewers.
+    const callable = await app.repos.rota.callable(farmId);
+    const outsider = body.shifts.findIndex((s) => !callable.has(s.client_id));
+    if (outsider >= 0) throw new AppError("VALIDATION", "Only the farm's members who can acknowledge alarms can be on call", [{ path: `shifts.${outsider}.client_id`, message: "Choose a member of this farm who is not a Viewer" }]);
+    return app.repos.rota.put(farmId, body, app.now());
+  });
+
+  app.get<{ Params: { alarm_id: string } }>(
+    API_PATHS.alarmNotices.pattern,
+    needs("see", (req) => ({ alarm: idParam((req.params as { alarm_id: string }).alarm_id, "Alarm") })),
+    async (req): Promise<AlarmNotice[]> => {
+      const alarmId = idParam(req.params.alarm_id, "Alarm");
+      // Someone else's alarm: the request acts in the person's own account, where it is not.
+      if ((await app.repos.team.target({ alarm: alarmId }))?.tenant !== req.acting.tenant) throw notFound("Alarm");
+      return app.repos.rota.notices(alarmId);
+    },
+  );
 
   app.get<{ Params: { code: string } }>(API_PATHS.invitationPreview.pattern, { config: { ...OWN.config, ...perAddress } }, async (req): Promise<InvitationPreview> => {
     const found = await team.preview(hashInvitationCode(req.params.code.slice(0, 64)), app.now());

@@ -1,0 +1,116 @@
+import type { AlarmNotice, Rota, RotaRequest } from "../../src/contract/rota.ts";
+import type { Sql } from "./database.ts";
+import { iso, isoOrNull } from "./rows.ts";
+
+/** An alarm being called out, as its row keeps it. */
+export interface Escalation {
+  alarm_id: number;
+  farm_id: number;
+  step: number;
+  called: number[];
+  next_repeat_at: Date;
+  next_escalate_at: Date;
+}
+
+/** The alarm an escalation calls about, as the calls word it; null when it is no longer open. */
+export interface CalledAlarm {
+  alarm_id: number;
+  kind: string;
+  mcu_id: number;
+  title: string;
+  body: string;
+}
+
+/** On-call rotas, alarms being called out, and every call made. */
+export function rotaRepo(sql: Sql) {
+  return {
+    async get(farmId: number): Promise<Rota | null> {
+      const [row] = await sql.query<Omit<Rota, "farm_id">>("select time_zone, repeat_minutes, escalate_minutes, shifts from farm_rotas where farm_id = $1", [farmId]);
+      return row ? { farm_id: farmId, ...row } : null;
+    },
+
+    async put(farmId: number, r: RotaRequest, now: Date): Promise<Rota> {
+      await sql.query(
+        `insert into farm_rotas (farm_id, time_zone, repeat_minutes, escalate_minutes, shifts, updated_at) values ($1, $2, $3, $4, $5, $6)
+         on conflict (farm_id) do update set time_zone = excluded.time_zone, repeat_minutes = excluded.repeat_minutes,
+           escalate_minutes = excluded.escalate_minutes, shifts = excluded.shifts, updated_at = excluded.updated_at`,
+        [farmId, r.time_zone, r.repeat_minutes, r.escalate_minutes, JSON.stringify(r.shifts), now],
+      );
+      return { farm_id: farmId, ...r };
+    },
+
+    /** The people of a farm who may be on its rota: its account and its members, but its Viewers. */
+    async callable(farmId: number): Promise<Set<number>> {
+      const rows = await sql.query<{ client_id: number }>(
+        "select client_id from farms where farm_id = $1 union select client_id from farm_members where farm_id = $1 and role <> 'viewer'",
+        [farmId],
+      );
+      return new Set(rows.map((r) => r.client_id));
+    },
+
+    /** Everyone a call's last step reaches: the farm's account and its Managers and Owners. */
+    async managersAndOwners(farmId: number): Promise<number[]> {
+      const rows = await sql.query<{ client_id: number }>(
+        "select client_id from farms where farm_id = $1 union select client_id from farm_members where farm_id = $1 and role in ('owner', 'manager') order by client_id",
+        [farmId],
+      );
+      return rows.map((r) => r.client_id);
+    },
+
+    /** The alarm, while it is open and nobody acknowledged it. */
+    async openAlarm(alarmId: number): Promise<CalledAlarm | null> {
+      const [row] = await sql.query<CalledAlarm>("select alert_id as alarm_id, type as kind, mcu_id, title, body from alerts where alert_id = $1 and state = 'open'", [alarmId]);
+      return row ?? null;
+    },
+
+    /** Starts calling an alarm out; false when it was started already (by this node or another). */
+    async start(e: Escalation): Promise<boolean> {
+      const rows = await sql.query(
+        `insert into alarm_escalations (alarm_id, farm_id, step, called, next_repeat_at, next_escalate_at) values ($1, $2, $3, $4, $5, $6)
+         on conflict (alarm_id) do nothing returning 1`,
+        [e.alarm_id, e.farm_id, e.step, e.called, e.next_repeat_at, e.next_escalate_at],
+      );
+      return rows.length > 0;
+    },
+
+    /** The escalations with a call due at `now`, oldest first. */
+    async due(now: Date, limit: number): Promise<Escalation[]> {
+      return sql.query<Escalation>(
+        `select alarm_id, farm_id, step, called, next_repeat_at, next_escalate_at from alarm_escalations
+         where least(next_repeat_at, next_escalate_at) <= $1 order by least(next_repeat_at, next_escalate_at) limit $2`,
+        [now, limit],
+      );
+    },
+
+    /** Takes the next step of an escalation, only if it is still as `was` (another node did not take it): whether it did. */
+    async advance(was: Escalation, next: Pick<Escalation, "step" | "called" | "next_repeat_at" | "next_escalate_at">): Promise<boolean> {
+      const rows = await sql.query(
+        `update alarm_escalations set step = $4, called = $5, next_repeat_at = $6, next_escalate_at = $7
+         where alarm_id = $1 and next_repeat_at = $2 and next_escalate_at = $3 returning 1`,
+        [was.alarm_id, was.next_repeat_at, was.next_escalate_at, next.step, next.called, next.next_repeat_at, next.next_escalate_at],
+      );
+      return rows.length > 0;
+    },
+
+    async stop(alarmId: number): Promise<void> {
+      await sql.query("delete from alarm_escalations where alarm_id = $1", [alarmId]);
+    },
+
+    async notice(alarmId: number, person: number, step: number, reason: AlarmNotice["reason"], at: Date): Promise<void> {
+      await sql.query("insert into alarm_notices (alarm_id, client_id, step, reason, at) values ($1, $2, $3, $4, $5)", [alarmId, person, step, reason, at]);
+    },
+
+    /** Who was called about an alarm, when and why, and when a push of that call was displayed. */
+    async notices(alarmId: number): Promise<AlarmNotice[]> {
+      const rows = await sql.query<{ client_id: number; username: string; step: number; reason: AlarmNotice["reason"]; at: Date; displayed_at: Date | null }>(
+        `select n.client_id, c.username, n.step, n.reason, n.at,
+           (select min(d.displayed_at) from push_deliveries d where d.alert_id = n.alarm_id and d.client_id = n.client_id and d.sent_at >= n.at) as displayed_at
+         from alarm_notices n join clients c on c.client_id = n.client_id where n.alarm_id = $1 order by n.at, n.notice_id`,
+        [alarmId],
+      );
+      return rows.map((r) => ({ client_id: r.client_id, username: r.username, step: r.step, reason: r.reason, at: iso(r.at), displayed_at: isoOrNull(r.displayed_at) }));
+    },
+  };
+}
+
+export type RotaRepo = ReturnType<typeof rotaRepo>;
