@@ -16,6 +16,7 @@ import {
   DropletIcon,
   InfoIcon,
   MegaphoneIcon,
+  SensorIcon,
   StarIcon,
   ThermometerIcon,
   TicketIcon,
@@ -38,6 +39,8 @@ const ICONS: Record<string, ComponentType<SVGProps<SVGSVGElement>>> = {
   co2_high: CloudIcon,
   soil_moisture_low: DropletIcon,
   temperature_off_target: ThermometerIcon,
+  sensor_missing: SensorIcon,
+  sensor_stuck: SensorIcon,
 };
 
 export function iconOf(type: string) {

@@ -94,7 +94,8 @@ export const AlarmItem = memo(function AlarmItem({
           )}
           {metric !== null && worst !== null && (
             <>
-              <dt className="text-gray-600">Worst</dt>
+              {/* A stuck sensor's value does not get worse: it is the one it is stuck on. */}
+              <dt className="text-gray-600">{alarm.kind === "sensor_stuck" ? "Stuck at" : "Worst"}</dt>
               <dd className="text-gray-900 tabular-nums" data-worst-value>
                 {formatMetricValue(metric, worst)}
               </dd>

@@ -16,7 +16,7 @@ type InAppKey = keyof Preferences["in_app"];
 
 /** What the server can deliver: these are real choices. */
 const IN_APP: (Preference & { key: InAppKey })[] = [
-  { key: "device_status", label: "Device Status Changes", description: "MCUs going online or offline" },
+  { key: "device_status", label: "Device Status Changes", description: "MCUs going online or offline, and their sensors missing or stuck" },
   { key: "environmental", label: "Environmental Alerts", description: "Readings outside the linked profile" },
   { key: "battery", label: "Low Battery", description: "An MCU's battery below 30%" },
 ];
