@@ -25,6 +25,7 @@ const SNAPSHOTS: Record<Exclude<AuditKind, "command">, string> = {
           from batches b where batch_id = $1`,
   member: "select to_jsonb(fm) || jsonb_build_object('username', c.username) as r from farm_members fm join clients c on c.client_id = fm.client_id where fm.farm_id = $1 and fm.client_id = $2",
   invitation: "select to_jsonb(i) - 'code_hash' as r from farm_invitations i where invitation_id = $1",
+  rota: "select to_jsonb(r) as r from farm_rotas r where farm_id = $1",
 };
 
 export interface NewAuditEntry {

@@ -224,7 +224,11 @@ const MATRIX: Record<string, Row> = {
   "GET /api/farms/:farm_id/rota": { right: "see", make: () => farmPath("rota") },
   "PUT /api/farms/:farm_id/rota": {
     right: "editRota",
-    make: async () => ({ url: `/api/farms/${fx.farm.farm_id}/rota`, body: { time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15, shifts: [{ client_id: owner.clientId, days: [1, 2, 3], start: "08:00", end: "20:00" }] } }),
+    make: async () => {
+      const body = { time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15, shifts: [{ client_id: owner.clientId, days: [1, 2, 3], start: "08:00", end: "20:00" }] };
+      ok(await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { ...body, repeat_minutes: 10 }), "rota");
+      return { url: `/api/farms/${fx.farm.farm_id}/rota`, body };
+    },
   },
   "GET /api/alarms/:alarm_id/notices": { right: "see", make: async () => ({ url: `/api/alarms/${await newAlarm()}/notices` }) },
   "GET /api/farms/:farm_id/audit": { right: "readAudit", make: () => farmPath("audit") },

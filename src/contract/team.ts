@@ -98,7 +98,7 @@ export const INVITATION_CODE_LENGTH = 24;
 export const normalizeInvitationCode = (raw: string): string => raw.replace(/[\s-]/g, "").toUpperCase();
 
 /** What an audit entry is about. */
-export const AUDIT_KINDS = ["farm", "mcu", "controller", "sensor", "profile", "link", "recipe", "batch", "member", "invitation", "command"] as const;
+export const AUDIT_KINDS = ["farm", "mcu", "controller", "sensor", "profile", "link", "recipe", "batch", "member", "invitation", "rota", "command"] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   farm: "Farm",
@@ -111,6 +111,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   batch: "Batch",
   member: "Member",
   invitation: "Invitation",
+  rota: "On-call rota",
   command: "Command",
 };
 

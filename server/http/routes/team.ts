@@ -118,7 +118,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return (await app.repos.rota.get(farmId)) ?? emptyRota(farmId);
   });
 
-  app.put<{ Params: { farm_id: string } }>(API_PATHS.farmRota.pattern, needs("editRota", farmOf), async (req): Promise<Rota> => {
+  app.put<{ Params: { farm_id: string } }>(API_PATHS.farmRota.pattern, audited(needs("editRota", farmOf), { kind: "rota", action: "changed", key: (req) => farmOf(req).farm }), async (req): Promise<Rota> => {
     const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse({ schema: rotaRequest, missing: {} }, req.body);
     if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
