@@ -1,4 +1,4 @@
-import type { MessagingProvider, PushMessage } from "./push.ts";
+import { foregroundMessages, type MessagingProvider } from "./push.ts";
 
 /** Firebase's public web config and VAPID key, given at build time; push is off without them. */
 export function pushConfig(): { firebase: Record<string, string>; vapidKey: string } | null {
@@ -28,13 +28,6 @@ export async function firebaseMessaging(config: { firebase: Record<string, strin
     async getToken() {
       return getToken(messaging, { vapidKey: config.vapidKey, serviceWorkerRegistration: await navigator.serviceWorker.ready });
     },
-    onForegroundMessage(handler) {
-      const listener = (event: MessageEvent) => {
-        const data = event.data as { type?: string; message?: PushMessage } | null;
-        if (data?.type === "push-foreground" && data.message) handler(data.message);
-      };
-      navigator.serviceWorker.addEventListener("message", listener);
-      return () => navigator.serviceWorker.removeEventListener("message", listener);
-    },
+    onForegroundMessage: foregroundMessages,
   };
 }
