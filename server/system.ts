@@ -59,7 +59,7 @@ export interface SystemOptions {
   socketRedisStream?: string;
   /** Run the demo (its account, farms and simulated fleet) as a part of this server. */
   demo?: DemoSettings;
-  /** Also push alert notifications to browsers (Firebase Admin), when configured. */
+  /** Also push alert notifications to browsers: by Web Push with the server's own keys, and by Firebase when configured (main.ts). */
   push?: PushSender;
   log?: (msg: string) => void;
 }
