@@ -77,6 +77,11 @@ export function pushDeliveriesRepo(sql: Sql) {
       );
       return rows.map((r) => ({ ...r, sent_at: iso(r.sent_at), displayed_at: isoOrNull(r.displayed_at) }));
     },
+
+    /** Forgets pushes sent before `cutoff` (kept as long as the command log). */
+    async sweep(cutoff: Date): Promise<number> {
+      return (await sql.query("delete from push_deliveries where sent_at < $1 returning 1", [cutoff])).length;
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Database } from "../db/database.ts";
 import { batchesRepo } from "../db/batches-repo.ts";
 import { commandLogRepo } from "./command-log-repo.ts";
 import { auditRepo } from "../db/audit-repo.ts";
+import { pushDeliveriesRepo } from "../db/push-deliveries-repo.ts";
 import { createPartitions, DAY_MS, dropPartitionsBefore, partitionAt, partitionsBetween, type Partition } from "./partitions.ts";
 
 /** How long history is kept, in days (HISTORY_MINUTE_RETENTION_DAYS, HISTORY_HOUR_RETENTION_DAYS). */
@@ -25,6 +26,8 @@ export interface MaintenanceReport {
   configChangesDropped: number;
   /** Audit entries older than the command log keeps. */
   auditDropped: number;
+  /** Push deliveries as old. */
+  pushesDropped: number;
   /** Steps that failed (the others ran); the next run tries them again. */
   errors: Error[];
 }
@@ -42,7 +45,7 @@ export async function runMaintenance(
   db: Database,
   { nowMs, retention = DEFAULT_RETENTION, abandonAfterMs }: { nowMs: number; retention?: HistoryRetention; abandonAfterMs: number },
 ): Promise<MaintenanceReport> {
-  const report: MaintenanceReport = { created: [], dropped: [], commandsAbandoned: 0, configChangesDropped: 0, auditDropped: 0, errors: [] };
+  const report: MaintenanceReport = { created: [], dropped: [], commandsAbandoned: 0, configChangesDropped: 0, auditDropped: 0, pushesDropped: 0, errors: [] };
   const step = async (fn: () => Promise<void>) => {
     try {
       await fn();
@@ -79,6 +82,8 @@ export async function runMaintenance(
     report.configChangesDropped = await batchesRepo(db).sweepConfigChanges(new Date(hourCutoff));
     // The audit trail too: who changed what is kept as long as what the devices did.
     report.auditDropped = await auditRepo(db).sweep(new Date(hourCutoff));
+    // And which pushes reached whom: an alarm's calls are read beside them.
+    report.pushesDropped = await pushDeliveriesRepo(db).sweep(new Date(hourCutoff));
   });
   await step(async () => {
     report.commandsAbandoned = await commandLogRepo(db).sweepAbandoned(nowMs - abandonAfterMs, nowMs);
