@@ -18,6 +18,7 @@ import { alarm, farmAcknowledgement, alarmPage } from "./alarms.ts";
 import { ALARM_PAGE_MAX, ALARM_PATHS, type AlarmState } from "./alarms-values.ts";
 import { batch, recipe, type Batch } from "./grow.ts";
 import { controller, farm, mcu, mcuList, notification, profileLink, sensor, settingProfile } from "./entities.ts";
+import { farmRole } from "./team.ts";
 import type { CollectionEvents } from "./realtime.ts";
 
 /**
@@ -102,9 +103,10 @@ export interface CollectionSpec<S extends type.Any = type.Any, M extends object 
   mutations: M;
   /**
    * Live events that change the list, each with the list it makes; "upsert": the payload is an
-   * item's whole new version, met with the held one as an "upsert" answer is.
+   * item's whole new version, met with the held one as an "upsert" answer is; "reload": the list
+   * is loaded afresh (what the event changed is more than its payload says: a farm joined or left).
    */
-  patches?: { [E in keyof PatchEvents]?: ((list: readonly Item[], payload: PatchEvents[E]) => Item[]) | (PatchEvents[E] extends Item ? "upsert" : never) };
+  patches?: { [E in keyof PatchEvents]?: ((list: readonly Item[], payload: PatchEvents[E]) => Item[]) | (PatchEvents[E] extends Item ? "upsert" : never) | "reload" };
   /**
    * How a version of an item that arrives (a live event, a mutation's answer, an event heard while
    * the list loaded, laid over the load's answer, which may predate it) meets the version held
@@ -130,6 +132,8 @@ export interface CollectionSpec<S extends type.Any = type.Any, M extends object 
 const mutation = <Args extends unknown[], Answer extends type.Any, Result = Answer["infer"], const Names extends string = never>(spec: MutationSpec<Args, Answer, Result, Names>) => spec;
 // The mutations are not typed by the collection: each keeps the types its own declaration gives it.
 const collection = <S extends type.Any, M extends object, P extends type.Any = type.Any>(spec: CollectionSpec<S, M, S["infer"][number], P>) => spec;
+/** The lists that hold what a person may see of other accounts' farms: joining or leaving one changes them. */
+const SEEN_BY_ROLE = ["farms", "mcus", "profiles", "controllers", "sensors", "recipes", "batches", "alarms"] as const;
 const messageOf = (answer: { message: string }) => answer.message;
 
 /** An alarm only moves forward: open, then acknowledged, then resolved. */
@@ -142,6 +146,8 @@ export const COLLECTIONS = {
     id: "farm_id",
     path: API_PATHS.farmsOfClient,
     // Nothing else embeds a farm's fields.
+    // A farm joined or left changes what the person may see.
+    patches: { farmRolesChanged: "reload" },
     mutations: {
       createFarm: mutation({
         method: "POST",
@@ -167,6 +173,8 @@ export const COLLECTIONS = {
     // Megabytes for a large fleet, of which a reload changes a few records.
     crossing: "by-record",
     // A farm lists its MCUs and counts them.
+    // A farm joined or left changes what the person may see.
+    patches: { farmRolesChanged: "reload" },
     mutations: {
       createMcu: mutation({
         method: "POST",
@@ -191,6 +199,8 @@ export const COLLECTIONS = {
     id: "profile_id",
     path: API_PATHS.profilesOfClient,
     // An MCU record embeds its linked profile.
+    // A farm joined or left changes what the person may see.
+    patches: { farmRolesChanged: "reload" },
     mutations: {
       createProfile: mutation({
         method: "POST",
@@ -231,6 +241,8 @@ export const COLLECTIONS = {
     id: "unit_id",
     path: API_PATHS.controllers,
     // An MCU record lists its devices (SPEC §4: reload the MCU list).
+    // A farm joined or left changes what the person may see.
+    patches: { farmRolesChanged: "reload" },
     mutations: {
       saveController: mutation({
         method: "POST|PUT",
@@ -247,6 +259,8 @@ export const COLLECTIONS = {
     schema: sensor.array(),
     id: "sensor_id",
     path: API_PATHS.sensors,
+    // A farm joined or left changes what the person may see.
+    patches: { farmRolesChanged: "reload" },
     mutations: {
       saveSensor: mutation({
         method: "POST|PUT",
@@ -264,6 +278,8 @@ export const COLLECTIONS = {
     id: "recipe_id",
     path: API_PATHS.recipes,
     // A batch shows its recipe's name.
+    // A farm joined or left changes what the person may see.
+    patches: { farmRolesChanged: "reload" },
     mutations: {
       saveRecipe: mutation({
         method: "POST|PUT",
@@ -329,6 +345,7 @@ export const COLLECTIONS = {
     },
     // The plan advances by itself on the server, and another open app may act on a batch.
     patches: {
+      farmRolesChanged: "reload",
       batch: (list, b) => (list.some((x) => x.batch_id === b.batch_id) ? list.map((x) => (x.batch_id === b.batch_id ? b : x)) : [...list, b as Batch]),
     },
   }),
@@ -373,7 +390,34 @@ export const COLLECTIONS = {
         result: (answer) => answer.acknowledged,
       }),
     },
-    patches: { alarm: "upsert" },
+    patches: { alarm: "upsert", farmRolesChanged: "reload" },
+  }),
+
+  /** The person's role on each farm they see: the app hides or disables what a role cannot do (team.ts). */
+  farmRoles: collection({
+    schema: farmRole.array(),
+    id: "farm_id",
+    path: API_PATHS.farmRoles,
+    loadsOnConnect: true,
+    mutations: {
+      acceptInvitation: mutation({
+        method: "POST",
+        request: (_clientId, code: string) => ({ path: API_PATHS.acceptInvitation, body: { code }, id: null }),
+        answer: farmRole,
+        effect: "upsert",
+        invalidates: SEEN_BY_ROLE,
+      }),
+      // Leaving is removing oneself from the farm's members.
+      leaveFarm: mutation({
+        method: "DELETE",
+        request: (clientId, farmId: number) => ({ path: API_PATHS.farmMember(farmId, clientId()), id: farmId }),
+        answer: message,
+        effect: "remove",
+        invalidates: SEEN_BY_ROLE,
+        result: messageOf,
+      }),
+    },
+    patches: { farmRolesChanged: "reload" },
   }),
 };
 

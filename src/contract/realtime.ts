@@ -1,6 +1,7 @@
 import { type } from "arktype";
 import { liveReading, notification } from "./entities.ts";
 import { batch } from "./grow.ts";
+import { role } from "./team.ts";
 import { alarm } from "./alarms.ts";
 import { ALARM_EVENT } from "./alarms-values.ts";
 import { COMMAND_TARGETS, MCU_STATUSES } from "./enums.ts";
@@ -66,7 +67,9 @@ export const notificationPayload = notification;
 export const batchPayload = batch;
 /** An alarm opened, was acknowledged or resolved (its whole new state). */
 export const alarmPayload = alarm;
-export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload, batch: batchPayload, [ALARM_EVENT]: alarmPayload } as const;
+/** The person joined a farm, left it or was removed (`role` null), or their role on it changed: what they may see and do changed. */
+export const farmRolesChangedPayload = type({ farm_id: "number.integer", role: role.or("null") });
+export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload, batch: batchPayload, [ALARM_EVENT]: alarmPayload, farmRolesChanged: farmRolesChangedPayload } as const;
 export type CollectionEvents = { [E in keyof typeof COLLECTION_EVENT_PAYLOADS]: (typeof COLLECTION_EVENT_PAYLOADS)[E]["infer"] };
 
 export const SOCKET_EVENTS = {

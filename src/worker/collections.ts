@@ -380,7 +380,8 @@ export function createCollections(ctx: CollectionsContext) {
   function patch<E extends keyof PatchEvents>(event: E, payload: PatchEvents[E]): void {
     for (const name of NAMES) {
       const by = specOf(name).patches?.[event];
-      if (by === "upsert") upsert(name, [payload as Item]);
+      if (by === "reload") fresh(name).catch(() => undefined);
+      else if (by === "upsert") upsert(name, [payload as Item]);
       else if (by) set(name, by(entities[name] as never, payload) as never);
     }
   }

@@ -15,7 +15,10 @@ import { createLive } from "./live.ts";
 import type { LiveSocketOptions } from "./live-socket.ts";
 import type { EarlyFetches } from "./early-fetch.ts";
 import { createIndexedDbSavedLists, type SavedLists } from "./saved-lists.ts";
-import { createRestClient, type AlarmQuery, type CommandLogQuery, type FarmHistoryQuery, type HistoryRange, type McuHistoryQuery, type RestClient } from "./rest-client.ts";
+import { createRestClient, type AlarmQuery, type AuditQuery, type CommandLogQuery, type FarmHistoryQuery, type HistoryRange, type McuHistoryQuery, type RestClient } from "./rest-client.ts";
+import type { Role } from "../contract/team.ts";
+import type { RotaRequest } from "../contract/rota.ts";
+import type { CreateInvitationRequest } from "../contract/api.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
 export type { SavedAges } from "./collections.ts";
@@ -420,6 +423,23 @@ export function createDataCore(deps: CoreDeps = {}) {
     notificationPreferences: () => rest.notificationPreferences(),
     saveNotificationPreferences: (preferences: NotificationPreferences) => rest.saveNotificationPreferences(preferences),
 
+    /**
+     * Farm teams, answered to the screen that asks and not kept here: a farm's members and
+     * invitations, its on-call rota, its audit trail, an alarm's calls. (The person's role on each
+     * farm is a collection, `farmRoles`, kept current by the socket.)
+     */
+    farmMembers: (farmId: number) => rest.farmMembers(farmId),
+    changeMemberRole: (farmId: number, clientId: number, role: Role) => rest.changeMemberRole(farmId, clientId, role),
+    removeMember: (farmId: number, clientId: number) => rest.removeMember(farmId, clientId),
+    farmInvitations: (farmId: number) => rest.farmInvitations(farmId),
+    invite: (farmId: number, body: CreateInvitationRequest) => rest.invite(farmId, body),
+    revokeInvitation: (farmId: number, invitationId: number) => rest.revokeInvitation(farmId, invitationId),
+    previewInvitation: (code: string) => rest.previewInvitation(code),
+    farmRota: (farmId: number) => rest.farmRota(farmId),
+    saveFarmRota: (farmId: number, body: RotaRequest) => rest.saveFarmRota(farmId, body),
+    farmAudit: (farmId: number, query: AuditQuery) => rest.farmAudit(farmId, query),
+    alarmNotices: (alarmId: number) => rest.alarmNotices(alarmId),
+
     async sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
       return answered(await live.sendCommand(mac, target, type, onOff));
     },
@@ -431,4 +451,4 @@ export function createDataCore(deps: CoreDeps = {}) {
 }
 
 export type DataCore = ReturnType<typeof createDataCore>;
-export type { AlarmQuery, CommandLogQuery, FarmHistoryQuery, HistoryRange, McuHistoryQuery } from "./rest-client.ts";
+export type { AlarmQuery, AuditQuery, CommandLogQuery, FarmHistoryQuery, HistoryRange, McuHistoryQuery } from "./rest-client.ts";

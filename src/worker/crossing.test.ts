@@ -7,7 +7,7 @@ import { createCrossing } from "./crossing.ts";
 
 /** Alarm `id` of MCU `id * 10`. */
 const alarm = (id: number, over: Partial<Alarm> = {}) => alarmRecord(id, id * 10, over);
-const emptyEntities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [], recipes: [], batches: [], alarms: [] } satisfies Entities;
+const emptyEntities = { farms: [], mcus: [], profiles: [], notifications: [], controllers: [], sensors: [], recipes: [], batches: [], alarms: [], farmRoles: [] } satisfies Entities;
 
 function createDeps() {
   const sent: CoreUpdate[] = [];
@@ -117,8 +117,8 @@ describe("collections crossing to the main thread as their declarations say", ()
     expect(sent).toEqual([
       {
         kind: "entities",
-        entities: { farms: [], profiles: [], notifications: [], controllers: [], sensors: [], recipes: [], batches: [] },
-        loads: { farms: idle, profiles: idle, notifications: idle, controllers: idle, sensors: idle, recipes: idle, batches: idle },
+        entities: { farms: [], profiles: [], notifications: [], controllers: [], sensors: [], recipes: [], batches: [], farmRoles: [] },
+        loads: { farms: idle, profiles: idle, notifications: idle, controllers: idle, sensors: idle, recipes: idle, batches: idle, farmRoles: idle },
       },
       { kind: "records", name: "mcus", key: "mcu_id", ids: [], changed: [], load: idle },
       { kind: "records", name: "alarms", key: "alarm_id", ids: [], changed: [], load: idle },

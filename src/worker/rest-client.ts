@@ -20,6 +20,20 @@ import {
   type StateTarget,
   type StateTimeline,
 } from "../contract/history.ts";
+import { auditPage, createdInvitation, invitation, invitationPreview, member, type AuditKind, type AuditPage, type CreatedInvitation, type Invitation, type InvitationPreview, type Member, type Role } from "../contract/team.ts";
+import { alarmNotice, rota, type AlarmNotice, type Rota, type RotaRequest } from "../contract/rota.ts";
+import type { CreateInvitationRequest } from "../contract/api.ts";
+
+/** A page of a farm's audit trail: its filters and where the previous page ended. */
+export interface AuditQuery {
+  kind?: AuditKind;
+  actor?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 
 const message = type({ message: "string" });
 const updatedCount = type({ updated: "number.integer >= 0" });
@@ -182,6 +196,19 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     alarms: (query: AlarmQuery): Promise<AlarmPage> => call("GET", ALARM_PATHS.alarms + search({ ...query }), alarmPage),
     notificationPreferences: (): Promise<NotificationPreferences> => call("GET", ALARM_PATHS.preferences, notificationPreferences),
     saveNotificationPreferences: (body: NotificationPreferences): Promise<NotificationPreferences> => call("PUT", ALARM_PATHS.preferences, notificationPreferences, body),
+
+    // Farm teams: a farm's members, invitations, on-call rota and audit trail, and an alarm's calls.
+    farmMembers: (farmId: number): Promise<Member[]> => call("GET", API_PATHS.farmMembers(farmId), member.array()),
+    changeMemberRole: (farmId: number, clientId: number, role: Role): Promise<Member> => call("PUT", API_PATHS.farmMember(farmId, clientId), member, { role }),
+    removeMember: (farmId: number, clientId: number): Promise<{ message: string }> => call("DELETE", API_PATHS.farmMember(farmId, clientId), message),
+    farmInvitations: (farmId: number): Promise<Invitation[]> => call("GET", API_PATHS.farmInvitations(farmId), invitation.array()),
+    invite: (farmId: number, body: CreateInvitationRequest): Promise<CreatedInvitation> => call("POST", API_PATHS.farmInvitations(farmId), createdInvitation, body),
+    revokeInvitation: (farmId: number, invitationId: number): Promise<Invitation> => call("DELETE", API_PATHS.farmInvitation(farmId, invitationId), invitation),
+    previewInvitation: (code: string): Promise<InvitationPreview> => call("GET", API_PATHS.invitationPreview(code), invitationPreview),
+    farmRota: (farmId: number): Promise<Rota> => call("GET", API_PATHS.farmRota(farmId), rota),
+    saveFarmRota: (farmId: number, body: RotaRequest): Promise<Rota> => call("PUT", API_PATHS.farmRota(farmId), rota, body),
+    farmAudit: (farmId: number, query: AuditQuery): Promise<AuditPage> => call("GET", API_PATHS.farmAudit(farmId) + search({ ...query }), auditPage),
+    alarmNotices: (alarmId: number): Promise<AlarmNotice[]> => call("GET", API_PATHS.alarmNotices(alarmId), alarmNotice.array()),
   };
 }
 
