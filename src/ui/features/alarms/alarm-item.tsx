@@ -6,6 +6,7 @@ import { formatDateTime } from "../../components/dates.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
 import { useMcuLiveWith } from "../../data/hooks.ts";
 import { alarmDurationMs, formatAgo, formatDuration } from "./alarm-times.ts";
+import { useRefusal } from "../../data/farm-roles.ts";
 
 const STATE_LABELS: Record<AlarmState, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
 const STATE_LOOKS: Record<AlarmState, string> = {
@@ -62,6 +63,9 @@ export const AlarmItem = memo(function AlarmItem({
 }) {
   const titleId = `${alarmEntryId(alarm.alarm_id)}-title`;
   const active = alarm.state !== "resolved";
+  // A role that may not acknowledge sees the alarm, and why the button is not for them.
+  const refusal = useRefusal(alarm.farm_id, "acknowledgeAlarms");
+  const refusalId = `${alarmEntryId(alarm.alarm_id)}-refusal`;
   const { metric, worst_value: worst } = alarm;
   return (
     <li>
@@ -137,9 +141,21 @@ export const AlarmItem = memo(function AlarmItem({
         )}
         {alarm.state === "open" && onAcknowledge && (
           <div className="mt-auto pt-1">
-            <button type="button" className="btn-primary w-full sm:w-auto 4xl:text-xl 4xl:px-6 4xl:py-3" aria-label={`Acknowledge: ${alarm.title}`} onClick={() => onAcknowledge(alarm)}>
+            <button
+              type="button"
+              className="btn-primary w-full sm:w-auto 4xl:text-xl 4xl:px-6 4xl:py-3 disabled:cursor-not-allowed disabled:opacity-60"
+              aria-label={`Acknowledge: ${alarm.title}`}
+              disabled={refusal !== null}
+              aria-describedby={refusal ? refusalId : undefined}
+              onClick={() => onAcknowledge(alarm)}
+            >
               Acknowledge
             </button>
+            {refusal && (
+              <p id={refusalId} className="mt-1 text-sm 4xl:text-lg text-gray-600">
+                {refusal}
+              </p>
+            )}
           </div>
         )}
       </article>

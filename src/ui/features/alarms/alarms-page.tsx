@@ -15,6 +15,7 @@ import { alarmEntryId } from "./alarm-item.tsx";
 import { AlarmList } from "./alarm-list.tsx";
 import { FarmAcknowledgeDialog, farmsWithOpenAlarms } from "./farm-acknowledge-dialog.tsx";
 import { useRecentAlarms } from "./use-recent-alarms.ts";
+import { useFarmsWhere } from "../../data/farm-roles.ts";
 
 const KIND_OPTIONS = ALARM_KINDS.map((k) => ({ value: k, label: ALARM_KIND_LABELS[k] }));
 
@@ -111,7 +112,9 @@ export default function AlarmsPage() {
 
   const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
   const [acknowledgingFarm, setAcknowledgingFarm] = useState(false);
-  const farmsToAcknowledge = useMemo(() => farmsWithOpenAlarms(allActive), [allActive]);
+  // Only the farms where the person's role may acknowledge.
+  const mayAcknowledge = useFarmsWhere("acknowledgeAlarms");
+  const farmsToAcknowledge = useMemo(() => farmsWithOpenAlarms(allActive).filter((f) => mayAcknowledge === null || mayAcknowledge.has(f.farmId)), [allActive, mayAcknowledge]);
   useRevealSelected(selectedId, active.some((a) => a.alarm_id === selectedId) || (recent.state.status === "ready" && recent.state.alarms.some((a) => a.alarm_id === selectedId)));
   const acknowledged = (a: Alarm) => {
     setAcknowledging(null);

@@ -18,6 +18,8 @@ interface DeviceTileProps {
   pendingStatus: boolean | undefined;
   pendingAuto: boolean | undefined;
   online: boolean;
+  /** Why the person's role may not switch (the card says it once), or null. */
+  refusal: string | null;
 }
 
 /**
@@ -45,10 +47,10 @@ export const AUTOMATION_ON_REASON = "Automation is on";
  * Its props are primitives and it is memoized, so a reading that leaves this device as it was
  * does not re-render the tile or its switches.
  */
-export const DeviceTile = memo(function DeviceTile({ mac, target, reported, status, auto, pendingStatus, pendingAuto, online }: DeviceTileProps) {
+export const DeviceTile = memo(function DeviceTile({ mac, target, reported, status, auto, pendingStatus, pendingAuto, online, refusal }: DeviceTileProps) {
   const { core } = useAppData();
   const titleId = useId();
-  const reason = unavailableReason(online, reported);
+  const reason = refusal ?? unavailableReason(online, reported);
 
   const send = useCallback(
     async (type: CommandType, onOff: boolean) => {
@@ -87,7 +89,7 @@ export const DeviceTile = memo(function DeviceTile({ mac, target, reported, stat
         />
       </div>
       {/* The card says once that the MCU is offline; a device it does not report is this tile's own news. */}
-      {online && reason && (
+      {online && reason && reason !== refusal && (
         <p className="mt-1 text-xs 4xl:text-base text-gray-600" aria-hidden="true">
           {reason}
         </p>

@@ -8,6 +8,7 @@ import { BatchLine } from "../../components/batch-line.tsx";
 import { BuiltInSettingsNote } from "../../components/built-in-settings-note.tsx";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { OnlinePill } from "../../components/online-pill.tsx";
+import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
 import { DeviceTile } from "./device-tile.tsx";
 import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
@@ -58,6 +59,8 @@ function AttentionNotes({ readings, breaches }: { readings: LiveReading; breache
 export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const view = useMcuCard(mcuId);
   const connection = useConnection().state;
+  // A member whose role may not switch sees the devices' states, their switches disabled, and why.
+  const switchRefusal = useMcuRefusal(mcuId, "switchControllers");
   // Its view comes from the core within a frame or two of mounting (in the rows mounted ahead of
   // the screen, before it scrolls in); meanwhile a blank card of the usual size holds its place.
   if (!view) return <div aria-hidden="true" className="card h-full min-h-[35rem] 4xl:min-h-[47.5rem]" />;
@@ -104,6 +107,7 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
               : "MCU offline: no device state reported yet."}
         </p>
       )}
+      {switchRefusal && <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-700">{switchRefusal}</p>}
       <div className="grid grid-cols-2 gap-2 4xl:gap-3">
         {COMMAND_TARGETS.map((target) => {
           const device = readings?.[target];
@@ -118,6 +122,7 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
               pendingStatus={pending?.[pendingKey(target, "status")]}
               pendingAuto={pending?.[pendingKey(target, "auto")]}
               online={online}
+              refusal={switchRefusal}
             />
           );
         })}
