@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "./errors.ts";
+import { ERROR_CODES, type FieldError } from "./errors.ts";
 
 /** Errors of the browser data core: the server's codes plus what can go wrong on the way. */
 export const CORE_ERROR_CODES = [...ERROR_CODES, "NETWORK", "TIMEOUT", "BAD_RESPONSE", "NOT_STARTED"] as const;
@@ -15,6 +15,8 @@ export class CoreError extends Error {
     message: string,
     readonly status: number | null = null,
     readonly serverMessage: string | null = null,
+    /** Every field the server refused, by its dotted path, so a form shows each message at its field. */
+    readonly fieldErrors: readonly FieldError[] = [],
   ) {
     super(message);
   }
@@ -26,14 +28,15 @@ export interface SerializedCoreError {
   message: string;
   status: number | null;
   serverMessage: string | null;
+  fieldErrors: readonly FieldError[];
 }
 
 export function serializeCoreError(e: CoreError): SerializedCoreError {
-  return { code: e.code, message: e.message, status: e.status, serverMessage: e.serverMessage };
+  return { code: e.code, message: e.message, status: e.status, serverMessage: e.serverMessage, fieldErrors: e.fieldErrors };
 }
 
 export function deserializeCoreError(s: SerializedCoreError): CoreError {
-  return new CoreError(s.code, s.message, s.status, s.serverMessage);
+  return new CoreError(s.code, s.message, s.status, s.serverMessage, s.fieldErrors ?? []);
 }
 
 /** Normalises anything thrown into a CoreError, once. */

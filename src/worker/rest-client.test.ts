@@ -59,4 +59,13 @@ describe("the history calls of the data core", () => {
     const { rest } = clientAnswering({ code: "VALIDATION", message: "from must be before to" }, 400);
     await expect(rest.mcuTimeline(4, { from: TO, to: FROM })).rejects.toMatchObject({ code: "VALIDATION", serverMessage: "from must be before to", status: 400 });
   });
+
+  it("keeps the fields a refusal names, so a form can show each message at its field", async () => {
+    const errors = [{ path: "shifts.0.client_id", message: "Choose a member of this farm who is not a Viewer" }, { path: 3, message: "not a path" }];
+    const { rest } = clientAnswering({ code: "VALIDATION", message: "Only the farm's members who can acknowledge alarms can be on call", errors }, 400);
+    await expect(rest.saveFarmRota(1, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: [] })).rejects.toMatchObject({
+      code: "VALIDATION",
+      fieldErrors: [{ path: "shifts.0.client_id", message: "Choose a member of this farm who is not a Viewer" }],
+    });
+  });
 });

@@ -5,7 +5,7 @@ import { alarmPage, notificationPreferences } from "../contract/alarms.ts";
 import { ALARM_PATHS, type AlarmKind, type AlarmPage, type AlarmStateFilter, type NotificationPreferences } from "../contract/alarms-values.ts";
 import { CoreError } from "../contract/core-error.ts";
 import { client, controller, sensor, unclaimedDevice } from "../contract/entities.ts";
-import { ERROR_CODES, type ErrorCode } from "../contract/errors.ts";
+import { ERROR_CODES, type ErrorCode, type FieldError } from "../contract/errors.ts";
 import {
   commandLog,
   farmHistory,
@@ -107,6 +107,12 @@ export interface RestClientOptions {
   early?: (url: string) => Promise<Response> | undefined;
 }
 
+/** The fields a refusal names (`errors` of the error body), keeping only well-formed entries. */
+function fieldErrorsOf(errors: unknown): FieldError[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.filter((e): e is FieldError => typeof e === "object" && e !== null && typeof e.path === "string" && typeof e.message === "string").map(({ path, message }) => ({ path, message }));
+}
+
 /** The code of a failure whose body names none (a proxy's page, an empty body). */
 function fallbackCode(status: number): ErrorCode {
   if (status === 401) return "UNAUTHENTICATED";
@@ -147,10 +153,10 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
       data = undefined;
     }
     if (!res.ok) {
-      const d = data as { code?: string; message?: unknown } | undefined;
+      const d = data as { code?: string; message?: unknown; errors?: unknown } | undefined;
       const serverMessage = typeof d?.message === "string" && d.message ? d.message : null;
       const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(d?.code ?? "") ? (d!.code as ErrorCode) : fallbackCode(res.status);
-      throw new CoreError(code, serverMessage ?? `Request failed (${res.status})`, res.status, serverMessage);
+      throw new CoreError(code, serverMessage ?? `Request failed (${res.status})`, res.status, serverMessage, fieldErrorsOf(d?.errors));
     }
     const out = schema(data);
     if (out instanceof type.errors) throw new CoreError("BAD_RESPONSE", `Unexpected answer from ${path}: ${out.summary}`, res.status);
