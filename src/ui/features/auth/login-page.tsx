@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { CoreError } from "../../../contract/core-error.ts";
 import { loginForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { PasswordField, TextField } from "../../components/fields.tsx";
+import { nextPathOf, withNext } from "../../components/next-path.ts";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AuthCard, authLinkClass } from "./auth-card.tsx";
@@ -15,6 +16,8 @@ import { useAuthForm } from "./use-auth-form.ts";
 export default function LoginPage() {
   const { core, session } = useAppData();
   const navigate = useNavigate();
+  // A page that needs signing in (an invitation's link) sends the person here with where to come back to.
+  const next = nextPathOf(useLocation().search);
   // When sign-ins are throttled, the server says how long to wait: the toast stays SPEC's, the
   // form says the rest.
   const [throttled, setThrottled] = useState<string | null>(null);
@@ -27,7 +30,7 @@ export default function LoginPage() {
       const client = await core.login(emailOrUsername, password);
       session.setClient(client);
       notify.success("Login successful!");
-      navigate("/dashboard", { replace: true });
+      navigate(next ?? "/dashboard", { replace: true });
     },
     // SPEC §8: one text for every failure, so it never tells which accounts exist.
     onFailure: (err) => {
@@ -43,7 +46,7 @@ export default function LoginPage() {
       footer={
         <>
           Don&apos;t have an account?{" "}
-          <Link to="/register" className={authLinkClass}>
+          <Link to={withNext("/register", next)} className={authLinkClass}>
             Sign Up
           </Link>
         </>

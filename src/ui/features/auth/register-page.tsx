@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { registerForm } from "../../../contract/forms.ts";
 import { CONSTANTS, LIMITS } from "../../../contract/limits.ts";
 import { DEFAULT_COUNTRY_CODE } from "../../components/countries.ts";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField, TextAreaField, TextField } from "../../components/fields.tsx";
+import { nextPathOf, withNext } from "../../components/next-path.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { AuthCard, authLinkClass } from "./auth-card.tsx";
@@ -15,6 +16,8 @@ import { useAuthForm } from "./use-auth-form.ts";
 export default function RegisterPage() {
   const { core } = useAppData();
   const navigate = useNavigate();
+  // Where signing in leads afterwards (an invitation's link), passed on to /login.
+  const next = nextPathOf(useLocation().search);
 
   const { form, fields, busy } = useAuthForm({
     id: "register",
@@ -24,7 +27,7 @@ export default function RegisterPage() {
       // SPEC §3: the body is exactly the registration fields, confirmPassword included.
       await core.register(value);
       notify.success("Welcome, Registration is Successfull !");
-      navigate("/login");
+      navigate(withNext("/login", next));
     },
     onFailure: (err) => notify.error(messageOf(err, "Register Error"), { position: "top-center", autoClose: CONSTANTS.registerErrorToastMs }),
   });
@@ -37,7 +40,7 @@ export default function RegisterPage() {
       footer={
         <>
           Already have an account?{" "}
-          <Link to="/login" className={authLinkClass}>
+          <Link to={withNext("/login", next)} className={authLinkClass}>
             Sign In
           </Link>
         </>
