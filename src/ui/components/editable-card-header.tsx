@@ -1,10 +1,12 @@
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { EditIcon, TrashIcon } from "./icons.tsx";
+import { REFUSED_ICON_BUTTON, RefusalNote } from "./refusal-note.tsx";
 
 /**
  * The top of a card the client manages (a farm, a setting profile): the name that labels the
  * card's article, a detail line under it, and the edit and delete icon buttons. The buttons say
- * which item they act on, since a screen reader lists many cards' buttons together.
+ * which item they act on, since a screen reader lists many cards' buttons together. A role that
+ * may not change the item has both buttons off, with the reason under them.
  */
 export function EditableCardHeader({
   headingId,
@@ -14,6 +16,7 @@ export function EditableCardHeader({
   onEdit,
   onDelete,
   deleting,
+  refusal = null,
 }: {
   /** The id the card's `aria-labelledby` points at. */
   headingId: string;
@@ -26,23 +29,38 @@ export function EditableCardHeader({
   onDelete: () => void;
   /** A delete is under way: a second click would ask the server twice. */
   deleting: boolean;
+  /** Why the person's role may neither edit nor delete it (contract/team.ts), or null when it may. */
+  refusal?: string | null;
 }) {
+  const reasonId = useId();
+  const describedBy = refusal ? reasonId : undefined;
+  const refused = refusal ? REFUSED_ICON_BUTTON : "";
   return (
-    <div className="flex items-start justify-between gap-3">
-      <div className="min-w-0">
-        <h3 id={headingId} className="text-lg 4xl:text-3xl font-semibold text-gray-900 break-words">
-          {name}
-        </h3>
-        {children}
+    <>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id={headingId} className="text-lg 4xl:text-3xl font-semibold text-gray-900 break-words">
+            {name}
+          </h3>
+          {children}
+        </div>
+        <div className="flex shrink-0 -mr-2 -mt-1">
+          <button type="button" className={`icon-btn ${refused}`} aria-label={`Edit ${noun} ${name}`} onClick={onEdit} disabled={refusal !== null} aria-describedby={describedBy}>
+            <EditIcon className="text-lg 4xl:text-3xl" />
+          </button>
+          <button
+            type="button"
+            className={`icon-btn hover:text-red-700 hover:bg-red-50 ${refused}`}
+            aria-label={`Delete ${noun} ${name}`}
+            onClick={onDelete}
+            disabled={deleting || refusal !== null}
+            aria-describedby={describedBy}
+          >
+            <TrashIcon className="text-lg 4xl:text-3xl" />
+          </button>
+        </div>
       </div>
-      <div className="flex shrink-0 -mr-2 -mt-1">
-        <button type="button" className="icon-btn" aria-label={`Edit ${noun} ${name}`} onClick={onEdit}>
-          <EditIcon className="text-lg 4xl:text-3xl" />
-        </button>
-        <button type="button" className="icon-btn hover:text-red-700 hover:bg-red-50" aria-label={`Delete ${noun} ${name}`} onClick={onDelete} disabled={deleting}>
-          <TrashIcon className="text-lg 4xl:text-3xl" />
-        </button>
-      </div>
-    </div>
+      <RefusalNote id={reasonId} text={refusal} className="mt-2" />
+    </>
   );
 }

@@ -45,3 +45,6 @@ export const ChevronDownIcon = (p: P) => <Icon d="m6 9 6 6 6-6" {...p} />;
 export const ArrowUpIcon = (p: P) => <Icon d="M12 19V5M5 12l7-7 7 7" {...p} />;
 export const SproutIcon = (p: P) => <Icon d="M12 22V11M12 11C12 7 9.5 4 4 4c0 4.5 3 7 8 7zM12 14c0-4 2.5-7 8-7 0 4.5-3 7-8 7zM7 22h10" {...p} />;
 export const LayersIcon = (p: P) => <Icon d="m12 2 10 5-10 5L2 7zM2 12l10 5 10-5M2 17l10 5 10-5" {...p} />;
+export const UsersIcon = (p: P) => <Icon d="M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM23 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8" {...p} />;
+export const PhoneIcon = (p: P) => <Icon d="M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1.9.4 1.8.7 2.7a2 2 0 0 1-.5 2.1L8.1 9.8a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.7.7a2 2 0 0 1 1.8 2z" {...p} />;
+export const ClipboardIcon = (p: P) => <Icon d="M16 4h2a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h2M9 2h6v4H9zM8 11h8M8 15h8M8 19h5" {...p} />;
