@@ -1,0 +1,33 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { auditCsvUrl, auditQueryOf, filtersProblem, NO_FILTERS } from "./audit-filters.ts";
+
+describe("the audit trail's filters", () => {
+  const zone = process.env.TZ;
+  beforeEach(() => {
+    process.env.TZ = "Asia/Beirut";
+  });
+  afterEach(() => {
+    process.env.TZ = zone;
+  });
+
+  it("asks only for the filters that are set, the days from this browser's midnight to the end of the last one", () => {
+    expect(auditQueryOf(NO_FILTERS)).toEqual({});
+    // Beirut is UTC+2 in March (before its summer time).
+    expect(auditQueryOf({ kind: "member", actor: " ana ", from: "2026-03-10", to: "2026-03-11" })).toEqual({
+      kind: "member",
+      actor: "ana",
+      from: "2026-03-09T22:00:00.000Z",
+      to: "2026-03-11T22:00:00.000Z",
+    });
+  });
+
+  it("refuses a range that ends before it starts, and allows one day", () => {
+    expect(filtersProblem({ ...NO_FILTERS, from: "2026-03-11", to: "2026-03-10" })).toBe("From must be on or before To");
+    expect(filtersProblem({ ...NO_FILTERS, from: "2026-03-10", to: "2026-03-10" })).toBeNull();
+  });
+
+  it("links the CSV with the same filters", () => {
+    expect(auditCsvUrl(4, NO_FILTERS)).toBe("/api/farms/4/audit.csv");
+    expect(auditCsvUrl(4, { ...NO_FILTERS, kind: "rota", actor: "demo" })).toBe("/api/farms/4/audit.csv?kind=rota&actor=demo");
+  });
+});
