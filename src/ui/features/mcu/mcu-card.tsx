@@ -4,6 +4,8 @@ import { BUILT_IN_SETTINGS_TEXT } from "../../components/built-in-settings-note.
 import { formatDate } from "../../components/dates.ts";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { EditIcon, TrashIcon } from "../../components/icons.tsx";
+import { REFUSED_ICON_BUTTON, RefusalNote } from "../../components/refusal-note.tsx";
+import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useMcuManagerCard } from "../../data/hooks.ts";
 import { BatteryBar } from "./battery-bar.tsx";
 import { ProfileLinkField } from "./profile-link-field.tsx";
@@ -12,11 +14,16 @@ import { StatusBadge } from "./status-badge.tsx";
 /**
  * One MCU (SPEC §2). It reads one object, its view, which the core joins (record + live snapshot)
  * and judges (status, battery, Last Seen at the core's clock) and sends again only when what the
- * card shows changed, so a reading that moves nothing shown renders nothing here.
+ * card shows changed, so a reading that moves nothing shown renders nothing here. Edit and delete
+ * are off, with the reason, for a role that may not manage its farm's devices.
  */
 export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuId: number; onEdit: (mcuId: number) => void; onDelete: (mcuId: number) => void }) {
   const view = useMcuManagerCard(mcuId);
   const titleId = useId();
+  const reasonId = useId();
+  const refusal = useMcuRefusal(mcuId, "manageDevices");
+  const describedBy = refusal ? reasonId : undefined;
+  const refused = refusal ? ` ${REFUSED_ICON_BUTTON}` : "";
   // Its view comes from the core within a frame or two of mounting (in the rows mounted ahead of
   // the screen, before it scrolls in); meanwhile a blank card of the usual size holds its place.
   if (!view) return <div aria-hidden="true" className="card w-full min-h-[18.75rem] 4xl:min-h-[26.25rem]" />;
@@ -35,14 +42,31 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
           <p className="text-xs 4xl:text-base text-gray-500 mt-0.5">ID {mcuId}</p>
         </div>
         <div className="flex shrink-0 -mr-2 -mt-1">
-          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12" aria-label={`Edit ${name}`} title="Edit" onClick={() => onEdit(mcuId)}>
+          <button
+            type="button"
+            className={`icon-btn w-10 h-10 4xl:w-12 4xl:h-12${refused}`}
+            aria-label={`Edit ${name}`}
+            title="Edit"
+            onClick={() => onEdit(mcuId)}
+            disabled={refusal !== null}
+            aria-describedby={describedBy}
+          >
             <EditIcon className="text-lg 4xl:text-2xl" />
           </button>
-          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12 hover:bg-red-50 hover:text-red-700" aria-label={`Delete ${name}`} title="Delete" onClick={() => onDelete(mcuId)}>
+          <button
+            type="button"
+            className={`icon-btn w-10 h-10 4xl:w-12 4xl:h-12 hover:bg-red-50 hover:text-red-700${refused}`}
+            aria-label={`Delete ${name}`}
+            title="Delete"
+            onClick={() => onDelete(mcuId)}
+            disabled={refusal !== null}
+            aria-describedby={describedBy}
+          >
             <TrashIcon className="text-lg 4xl:text-2xl" />
           </button>
         </div>
       </header>
+      <RefusalNote id={reasonId} text={refusal} className="-mt-1" />
 
       <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] 4xl:grid-cols-[9rem_minmax(0,1fr)] items-center gap-x-3 gap-y-2.5 4xl:gap-y-4 text-sm 4xl:text-xl">
         <dt className="text-gray-500">Farm</dt>

@@ -1,13 +1,15 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import type { McuStatus } from "../../../contract/entities.ts";
 import { MCU_STATUSES } from "../../../contract/enums.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon, ScanIcon } from "../../components/icons.tsx";
 import { QrScannerModal } from "../../components/qr-scanner-modal.tsx";
+import { RefusalNote, useRefusalOnEveryFarm } from "../../components/refusal-note.tsx";
 import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { useRetryOnReconnect } from "../../components/use-list-load.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
+import { useFarmsWhere } from "../../data/farm-roles.ts";
 import { useCollection, useMcuQuery, useRecordIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
@@ -89,6 +91,11 @@ export default function McuManagerPage() {
   const [filters, setFilters] = useAddressFilters();
   const [formTarget, setFormTarget] = useState<McuFormTarget | null>(null);
   const [scanning, setScanning] = useState(false);
+  // Adding needs a farm where the role may manage devices: the form's farm choice offers only those.
+  const addRefusal = useRefusalOnEveryFarm("manageDevices");
+  const addReasonId = useId();
+  const addDescribedBy = addRefusal ? addReasonId : undefined;
+  const managedFarms = useFarmsWhere("manageDevices");
 
   const load = useCallback(
     async (lists: List[], isCurrent: () => boolean = () => true) => {
@@ -148,6 +155,7 @@ export default function McuManagerPage() {
   const openScan = () => setScanning(true);
 
   const farmOptions = useMemo(() => [...farms].sort((a, b) => a.name.localeCompare(b.name)), [farms]);
+  const formFarms = useMemo(() => (managedFarms === null ? farmOptions : farmOptions.filter((f) => managedFarms.has(f.farm_id))), [farmOptions, managedFarms]);
   const mcuLoadFailed = failed.includes("mcus");
   const otherFailures = failed.filter((l) => l !== "mcus");
 
@@ -159,10 +167,10 @@ export default function McuManagerPage() {
       <EmptyState title="No MCUs found">
         <p>Add your first MCU to start watching its farm room.</p>
         <div className="mt-4 flex flex-wrap justify-center gap-3">
-          <button type="button" className="btn-primary" onClick={openScan}>
+          <button type="button" className="btn-primary" onClick={openScan} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
             <ScanIcon /> Scan Barcode
           </button>
-          <button type="button" className="btn-secondary" onClick={openAdd}>
+          <button type="button" className="btn-secondary" onClick={openAdd} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
             <PlusIcon /> Add Manually
           </button>
         </div>
@@ -193,13 +201,15 @@ export default function McuManagerPage() {
       <div className="flex flex-wrap items-center justify-end gap-3">
         <h2 className="sr-only">MCU Manager</h2>
         <div className="flex flex-wrap gap-2 sm:gap-3">
-          <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openScan}>
+          <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openScan} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
             <ScanIcon /> Scan MCU
           </button>
-          <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openAdd}>
+          <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openAdd} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
             <PlusIcon /> Add MCU
           </button>
         </div>
+        {/* One note for the buttons here and the empty list's: both add. */}
+        <RefusalNote id={addReasonId} text={addRefusal} className="basis-full justify-end text-right" />
       </div>
 
       <SavedDataNotice lists={LISTS} />
@@ -265,7 +275,7 @@ export default function McuManagerPage() {
         {list}
       </section>
 
-      <McuFormDialog target={formTarget} farms={farmOptions} onClose={() => setFormTarget(null)} />
+      <McuFormDialog target={formTarget} farms={formFarms} onClose={() => setFormTarget(null)} />
       <QrScannerModal
         open={scanning}
         onClose={() => setScanning(false)}

@@ -2,7 +2,9 @@ import { useId, useState, type CSSProperties } from "react";
 import type { McuManagerCardView } from "../../../contract/live.ts";
 import { UnlinkIcon } from "../../components/icons.tsx";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { REFUSED_ICON_BUTTON, RefusalNote } from "../../components/refusal-note.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
+import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { useScrollSettled } from "./use-scroll-settled.ts";
@@ -23,12 +25,16 @@ const FIELD_CLASS =
 /**
  * SPEC §4 profile linking: choosing a profile links it (the core then asks the device to
  * refresh); the blank option does nothing; unlinking asks first. An MCU has at most one link.
+ * A role that may not change profiles sees the link, its select and Unlink off, and why.
  */
 export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuName: string; link: McuManagerCardView["profileLink"] }) {
   const { core } = useAppData();
   const confirm = useConfirm();
   const profiles = useCollection("profiles");
   const id = useId();
+  const reasonId = useId();
+  const refusal = useMcuRefusal(mcuId, "manageProfiles");
+  const describedBy = refusal ? reasonId : undefined;
   const [busy, setBusy] = useState(false);
   // A select is the costliest part of a card to create (its options, its inner parts): a card
   // mounted while the list is scrolling shows the choice as text in the same box until the scroll
@@ -81,7 +87,8 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
             id={id}
             value={choice ?? (link ? String(link.profileId) : "")}
             onChange={(e) => void choose(e.target.value)}
-            disabled={busy}
+            disabled={busy || refusal !== null}
+            aria-describedby={describedBy}
             aria-busy={busy || undefined}
             style={ARROW}
             className={`${FIELD_CLASS} focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100`}
@@ -100,11 +107,24 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
           </span>
         )}
         {link && (
-          <button type="button" className="icon-btn w-10 h-10 4xl:w-12 4xl:h-12 shrink-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label={`Unlink profile from ${mcuName}`} title="Unlink profile" onClick={() => void unlink()} disabled={busy}>
+          <button
+            type="button"
+            className={`icon-btn w-10 h-10 4xl:w-12 4xl:h-12 shrink-0 text-red-600 hover:bg-red-50 hover:text-red-700${refusal ? ` ${REFUSED_ICON_BUTTON}` : ""}`}
+            aria-label={`Unlink profile from ${mcuName}`}
+            title="Unlink profile"
+            onClick={() => void unlink()}
+            disabled={busy || refusal !== null}
+            aria-describedby={describedBy}
+          >
             <UnlinkIcon className="4xl:text-2xl" />
           </button>
         )}
       </dd>
+      {refusal && (
+        <dd className="col-start-2 -mt-1.5">
+          <RefusalNote id={reasonId} text={refusal} />
+        </dd>
+      )}
     </>
   );
 }
