@@ -1,9 +1,12 @@
+import { useId } from "react";
 import { EditIcon, TrashIcon } from "./icons.tsx";
+import { REFUSED_ICON_BUTTON, RefusalNote } from "./refusal-note.tsx";
 
 /**
  * One controller or sensor card (SPEC §2): name, MAC, type badge, MCU name, edit and delete.
  * The kinds differ only in the badge colour and in whether a blank name is shown as a
- * placeholder (sensors may be unnamed, SPEC §3; controllers always have a name).
+ * placeholder (sensors may be unnamed, SPEC §3; controllers always have a name). A role that
+ * may not manage the device's farm sees edit and delete off, and why.
  */
 export function DeviceCard({
   name,
@@ -14,6 +17,7 @@ export function DeviceCard({
   unnamed,
   onEdit,
   onDelete,
+  refusal = null,
 }: {
   name: string;
   mac: string;
@@ -25,7 +29,12 @@ export function DeviceCard({
   unnamed?: string;
   onEdit: () => void;
   onDelete: () => void;
+  /** Why the person's role may not change or remove it (contract/team.ts), or null when it may. */
+  refusal?: string | null;
 }) {
+  const reasonId = useId();
+  const describedBy = refusal ? reasonId : undefined;
+  const refused = refusal ? ` ${REFUSED_ICON_BUTTON}` : "";
   const blank = unnamed !== undefined && name.trim() === "";
   const shownName = unnamed === undefined ? name : name.trim() || unnamed;
   return (
@@ -35,13 +44,21 @@ export function DeviceCard({
           <h3 className={`font-semibold truncate 4xl:text-2xl ${blank ? "text-gray-500 italic" : "text-gray-900"}`}>{shownName}</h3>
           <p className="font-mono text-sm 4xl:text-lg text-gray-600 break-all">{mac}</p>
         </div>
-        <button type="button" className="icon-btn 4xl:text-2xl" aria-label={`Edit ${shownName} (${mac})`} onClick={onEdit}>
+        <button type="button" className={`icon-btn 4xl:text-2xl${refused}`} aria-label={`Edit ${shownName} (${mac})`} onClick={onEdit} disabled={refusal !== null} aria-describedby={describedBy}>
           <EditIcon />
         </button>
-        <button type="button" className="icon-btn 4xl:text-2xl hover:text-red-700 hover:bg-red-50" aria-label={`Delete ${shownName} (${mac})`} onClick={onDelete}>
+        <button
+          type="button"
+          className={`icon-btn 4xl:text-2xl hover:text-red-700 hover:bg-red-50${refused}`}
+          aria-label={`Delete ${shownName} (${mac})`}
+          onClick={onDelete}
+          disabled={refusal !== null}
+          aria-describedby={describedBy}
+        >
           <TrashIcon />
         </button>
       </div>
+      <RefusalNote id={reasonId} text={refusal} />
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-lg">
         <dt className="text-gray-500">Type</dt>
         <dd>

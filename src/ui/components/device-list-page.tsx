@@ -1,5 +1,6 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { CoreError } from "../../contract/core-error.ts";
+import { useFarmsWhere, useMcuRefusal } from "../data/farm-roles.ts";
 import { useCollection } from "../data/hooks.ts";
 import { useAppData } from "../data/provider.tsx";
 import { useConfirm } from "./confirm-dialog.tsx";
@@ -10,12 +11,14 @@ import type { DeviceKind, ListedDevice } from "./device-kind.ts";
 import { ALL_TYPES, matchesDevice } from "./device-search.ts";
 import { ScanIcon } from "./icons.tsx";
 import { QrScannerModal } from "./qr-scanner-modal.tsx";
+import { RefusalNote, useRefusalOnEveryFarm, withRefusal } from "./refusal-note.tsx";
 import { EmptyState, LoadError, Loading } from "./states.tsx";
 import { messageOf, notify } from "./toasts.ts";
 
 /**
  * SPEC §2 System Controllers and Sensors: scan to add or edit, search and filter, edit and
- * delete cards. The two screens behave the same; `kind` supplies what differs.
+ * delete cards. The two screens behave the same; `kind` supplies what differs. What the person's
+ * role may not do is off with the reason: a device follows its MCU's farm.
  */
 export function DeviceListPage<Device extends ListedDevice<Type>, Type extends string, Values>({
   kind,
@@ -35,6 +38,12 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
   const [type, setType] = useState(ALL_TYPES);
   const [scanning, setScanning] = useState(false);
   const [draft, setDraft] = useState<DeviceDraft<Type> | null>(null);
+  // Scanning adds or edits: it needs a farm where the role manages devices, and the form's MCU
+  // choice offers only the MCUs on those farms.
+  const scanRefusal = useRefusalOnEveryFarm("manageDevices");
+  const scanReasonId = useId();
+  const managedFarms = useFarmsWhere("manageDevices");
+  const assignable = useMemo(() => (managedFarms === null ? mcus : mcus.filter((m) => managedFarms.has(m.farm_id))), [mcus, managedFarms]);
 
   const loadDevices = useCallback(async () => {
     setLoad((s) => (s === "ready" ? s : "loading"));
@@ -101,8 +110,8 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
     try {
       await kind.remove(core, kind.idOf(d));
       notify.success(texts.deleted);
-    } catch {
-      notify.error("Delete failed");
+    } catch (err) {
+      notify.error(withRefusal("Delete failed", err));
     }
   }
 
@@ -127,8 +136,9 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
     content = (
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4 3xl:grid-cols-5 4xl:grid-cols-6" aria-label={texts.listLabel}>
         {shown.map((d) => (
-          <DeviceCard
+          <DeviceItem
             key={kind.idOf(d)}
+            mcuId={d.mcu_id}
             name={d.name}
             mac={d.mac}
             type={d.type}
@@ -151,9 +161,16 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
         <h2 id={texts.headingId} className="sr-only">
           {texts.heading}
         </h2>
-        <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setScanning(true)}>
+        <button
+          type="button"
+          className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3"
+          onClick={() => setScanning(true)}
+          disabled={scanRefusal !== null}
+          aria-describedby={scanRefusal ? scanReasonId : undefined}
+        >
           <ScanIcon /> {texts.scan}
         </button>
+        <RefusalNote id={scanReasonId} text={scanRefusal} className="basis-full justify-end text-right" />
       </div>
       <DeviceFilterBar query={query} onQuery={setQuery} type={type} onType={setType} types={kind.types} searchLabel={texts.searchLabel} />
       {devices.length > 0 && (
@@ -166,7 +183,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
       <DeviceFormDialog
         draft={draft}
         titles={{ add: texts.addTitle, edit: texts.editTitle }}
-        mcus={mcus}
+        mcus={assignable}
         schema={kind.schema}
         types={kind.types}
         lockedType={kind.lockedType}
@@ -175,4 +192,17 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
       />
     </section>
   );
+}
+
+/** MCU ids start at 1: this one names no MCU, for a device on none. */
+const NO_MCU = 0;
+
+/**
+ * A device's card with what the person's role may do to it: its MCU's farm decides. A device on
+ * no MCU names no farm (nor its account): it is off only where the role manages devices on no farm.
+ */
+function DeviceItem({ mcuId, ...card }: Omit<Parameters<typeof DeviceCard>[0], "refusal"> & { mcuId: number | null }) {
+  const onMcu = useMcuRefusal(mcuId ?? NO_MCU, "manageDevices");
+  const everywhere = useRefusalOnEveryFarm("manageDevices");
+  return <DeviceCard {...card} refusal={mcuId === null ? everywhere : onMcu} />;
 }
