@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { SettingProfile } from "../../../contract/entities.ts";
 import { EditableCardHeader } from "../../components/editable-card-header.tsx";
 import { CloudIcon, DropletIcon, FanIcon, ThermometerIcon } from "../../components/icons.tsx";
+import { useAccountRefusal } from "../../data/farm-roles.ts";
 import { AC_BASIS_LABELS } from "./settings-labels.ts";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -18,14 +19,18 @@ function Setting({ icon, title, children }: { icon: ReactNode; title: string; ch
   );
 }
 
-/** One profile's summary (SPEC §2): each device's settings with the units of SPEC §9. */
+/**
+ * One profile's summary (SPEC §2): each device's settings with the units of SPEC §9. A profile of
+ * another account is changed only by a role there that may change profiles.
+ */
 export function ProfileCard({ profile, onEdit, onDelete, deleting }: { profile: SettingProfile; onEdit: () => void; onDelete: () => void; deleting: boolean }) {
   const { irrigation, ventilation, ac, humidifier } = profile.config;
   const links = profile.mcu_links.length;
   const headingId = `profile-${profile.profile_id}-name`;
+  const refusal = useAccountRefusal(profile.client_id, "manageProfiles");
   return (
     <article aria-labelledby={headingId} className="card w-full p-5 4xl:p-7 flex flex-col">
-      <EditableCardHeader headingId={headingId} name={profile.name} noun="profile" onEdit={onEdit} onDelete={onDelete} deleting={deleting}>
+      <EditableCardHeader headingId={headingId} name={profile.name} noun="profile" onEdit={onEdit} onDelete={onDelete} deleting={deleting} refusal={refusal}>
         <p className={`mt-1 inline-block rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${links ? "bg-brand-50 text-brand-800" : "bg-gray-100 text-gray-600"}`}>
           {links ? `${plural(links, "MCU", "MCUs")} linked` : "No MCUs linked"}
         </p>

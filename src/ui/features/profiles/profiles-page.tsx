@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import type { SettingProfile } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
+import { withRefusal } from "../../components/refusal-note.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useListLoad } from "../../components/use-list-load.ts";
@@ -37,8 +38,8 @@ export default function ProfilesPage() {
     setDeleting(profile.profile_id);
     try {
       notify.success(await core.deleteProfile(profile.profile_id));
-    } catch {
-      notify.error("Delete failed");
+    } catch (err) {
+      notify.error(withRefusal("Delete failed", err));
     } finally {
       setDeleting(null);
     }

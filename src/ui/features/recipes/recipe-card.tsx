@@ -1,14 +1,19 @@
 import type { Recipe } from "../../../contract/grow.ts";
 import { EditableCardHeader } from "../../components/editable-card-header.tsx";
+import { useAccountRefusal } from "../../data/farm-roles.ts";
 import { phaseLengthText, runningBatchesText, totalDaysText } from "./recipe-summary.ts";
 
-/** One recipe: its crop and version, its phases in order with their lengths, and what runs it. */
+/**
+ * One recipe: its crop and version, its phases in order with their lengths, and what runs it. A
+ * recipe of another account is changed only by a role there that may change recipes.
+ */
 export function RecipeCard({ recipe, onEdit, onDelete, deleting }: { recipe: Recipe; onEdit: () => void; onDelete: () => void; deleting: boolean }) {
   const headingId = `recipe-${recipe.recipe_id}-name`;
   const running = recipe.running_batches;
+  const refusal = useAccountRefusal(recipe.client_id, "manageRecipes");
   return (
     <article aria-labelledby={headingId} className="card w-full p-5 4xl:p-7 flex flex-col">
-      <EditableCardHeader headingId={headingId} name={recipe.name} noun="recipe" onEdit={onEdit} onDelete={onDelete} deleting={deleting}>
+      <EditableCardHeader headingId={headingId} name={recipe.name} noun="recipe" onEdit={onEdit} onDelete={onDelete} deleting={deleting} refusal={refusal}>
         <p className="mt-0.5 text-sm 4xl:text-xl text-gray-600">
           {recipe.species || <span className="italic">No species</span>}
           <span aria-hidden="true"> · </span>

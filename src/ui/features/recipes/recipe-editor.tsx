@@ -6,12 +6,14 @@ import { GROW_LIMITS, type Recipe } from "../../../contract/grow.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { TextField } from "../../components/fields.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
+import { RefusalNote } from "../../components/refusal-note.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { PhaseSection } from "./phase-section.tsx";
 import { fieldOfRefusal, nextPhaseText, previewPhasesOf, recipeForm, recipeText, type PhaseText, type RecipeText } from "./recipe-form.ts";
 import { RecipePreviewChart } from "./recipe-preview-chart.tsx";
 import { clearOfActions } from "./setting-field.tsx";
+import { useAccountRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 
 const hasErrors = (errors: Record<string, string[]> | undefined) => errors !== undefined && Object.keys(errors).length > 0;
@@ -26,12 +28,16 @@ interface Refusal {
  * A recipe's editor: its name and crop, its phases in order (each expandable, added, removed and
  * moved), and a preview of the plan as typed. Checked with the server's rules before sending; a
  * refusal of the server stays in the form, under the field it is about, with everything typed.
+ * A recipe of another account opened by a role that may not change recipes there cannot be saved,
+ * and says why beside Save. (A new recipe goes to the person's own account.)
  */
 export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
   const { core } = useAppData();
   const navigate = useNavigate();
   const formId = `recipe-${useId()}`;
   const sentRef = useRef<RecipeRequest | null>(null);
+  const saveRefusal = useAccountRefusal(recipe?.client_id, "manageRecipes");
+  const saveReasonId = `${formId}-refused`;
   const { form, fields, busy, refusal } = useSubmitForm<typeof recipeForm, RecipeText, Refusal>({
     id: formId,
     schema: recipeForm,
@@ -223,6 +229,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
           </p>
         )}
         <div className="flex flex-wrap items-center justify-end gap-3">
+          <RefusalNote id={saveReasonId} text={saveRefusal} className="mr-auto" />
           <Link to="/recipes" className="btn-secondary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3">
             Cancel
           </Link>
@@ -231,7 +238,8 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
           <button
             type="submit"
             className="btn-primary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3"
-            disabled={busy}
+            disabled={busy || saveRefusal !== null}
+            aria-describedby={saveRefusal ? saveReasonId : undefined}
             onClick={() => {
               focusPending.current = true;
             }}
