@@ -192,19 +192,20 @@ export function alertsRepo(db: Database) {
     },
 
     /**
-     * Acknowledges the client's alarm: who (the client's username now), when, and the comment.
+     * Acknowledges the client's alarm: who (`by`'s username now: the account, or a member of its
+     * farm), when, and the comment.
      * An alarm acknowledged already is answered as it is; a resolved one as such; another
      * client's, or none, is undefined.
      */
-    async acknowledge(clientId: number, alarmId: number, comment: string | null, now: Date): Promise<Acknowledged> {
+    async acknowledge(clientId: number, alarmId: number, comment: string | null, now: Date, by: number = clientId): Promise<Acknowledged> {
       const [changed] = await db.query<AlarmRow>(
         `with a as (
            update alerts set state = 'acknowledged', acknowledged_at = $3, ack_comment = $4,
-             acknowledged_by = (select username from clients where client_id = $1)
+             acknowledged_by = (select username from clients where client_id = $5)
            where client_id = $1 and alert_id = $2 and state = 'open' returning *
          )
          select ${ALARM_COLUMNS} from a ${JOINS}`,
-        [clientId, alarmId, now, comment],
+        [clientId, alarmId, now, comment, by],
       );
       if (changed) return { alarm: alarmOf(changed), changed: true };
       const alarm = await get(clientId, alarmId);
@@ -239,15 +240,15 @@ export function alertsRepo(db: Database) {
      * Acknowledges every open alarm of the client's farm at once (who, when, the comment, as one
      * alarm's acknowledgement); answers those this call acknowledged, newest first.
      */
-    async acknowledgeFarm(clientId: number, farmId: number, comment: string | null, now: Date): Promise<Alarm[]> {
+    async acknowledgeFarm(clientId: number, farmId: number, comment: string | null, now: Date, by: number = clientId): Promise<Alarm[]> {
       const rows = await db.query<AlarmRow>(
         `with a as (
            update alerts set state = 'acknowledged', acknowledged_at = $3, ack_comment = $4,
-             acknowledged_by = (select username from clients where client_id = $1)
+             acknowledged_by = (select username from clients where client_id = $5)
            where client_id = $1 and state = 'open' and mcu_id in (select mcu_id from mcus where client_id = $1 and farm_id = $2) returning *
          )
          select ${ALARM_COLUMNS} from a ${JOINS} order by a.raised_at desc, a.alert_id desc`,
-        [clientId, farmId, now, comment],
+        [clientId, farmId, now, comment, by],
       );
       return rows.map(alarmOf);
     },

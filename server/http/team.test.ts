@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordOpenAlert } from "../db/alerts-repo.ts";
 import { memberOf } from "../test-support/team.ts";
 import { createTestServer, seedClientData, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
@@ -112,6 +113,15 @@ describe("members", () => {
     const res = await coOwner.put(`/api/farms/${fx.farm.farm_id}/members/${owner.clientId}`, { role: "viewer" });
     expect([res.statusCode, res.json().message]).toEqual([403, "The farm's account is always its Owner"]);
     expect((await coOwner.del(`/api/farms/${fx.farm.farm_id}/members/${owner.clientId}`)).statusCode).toBe(403);
+  });
+
+  it("acknowledge an alarm in their own name", async () => {
+    const grower = await memberOf(server, owner, fx.farm.farm_id, "grower");
+    const n = await server.app.repos.notifications.create(owner.clientId, { type: "battery_low", title: "Room A: battery low", body: "Battery at 20%." }, new Date(server.clock.now), { mcuId: fx.mcu.mcu_id });
+    await recordOpenAlert(server.db, { clientId: owner.clientId, mcuId: fx.mcu.mcu_id, type: "battery_low" }, n.notification_id, new Date(server.clock.now));
+    const [open] = await server.db.query<{ alert_id: number }>("select alert_id from alerts where mcu_id = $1 and state = 'open'", [fx.mcu.mcu_id]);
+    const res = await grower.post(`/api/alarms/${open!.alert_id}/acknowledge`, { comment: "Charging it" });
+    expect(res.json()).toMatchObject({ state: "acknowledged", acknowledged_by: grower.registration.username });
   });
 
   it("act with their weakest role on a batch that spans farms, and not at all where they are no member", async () => {

@@ -80,7 +80,7 @@ export const alarmRoutes: FastifyPluginAsync = async (app) => {
     const clientId = req.acting.tenant;
     const alarmId = idParam(req.params.alarm_id, "Alarm");
     const { comment } = parse(acknowledgeAlarmRequest, req.body ?? {});
-    const result = await alarms.acknowledge(clientId, alarmId, comment ?? null, app.now());
+    const result = await alarms.acknowledge(clientId, alarmId, comment ?? null, app.now(), req.signedIn.clientId);
     if (!result) throw notFound("Alarm");
     if ("resolved" in result) throw new AppError("alarm_resolved", "This alarm has resolved already: its condition cleared, so there is nothing to acknowledge");
     if (result.changed) app.events.emit("alarmChanged", clientId, result.alarm);
@@ -92,7 +92,7 @@ export const alarmRoutes: FastifyPluginAsync = async (app) => {
     const clientId = req.acting.tenant;
     const { farm_id, comment } = parse(acknowledgeFarmAlarmsRequest, req.body ?? {});
     await ownFilterTarget(clientId, "Farm", farm_id);
-    const acknowledged = await alarms.acknowledgeFarm(clientId, farm_id, comment ?? null, app.now());
+    const acknowledged = await alarms.acknowledgeFarm(clientId, farm_id, comment ?? null, app.now(), req.signedIn.clientId);
     for (const alarm of acknowledged) app.events.emit("alarmChanged", clientId, alarm);
     return { acknowledged };
   });
