@@ -1,0 +1,124 @@
+import type { BrowserContext, Page } from "playwright";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cannotText } from "../src/contract/team.ts";
+import { apiCaller, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+
+/**
+ * Several people on one farm, in Chromium against the real server and the demo fleet: the demo
+ * account (the Owner) invites a Viewer and a Grower to Valley Tunnels. The Viewer sees the farm's
+ * live dashboard and its wall but cannot switch; the Grower switches and acknowledges the farm's
+ * alarm; once the Owner removes the Grower, the Grower's dashboard no longer shows the farm.
+ */
+
+const FARM = "Valley Tunnels";
+const ROOM = "Tunnel 1";
+/** A room of another farm of the demo account: a member of Valley Tunnels never sees it. */
+const OTHER_ROOM = "Oyster Room A";
+
+let app: DemoApp;
+let owner: { context: BrowserContext; page: Page };
+let ownerApi: ReturnType<typeof apiCaller>;
+let farmId: number;
+
+/** A new person who registered, signed in and joined the farm with `role` through an invitation of the Owner. */
+async function member(role: "viewer" | "grower", size: "phone" | "laptop" = "laptop") {
+  const { code } = await ownerApi("post", `/api/farms/${farmId}/invitations`, { role });
+  const session = await app.newPage(size);
+  const n = `${role}${Date.now().toString(36)}`;
+  const reg = { username: n, email: `${n}@example.com`, password: "spores-and-caps", confirmPassword: "spores-and-caps", mobile: "+961 3 123-456", country: "LB", address: "1 Tunnel Road, Zahle" };
+  const registered = await session.context.request.post("/api/clients", { headers: { Origin: app.url }, data: reg });
+  expect(registered.ok()).toBe(true);
+  await signIn(session.page, n, reg.password);
+  const joined = await apiCaller(app, session.context)("post", "/api/invitations/accept", { code });
+  expect(joined).toMatchObject({ farm_id: farmId, role });
+  return { ...session, username: n, clientId: Number(await session.page.evaluate("JSON.parse(localStorage.getItem('client')).client_id")) };
+}
+
+const card = (page: Page, name: string) => page.getByRole("article", { name });
+const lastUpdated = (page: Page, name: string) => card(page, name).getByText(/^Last updated:/).innerText();
+
+beforeAll(async () => {
+  app = await startDemoApp();
+  owner = await app.newPage("laptop");
+  await signIn(owner.page);
+  ownerApi = apiCaller(app, owner.context);
+  const farms = (await ownerApi("get", `/api/farms/myfarms/get?client_id=${await owner.page.evaluate("JSON.parse(localStorage.getItem('client')).client_id")}`)) as { farm_id: number; name: string }[];
+  farmId = farms.find((f) => f.name === FARM)!.farm_id;
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("a farm shared by several people", () => {
+  it("shows a Viewer the farm's live dashboard and wall, with no switch they can use", async () => {
+    const viewer = await member("viewer", "phone");
+    const { page } = viewer;
+    await page.goto("/dashboard");
+    const room = card(page, ROOM);
+    await room.getByText("Online", { exact: true }).waitFor({ timeout: 20_000 });
+    // Live: the readings keep coming.
+    const before = await lastUpdated(page, ROOM);
+    await expect.poll(() => lastUpdated(page, ROOM), { timeout: 15_000 }).not.toBe(before);
+    // Every switch is there, showing the device's state, and disabled with the reason said once on the card.
+    const switches = room.getByRole("switch");
+    expect(await switches.count()).toBe(8);
+    for (const s of await switches.all()) expect(await s.isDisabled()).toBe(true);
+    // (Each switch also carries it as its accessible description.)
+    await room.locator("p", { hasText: cannotText("viewer", "switchControllers") }).first().waitFor();
+    // Nothing of the account's other farms.
+    expect(await card(page, OTHER_ROOM).count()).toBe(0);
+    await page.screenshot({ path: "/tmp/team-live-viewer-phone.png", fullPage: false });
+
+    await page.goto("/wall?rotate=0");
+    const tile = page.getByRole("group", { name: new RegExp(`^${ROOM}\\b`) });
+    await tile.first().waitFor({ timeout: 30_000 });
+    expect(await page.getByRole("switch").count()).toBe(0);
+    expect(await page.getByRole("group", { name: new RegExp(`^${OTHER_ROOM}\\b`) }).count()).toBe(0);
+    await viewer.context.close();
+  });
+
+  it("lets a Grower switch and acknowledge, and takes the farm away at once when the Owner removes them", async () => {
+    const grower = await member("grower");
+    const { page, context, clientId, username } = grower;
+    await page.goto("/dashboard");
+    const room = card(page, ROOM);
+    await room.getByText("Online", { exact: true }).waitFor({ timeout: 20_000 });
+    const automation = room.getByRole("switch", { name: "Humidifier Automation" });
+    await expect.poll(() => automation.isEnabled(), { timeout: 10_000 }).toBe(true);
+    const was = await automation.getAttribute("aria-checked");
+    await automation.click();
+    await expect.poll(() => automation.getAttribute("aria-checked"), { timeout: 10_000 }).not.toBe(was);
+    // The command log (written in batches) names who switched.
+    const roomId = await mcuIdOf(ROOM);
+    const actors = async () => ((await apiCaller(app, context)("get", `/api/mcus/${roomId}/commands?source=user`)) as { entries: { actor: string | null }[] }).entries.map((e) => e.actor);
+    await expect.poll(actors, { timeout: 10_000 }).toContain(username);
+
+    // The farm's alarm (the demo's low battery in the Packing Cooler).
+    await page.goto("/alarms");
+    const acknowledge = page.getByRole("button", { name: /^Acknowledge: Packing Cooler: battery low/ });
+    await acknowledge.waitFor({ timeout: 15_000 });
+    await acknowledge.click();
+    await page.getByRole("dialog").getByRole("button", { name: "Acknowledge" }).click();
+    await expect.poll(() => page.getByText(`Acknowledged by ${username} at`).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+
+    // Removed: the farm leaves the Grower's dashboard without a reload of the page.
+    await page.goto("/dashboard");
+    await room.getByText("Online", { exact: true }).waitFor({ timeout: 20_000 });
+    const removed = await owner.context.request.delete(`/api/farms/${farmId}/members/${clientId}`, { headers: { Origin: app.url } });
+    expect(removed.ok()).toBe(true);
+    const removedAt = Date.now();
+    await expect.poll(() => card(page, ROOM).count(), { timeout: 10_000 }).toBe(0);
+    expect(Date.now() - removedAt).toBeLessThan(10_000);
+    // And the server refuses what the role allowed a moment ago.
+    const refused = await context.request.get(`/api/farms/${farmId}/members`, { headers: { Origin: app.url } });
+    expect(refused.status()).toBe(404);
+    await context.close();
+  });
+});
+
+async function mcuIdOf(name: string): Promise<number> {
+  const clientId = await owner.page.evaluate("JSON.parse(localStorage.getItem('client')).client_id");
+  const mcus = (await ownerApi("get", `/api/mcus/by-client/${clientId}`)) as { mcu_id: number; name: string }[];
+  return mcus.find((m) => m.name === name)!.mcu_id;
+}
