@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useId, useMemo, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { progressLabel, type Batch, type BatchAction } from "../../../contract/grow.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { RefusalNote } from "../../components/refusal-note.tsx";
 import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useListLoad } from "../../components/use-list-load.ts";
@@ -14,6 +15,7 @@ import { batchStatus, phaseOfText } from "./batch-status.ts";
 import { eventText } from "./event-text.ts";
 import { HarvestSection } from "./harvest-section.tsx";
 import { PhaseProgressBar } from "./phase-progress-bar.tsx";
+import { useBatchRefusal } from "./use-batch-refusal.ts";
 import { formatDateTimeIn, formatDayTime } from "./zone-dates.ts";
 
 const BATCH_LISTS = ["batches"] as const;
@@ -67,6 +69,12 @@ function BatchDetail({ batch }: { batch: Batch }) {
   }, [mcus, batch.mcu_ids]);
   const phase = status?.progress.phase;
   const events = useMemo(() => [...batch.events].sort((a, b) => Date.parse(b.at) - Date.parse(a.at)), [batch.events]);
+  // Confirming a phase is the day's work; every other action changes the plan.
+  const confirmRefusal = useBatchRefusal(batch.mcu_ids, "confirmPhases");
+  const manageRefusal = useBatchRefusal(batch.mcu_ids, "manageBatches");
+  const confirmReasonId = useId();
+  const manageReasonId = useId();
+  const manageOff = { disabled: manageRefusal !== null, "aria-describedby": manageRefusal ? manageReasonId : undefined };
 
   async function remove() {
     if (!(await confirm("Are you sure you want to delete this batch?"))) return;
@@ -109,33 +117,43 @@ function BatchDetail({ batch }: { batch: Batch }) {
       {status && phase && (
         <section aria-label="Actions" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
           {phase.confirm !== null && !status.progress.held && (
-            <button type="button" className="btn-primary min-h-14 text-lg 4xl:text-2xl sm:col-span-2 lg:col-span-5" onClick={() => open("confirm")}>
-              Confirm: {phase.confirm}
-            </button>
+            <>
+              <button
+                type="button"
+                className="btn-primary min-h-14 text-lg 4xl:text-2xl sm:col-span-2 lg:col-span-5"
+                onClick={() => open("confirm")}
+                disabled={confirmRefusal !== null}
+                aria-describedby={confirmRefusal ? confirmReasonId : undefined}
+              >
+                Confirm: {phase.confirm}
+              </button>
+              <RefusalNote id={confirmReasonId} text={confirmRefusal} className="-mt-1 sm:col-span-2 lg:col-span-5" />
+            </>
           )}
           {status.progress.held ? (
-            <button type="button" className="btn-primary min-h-12 4xl:text-xl" onClick={() => open("resume")}>
+            <button type="button" className="btn-primary min-h-12 4xl:text-xl" onClick={() => open("resume")} {...manageOff}>
               Resume
             </button>
           ) : (
-            <button type="button" className="btn-secondary min-h-12 4xl:text-xl" onClick={() => open("hold")}>
+            <button type="button" className="btn-secondary min-h-12 4xl:text-xl" onClick={() => open("hold")} {...manageOff}>
               Hold
             </button>
           )}
-          <button type="button" className="btn-secondary min-h-12 4xl:text-xl" onClick={() => open("extend")}>
+          <button type="button" className="btn-secondary min-h-12 4xl:text-xl" onClick={() => open("extend")} {...manageOff}>
             Extend
           </button>
-          <button type="button" className="btn-secondary min-h-12 4xl:text-xl" onClick={() => open("skip")}>
+          <button type="button" className="btn-secondary min-h-12 4xl:text-xl" onClick={() => open("skip")} {...manageOff}>
             {status.progress.next ? "Skip to next phase" : "Skip last phase"}
           </button>
-          <button type="button" className="btn-secondary min-h-12 4xl:text-xl text-red-700 border-red-300 hover:bg-red-50 lg:col-span-2" onClick={() => open("end")}>
+          <button type="button" className="btn-secondary min-h-12 4xl:text-xl text-red-700 border-red-300 hover:bg-red-50 lg:col-span-2" onClick={() => open("end")} {...manageOff}>
             End batch
           </button>
+          <RefusalNote id={manageReasonId} text={manageRefusal} className="-mt-1 sm:col-span-2 lg:col-span-5" />
         </section>
       )}
 
       <div className="grid gap-5 4xl:gap-8 lg:grid-cols-2 items-start">
-        <HarvestSection batch={batch} />
+        <HarvestSection batch={batch} manageRefusal={manageRefusal} />
         <PhaseTimeline batch={batch} now={now} />
       </div>
 
@@ -163,10 +181,11 @@ function BatchDetail({ batch }: { batch: Batch }) {
       </section>
 
       {!running && (
-        <div className="flex justify-end">
-          <button type="button" className="btn-danger min-h-11" onClick={() => void remove()}>
+        <div className="flex flex-col items-end gap-1">
+          <button type="button" className="btn-danger min-h-11" onClick={() => void remove()} {...manageOff}>
             Delete batch
           </button>
+          <RefusalNote id={manageReasonId} text={manageRefusal} className="text-right" />
         </div>
       )}
 

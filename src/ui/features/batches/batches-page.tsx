@@ -1,9 +1,11 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useId, useMemo, useState } from "react";
 import { Link } from "react-router-dom";
 import { PlusIcon } from "../../components/icons.tsx";
+import { RefusalNote, useRefusalOnEveryFarm } from "../../components/refusal-note.tsx";
 import { EmptyState, LoadError, Loading, SavedDataNotice } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useNow } from "../../components/use-now.ts";
+import { useFarmsWhere } from "../../data/farm-roles.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { BatchCard } from "./batch-card.tsx";
@@ -31,6 +33,11 @@ export default function BatchesPage() {
   const now = useNow();
   // A new number per opening: the form starts afresh each time.
   const [dialog, setDialog] = useState({ open: false, session: 0 });
+  // Starting needs a farm where the role may manage batches; the form offers only those farms' MCUs.
+  const startRefusal = useRefusalOnEveryFarm("manageBatches");
+  const startReasonId = useId();
+  const batchFarms = useFarmsWhere("manageBatches");
+  const startableMcus = useMemo(() => (batchFarms === null ? mcus : mcus.filter((m) => batchFarms.has(m.farm_id))), [mcus, batchFarms]);
 
   const running = useMemo(() => batches.filter((b) => b.status === "running").sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at)), [batches]);
   const ended = useMemo(() => batches.filter((b) => b.status === "ended").sort((a, b) => Date.parse(b.ended_at ?? b.updatedAt) - Date.parse(a.ended_at ?? a.updatedAt)), [batches]);
@@ -43,9 +50,16 @@ export default function BatchesPage() {
         <h2 id="batches-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
           Running batches
         </h2>
-        <button type="button" className="btn-primary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setDialog((d) => ({ open: true, session: d.session + 1 }))}>
+        <button
+          type="button"
+          className="btn-primary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3"
+          onClick={() => setDialog((d) => ({ open: true, session: d.session + 1 }))}
+          disabled={startRefusal !== null}
+          aria-describedby={startRefusal ? startReasonId : undefined}
+        >
           <PlusIcon /> Start a batch
         </button>
+        <RefusalNote id={startReasonId} text={startRefusal} className="basis-full justify-end text-right" />
       </div>
 
       <div className="empty:hidden -mt-4">
@@ -108,7 +122,7 @@ export default function BatchesPage() {
         </>
       )}
 
-      <StartBatchDialog key={dialog.session} open={dialog.open} onClose={() => setDialog((d) => ({ ...d, open: false }))} recipes={recipes} mcus={mcus} running={running} />
+      <StartBatchDialog key={dialog.session} open={dialog.open} onClose={() => setDialog((d) => ({ ...d, open: false }))} recipes={recipes} mcus={startableMcus} running={running} />
     </section>
   );
 }

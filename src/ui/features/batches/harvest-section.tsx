@@ -1,14 +1,16 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { GROW_LIMITS, type Batch } from "../../../contract/grow.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { TextField } from "../../components/fields.tsx";
 import { TrashIcon } from "../../components/icons.tsx";
+import { REFUSED_ICON_BUTTON, RefusalNote } from "../../components/refusal-note.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { harvestForm, substrateForm } from "./batch-forms.ts";
 import { biologicalEfficiency, harvestTotalKg, nextFlush } from "./batch-plan.ts";
+import { useBatchRefusal } from "./use-batch-refusal.ts";
 import { formatDateTimeIn, formatKg, formatPercent } from "./zone-dates.ts";
 
 /** A refusal shown under the form that was refused (the toast may be gone by the time it is read). */
@@ -56,9 +58,13 @@ function HarvestEntry({ batch }: { batch: Batch }) {
   );
 }
 
-/** The dry weight of the substrate, which the biological efficiency is counted against; empty clears it. */
-function SubstrateEntry({ batch }: { batch: Batch }) {
+/**
+ * The dry weight of the substrate, which the biological efficiency is counted against; empty clears
+ * it. It changes the batch: a role that may not shows the weight it has, and why it cannot save.
+ */
+function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: string | null }) {
   const { core } = useAppData();
+  const reasonId = useId();
   const { form, fields, busy, refusal } = useSubmitForm<typeof substrateForm, { substrate_dry_kg: string }, string>({
     schema: substrateForm,
     defaultValue: { substrate_dry_kg: batch.substrate_dry_kg === null ? "" : String(batch.substrate_dry_kg) },
@@ -76,18 +82,34 @@ function SubstrateEntry({ batch }: { batch: Batch }) {
   return (
     <form {...getFormProps(form)} aria-busy={busy || undefined} className="flex flex-wrap items-start gap-x-3">
       <div className="flex-1 min-w-40">
-        <TextField key={key} {...props} label="Substrate dry weight (kg)" inputMode="decimal" autoComplete="off" error={fields.substrate_dry_kg.errors ?? refusal ?? undefined} />
+        <TextField
+          key={key}
+          {...props}
+          label="Substrate dry weight (kg)"
+          inputMode="decimal"
+          autoComplete="off"
+          readOnly={roleRefusal !== null}
+          // Only when refused: an explicit undefined would take the place of the field's own error description.
+          {...(roleRefusal ? { "aria-describedby": reasonId } : {})}
+          error={fields.substrate_dry_kg.errors ?? refusal ?? undefined}
+        />
       </div>
-      <button type="submit" className="btn-secondary mt-6 min-h-11" disabled={busy}>
+      <button type="submit" className="btn-secondary mt-6 min-h-11" disabled={busy || roleRefusal !== null} aria-describedby={roleRefusal ? reasonId : undefined}>
         Save dry weight
       </button>
+      <RefusalNote id={reasonId} text={roleRefusal} className="basis-full -mt-2" />
     </form>
   );
 }
 
-/** The batch's harvests: the entry form, each flush, the dry weight and the totals. */
-export function HarvestSection({ batch }: { batch: Batch }) {
+/**
+ * The batch's harvests: the entry form, each flush, the dry weight and the totals. A role that may
+ * not record harvests sees them without the entry form, its delete buttons off, and why.
+ */
+export function HarvestSection({ batch, manageRefusal }: { batch: Batch; manageRefusal: string | null }) {
   const { core } = useAppData();
+  const harvestRefusal = useBatchRefusal(batch.mcu_ids, "recordHarvests");
+  const harvestReasonId = useId();
   const confirm = useConfirm();
   const [deleting, setDeleting] = useState<number | null>(null);
   const total = harvestTotalKg(batch);
@@ -126,7 +148,8 @@ export function HarvestSection({ batch }: { batch: Batch }) {
         </div>
       </dl>
 
-      <HarvestEntry batch={batch} />
+      {harvestRefusal === null && <HarvestEntry batch={batch} />}
+      <RefusalNote id={harvestReasonId} text={harvestRefusal} className="text-sm 4xl:text-xl" />
 
       {flushes.length === 0 ? (
         <p className="text-gray-600">No harvest recorded yet.</p>
@@ -154,7 +177,14 @@ export function HarvestSection({ batch }: { batch: Batch }) {
                 <td className="py-2 pr-2 text-right font-medium text-gray-900 whitespace-nowrap">{formatKg(h.fresh_kg)}</td>
                 <td className="py-2 pr-2 text-gray-700 break-words">{h.note}</td>
                 <td className="py-1 text-right">
-                  <button type="button" className="icon-btn min-h-11 min-w-11 hover:text-red-700 hover:bg-red-50" aria-label={`Delete the harvest of flush ${h.flush}`} disabled={deleting === h.harvest_id} onClick={() => void remove(h.harvest_id, h.flush)}>
+                  <button
+                    type="button"
+                    className={`icon-btn min-h-11 min-w-11 hover:text-red-700 hover:bg-red-50${harvestRefusal ? ` ${REFUSED_ICON_BUTTON}` : ""}`}
+                    aria-label={`Delete the harvest of flush ${h.flush}`}
+                    disabled={deleting === h.harvest_id || harvestRefusal !== null}
+                    aria-describedby={harvestRefusal ? harvestReasonId : undefined}
+                    onClick={() => void remove(h.harvest_id, h.flush)}
+                  >
                     <TrashIcon className="text-lg 4xl:text-3xl" />
                   </button>
                 </td>
@@ -164,7 +194,7 @@ export function HarvestSection({ batch }: { batch: Batch }) {
         </table>
       )}
 
-      <SubstrateEntry key={batch.substrate_dry_kg ?? "none"} batch={batch} />
+      <SubstrateEntry key={batch.substrate_dry_kg ?? "none"} batch={batch} roleRefusal={manageRefusal} />
     </section>
   );
 }
