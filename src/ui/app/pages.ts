@@ -34,6 +34,11 @@ export const PAGES = {
   // The history screens bring the chart library (uPlot): only their chunks hold it.
   "/mcu/:mcuId": screen("sidebar", () => import("../features/history/mcu-history-page.tsx")),
   "/farms/:farmId/history": screen("sidebar", () => import("../features/history/farm-history-page.tsx")),
+  // Farm teams. Join is reached from an invitation's link, signed in or not (it offers to sign in).
+  "/farms/:farmId/members": screen("sidebar", () => import("../features/team/members-page.tsx")),
+  "/farms/:farmId/rota": screen("sidebar", () => import("../features/team/rota-page.tsx")),
+  "/farms/:farmId/audit": screen("sidebar", () => import("../features/team/audit-page.tsx")),
+  "/join": screen("open", () => import("../features/team/join-page.tsx")),
 } satisfies Record<string, { frame: Frame; load: () => Promise<{ default: ComponentType }> }>;
 
 export type PagePath = keyof typeof PAGES;

@@ -15,5 +15,8 @@ describe("the top bar's page title", () => {
     expect(titleOf("/mcu/12")).toBe("MCU History");
     expect(titleOf("/mcu/12/")).toBe("MCU History");
     expect(titleOf("/farms/3/history")).toBe("Farm History");
+    expect(titleOf("/farms/3/members")).toBe("Farm Members");
+    expect(titleOf("/farms/3/rota")).toBe("On-call Rota");
+    expect(titleOf("/farms/3/audit")).toBe("Audit Trail");
   });
 });

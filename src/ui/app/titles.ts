@@ -24,6 +24,9 @@ export const NAV = [
 const SUB_PAGES: readonly { path: RegExp; title: string }[] = [
   { path: /^\/mcu\/[^/]+\/?$/, title: "MCU History" },
   { path: /^\/farms\/[^/]+\/history\/?$/, title: "Farm History" },
+  { path: /^\/farms\/[^/]+\/members\/?$/, title: "Farm Members" },
+  { path: /^\/farms\/[^/]+\/rota\/?$/, title: "On-call Rota" },
+  { path: /^\/farms\/[^/]+\/audit\/?$/, title: "Audit Trail" },
 ];
 
 /** SPEC §2: the top bar's page title, default Dashboard. */

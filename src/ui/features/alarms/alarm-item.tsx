@@ -2,6 +2,7 @@ import { memo } from "react";
 import { Link } from "react-router-dom";
 import { ALARM_KIND_LABELS, formatMetricValue, metricValue, type Alarm, type AlarmMetric, type AlarmState } from "../../../contract/alarms-values.ts";
 import type { McuLive } from "../../../contract/live.ts";
+import { AlarmCallsToggle } from "../../components/alarm-calls.tsx";
 import { formatDateTime } from "../../components/dates.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
 import { useMcuLiveWith } from "../../data/hooks.ts";
@@ -139,6 +140,7 @@ export const AlarmItem = memo(function AlarmItem({
             {alarm.ack_comment && <p className="mt-1 break-words whitespace-pre-line">“{alarm.ack_comment}”</p>}
           </div>
         )}
+        <AlarmCallsToggle alarmId={alarm.alarm_id} />
         {alarm.state === "open" && onAcknowledge && (
           <div className="mt-auto pt-1">
             <button

@@ -1,13 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { auditCsvUrl, auditQueryOf, filtersProblem, NO_FILTERS } from "./audit-filters.ts";
 
 describe("the audit trail's filters", () => {
-  const zone = process.env.TZ;
   beforeEach(() => {
-    process.env.TZ = "Asia/Beirut";
+    vi.stubEnv("TZ", "Asia/Beirut");
   });
   afterEach(() => {
-    process.env.TZ = zone;
+    vi.unstubAllEnvs();
   });
 
   it("asks only for the filters that are set, the days from this browser's midnight to the end of the last one", () => {

@@ -1,0 +1,172 @@
+import { useId, useState, type FormEvent } from "react";
+import { CoreError } from "../../../contract/core-error.ts";
+import { INVITATION_DAYS, ROLE_LABELS, ROLES, type CreatedInvitation, type Role } from "../../../contract/team.ts";
+import { SelectField, TextAreaField, TextField } from "../../components/fields.tsx";
+import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { Modal } from "../../components/modal.tsx";
+import { messageOf, notify } from "../../components/toasts.ts";
+import { useAppData } from "../../data/provider.tsx";
+import { controlClass, touch } from "./controls.tsx";
+import { copyText, groupedCode, joinLink } from "./invitation-code.ts";
+import { roleSummary } from "./role-summary.ts";
+
+const NOTE_MAX = 200;
+
+interface InviteForm {
+  role: Role;
+  note: string;
+  days: string;
+}
+
+/** The form's own check of the days; the server checks the rest and says so at the field. */
+const daysProblem = (days: string): string | null => {
+  const n = Number(days);
+  return /^\s*\d+\s*$/.test(days) && n >= INVITATION_DAYS.min && n <= INVITATION_DAYS.max ? null : `Days must be a whole number from ${INVITATION_DAYS.min} to ${INVITATION_DAYS.max}`;
+};
+
+/**
+ * Invite someone to a farm: a role (with what it may do), a note for whoever manages the farm, and
+ * how many days the invitation can be used. The new code is shown once, here: the server keeps only
+ * its hash, so closing the dialog loses it for good (a new invitation is the way back).
+ */
+export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { farmId: number; farmName: string; open: boolean; onClose: () => void; onCreated: (created: CreatedInvitation) => void }) {
+  const { core } = useAppData();
+  const [form, setForm] = useState<InviteForm>({ role: "grower", note: "", days: String(INVITATION_DAYS.default) });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
+  const [copied, setCopied] = useState(false);
+  const summaryId = useId();
+  const confirm = useConfirm();
+
+  const close = () => {
+    setCopied(false);
+    onClose();
+    // The form starts again next time; the code is forgotten with the dialog.
+    setCreated(null);
+    setErrors({});
+    setForm({ role: "grower", note: "", days: String(INVITATION_DAYS.default) });
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = daysProblem(form.days);
+    if (problem) return setErrors({ days: problem });
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await core.invite(farmId, { role: form.role, days: Number(form.days), ...(form.note.trim() ? { note: form.note.trim() } : {}) });
+      setCreated(answer);
+      onCreated(answer);
+    } catch (err) {
+      const fields: Record<string, string> = {};
+      if (err instanceof CoreError) for (const e of err.fieldErrors) fields[e.path.split(".")[0]!] ??= e.message;
+      if (Object.keys(fields).length === 0) fields.form = messageOf(err, "The invitation could not be made");
+      setErrors(fields);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  // A tap outside or Escape would lose a code nobody copied yet: that needs a yes.
+  async function dismiss() {
+    if (created && !copied && !(await confirm("Close without copying? This code cannot be shown again."))) return;
+    close();
+  }
+
+  return (
+    <Modal open={open} onClose={() => void dismiss()} title={created ? "Invitation ready" : `Invite to ${farmName}`}>
+      {created ? (
+        <CreatedCode created={created} onCopied={() => setCopied(true)} onDone={() => void dismiss()} />
+      ) : (
+        <form onSubmit={submit} noValidate aria-label="Invite">
+          <SelectField label="Role" value={form.role} onChange={(e) => setForm((f) => ({ ...f, role: e.target.value as Role }))} error={errors.role} aria-describedby={summaryId} className={controlClass(Boolean(errors.role))}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </SelectField>
+          <p id={summaryId} className="-mt-2 mb-4 text-sm 4xl:text-lg text-gray-600" aria-live="polite">
+            {roleSummary(form.role)}
+          </p>
+          <TextAreaField label="Note (optional)" rows={2} maxLength={NOTE_MAX} value={form.note} onChange={(e) => setForm((f) => ({ ...f, note: e.target.value }))} error={errors.note} className={controlClass(Boolean(errors.note))} placeholder="Who it is for: only the farm's managers see it" />
+          <TextField
+            label="Days valid"
+            type="number"
+            inputMode="numeric"
+            min={INVITATION_DAYS.min}
+            max={INVITATION_DAYS.max}
+            value={form.days}
+            onChange={(e) => setForm((f) => ({ ...f, days: e.target.value }))}
+            error={errors.days}
+            className={controlClass(Boolean(errors.days))}
+          />
+          {errors.form && (
+            <p role="alert" className="mb-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+              {errors.form}
+            </p>
+          )}
+          <div className="flex flex-col-reverse sm:flex-row sm:justify-end gap-3">
+            <button type="button" className={`btn-secondary ${touch}`} onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className={`btn-primary ${touch}`} disabled={busy} aria-busy={busy}>
+              {busy ? "Creating…" : "Create invitation"}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+/** The new code, large and grouped for reading aloud, its join link, and copy buttons. */
+function CreatedCode({ created, onCopied, onDone }: { created: CreatedInvitation; onCopied: () => void; onDone: () => void }) {
+  const link = joinLink(window.location.origin, created.code);
+  const expires = new Date(created.invitation.expires_at).toLocaleDateString(undefined, { dateStyle: "medium" });
+
+  async function copy(text: string, what: string) {
+    if (await copyText(text)) {
+      onCopied();
+      notify.success(`${what} copied`);
+    } else notify.error(`Could not copy the ${what.toLowerCase()}: select it and copy it by hand`);
+  }
+
+  return (
+    <div className="space-y-4">
+      <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm 4xl:text-lg font-medium text-amber-950">
+        This code is shown only now. Copy it, or the link, and send it to the person you invite: it cannot be shown again.
+      </p>
+      <p className="text-sm 4xl:text-lg text-gray-700">
+        For a <strong>{ROLE_LABELS[created.invitation.role]}</strong>, until {expires}. It works once.
+      </p>
+      <div>
+        <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">Code</p>
+        <p data-invitation-code className="select-all rounded-xl bg-gray-100 px-3 py-3 text-center font-mono text-2xl sm:text-3xl 4xl:text-4xl font-semibold tracking-wider text-gray-900 break-words">
+          {groupedCode(created.code)}
+        </p>
+      </div>
+      <div>
+        <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">Join link</p>
+        <p data-join-link className="select-all rounded-lg border border-gray-200 px-3 py-2 font-mono text-sm 4xl:text-lg text-gray-800 break-all">
+          {link}
+        </p>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <button type="button" className={`btn-primary ${touch}`} onClick={() => void copy(link, "Link")}>
+          Copy link
+        </button>
+        <button type="button" className={`btn-secondary ${touch}`} onClick={() => void copy(created.code, "Code")}>
+          Copy code
+        </button>
+      </div>
+      <div className="flex justify-end">
+        <button type="button" className={`btn-secondary ${touch}`} onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { toCoreError } from "../../../contract/core-error.ts";
+import { INVITATION_CODE_LENGTH, normalizeInvitationCode, ROLE_LABELS, type InvitationPreview } from "../../../contract/team.ts";
+import { formatDateTime } from "../../components/dates.ts";
+import { withNext } from "../../components/next-path.ts";
+import { messageOf, notify } from "../../components/toasts.ts";
+import { useAppData, useClient } from "../../data/provider.tsx";
+import { controlClass, touch } from "./controls.tsx";
+import { groupedCode } from "./invitation-code.ts";
+import { roleSummary } from "./role-summary.ts";
+
+const linkClass = "font-medium text-brand-700 hover:text-brand-800 underline underline-offset-2";
+
+/**
+ * The frame of the Join screen, signed in or out: the brand and a centred card, as on Sign In. The
+ * screen has no sidebar (a person who is not signed in yet reaches it from a link).
+ */
+function JoinCard({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    document.title = "Join a farm · Mushroom Farm";
+  }, []);
+  return (
+    <div className="min-h-screen bg-brand-50 flex flex-col items-center justify-center px-4 py-8 sm:py-12">
+      <main className="w-full max-w-md 3xl:[zoom:1.25] 4xl:[zoom:2]">
+        <p className="flex items-center justify-center gap-3 mb-6 text-xl font-bold text-brand-900">
+          <span className="inline-flex items-center justify-center w-11 h-11 rounded-xl bg-brand-900 shadow-sm">
+            <img src="/favicon.svg" alt="" width={32} height={32} className="w-8 h-8" />
+          </span>
+          Mushroom Farm
+        </p>
+        <div className="card px-5 py-6 sm:px-8 sm:py-8 space-y-5">
+          <h1 className="text-2xl font-semibold text-gray-900 text-center">Join a farm</h1>
+          {children}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+/**
+ * Joining a farm with an invitation's code (from its link, or typed). Signed in: what the code
+ * offers, then Join. Signed out: the way to sign in or sign up and come back here with the code.
+ */
+export default function JoinPage() {
+  const [params] = useSearchParams();
+  const fromLink = normalizeInvitationCode(params.get("code") ?? "");
+  const client = useClient();
+  const here = fromLink ? `/join?${new URLSearchParams({ code: fromLink }).toString()}` : "/join";
+
+  if (!client) {
+    return (
+      <JoinCard>
+        <p className="text-gray-700 leading-relaxed">
+          {fromLink ? "You have an invitation to a farm. " : ""}Sign in to join a farm with an invitation code. New here? Create an account first: you come back to this page
+          afterwards{fromLink ? ", with the code filled in" : ""}.
+        </p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Link to={withNext("/login", here)} className={`btn-primary ${touch}`}>
+            Sign in
+          </Link>
+          <Link to={withNext("/register", here)} className={`btn-secondary ${touch}`}>
+            Create account
+          </Link>
+        </div>
+      </JoinCard>
+    );
+  }
+  return (
+    <JoinCard>
+      <JoinForm initialCode={fromLink} />
+      <p className="text-center text-sm">
+        <Link to="/dashboard" className={linkClass}>
+          Back to the dashboard
+        </Link>
+      </p>
+    </JoinCard>
+  );
+}
+
+type Check = { status: "idle" } | { status: "checking" } | { status: "refused"; message: string } | { status: "ready"; code: string; preview: InvitationPreview };
+
+function JoinForm({ initialCode }: { initialCode: string }) {
+  const { core } = useAppData();
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState(initialCode ? groupedCode(initialCode) : "");
+  const [check, setCheck] = useState<Check>({ status: "idle" });
+  const [joining, setJoining] = useState(false);
+  const [joinError, setJoinError] = useState<string | null>(null);
+  const codeId = useId();
+  const errorId = useId();
+
+  async function preview(code: string) {
+    setJoinError(null);
+    if (!code) return setCheck({ status: "refused", message: "Enter the invitation code" });
+    setCheck({ status: "checking" });
+    try {
+      setCheck({ status: "ready", code, preview: await core.previewInvitation(code) });
+    } catch (err) {
+      setCheck({ status: "refused", message: messageOf(err, toCoreError(err).message) });
+    }
+  }
+
+  // A code from the link is looked up at once: the person only has to say yes. A typed code is
+  // looked up when submitted.
+  const previewRef = useRef(preview);
+  previewRef.current = preview;
+  useEffect(() => {
+    if (initialCode) void previewRef.current(initialCode);
+  }, [initialCode]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void preview(normalizeInvitationCode(typed));
+  }
+
+  async function join(code: string, farmName: string) {
+    setJoining(true);
+    setJoinError(null);
+    try {
+      await core.acceptInvitation(code);
+      notify.success(`You joined ${farmName}`);
+      navigate("/dashboard", { replace: true });
+    } catch (err) {
+      setJoinError(messageOf(err, toCoreError(err).message));
+      setJoining(false);
+    }
+  }
+
+  const refused = check.status === "refused" ? check.message : null;
+  return (
+    <>
+      <form onSubmit={submit} noValidate className="space-y-3" aria-label="Invitation code">
+        <div>
+          <label htmlFor={codeId} className="block text-sm font-medium text-gray-700 mb-1">
+            Invitation code
+          </label>
+          <input
+            id={codeId}
+            className={`${controlClass(refused !== null)} font-mono text-lg tracking-wider uppercase`}
+            value={typed}
+            onChange={(e) => {
+              setTyped(e.target.value);
+              if (check.status !== "checking") setCheck({ status: "idle" });
+            }}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            // Grouped in fours with spaces (and dashes) as it may be pasted.
+            maxLength={INVITATION_CODE_LENGTH * 2}
+            placeholder="ABCD EFGH …"
+            aria-invalid={refused !== null ? true : undefined}
+            aria-describedby={refused !== null ? errorId : undefined}
+          />
+          {refused !== null && (
+            <p id={errorId} role="alert" className="mt-1 text-sm text-red-700">
+              {refused}
+            </p>
+          )}
+        </div>
+        {check.status !== "ready" && (
+          <button type="submit" className={`btn-secondary w-full ${touch}`} disabled={check.status === "checking"} aria-busy={check.status === "checking"}>
+            {check.status === "checking" ? "Checking…" : "Check code"}
+          </button>
+        )}
+      </form>
+
+      {check.status === "ready" && (
+        <section aria-label="Invitation" className="rounded-xl border border-brand-200 bg-brand-50 p-4 space-y-3">
+          <p className="text-gray-900 leading-relaxed" data-invitation-preview>
+            <strong>{check.preview.invited_by ?? "Someone"}</strong> invited you to <strong>{check.preview.farm_name}</strong> as <strong>{ROLE_LABELS[check.preview.role]}</strong>.
+          </p>
+          <p className="text-sm text-gray-700">{roleSummary(check.preview.role)}.</p>
+          <p className="text-sm text-gray-600">
+            The invitation expires <time dateTime={check.preview.expires_at}>{formatDateTime(check.preview.expires_at)}</time>.
+          </p>
+          {joinError && (
+            <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+              {joinError}
+            </p>
+          )}
+          <button type="button" className={`btn-primary w-full ${touch}`} disabled={joining} aria-busy={joining} onClick={() => void join(check.code, check.preview.farm_name)}>
+            {joining ? "Joining…" : `Join ${check.preview.farm_name}`}
+          </button>
+        </section>
+      )}
+    </>
+  );
+}
