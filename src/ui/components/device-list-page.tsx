@@ -170,7 +170,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
         >
           <ScanIcon /> {texts.scan}
         </button>
-        <RefusalNote id={scanReasonId} text={scanRefusal} className="basis-full justify-end text-right" />
+        <RefusalNote id={scanReasonId} text={scanRefusal} className="basis-full text-right" />
       </div>
       <DeviceFilterBar query={query} onQuery={setQuery} type={type} onType={setType} types={kind.types} searchLabel={texts.searchLabel} />
       {devices.length > 0 && (

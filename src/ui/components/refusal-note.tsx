@@ -13,9 +13,10 @@ import { useCollection } from "../data/hooks.ts";
 export function RefusalNote({ id, text, className = "" }: { id: string; text: string | null; className?: string }) {
   if (!text) return null;
   return (
-    <p id={id} className={`flex items-start gap-1.5 text-xs 4xl:text-lg text-gray-600 ${className}`}>
-      <LockIcon className="mt-px shrink-0 text-gray-500" />
-      <span className="min-w-0">{text}</span>
+    // The padlock runs in the text, so it stays beside the first word however the note is aligned and wrapped.
+    <p id={id} className={`text-xs 4xl:text-lg text-gray-600 ${className}`}>
+      <LockIcon className="inline -mt-0.5 mr-1 align-middle text-gray-500" />
+      {text}
     </p>
   );
 }

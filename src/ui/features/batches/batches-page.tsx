@@ -59,7 +59,7 @@ export default function BatchesPage() {
         >
           <PlusIcon /> Start a batch
         </button>
-        <RefusalNote id={startReasonId} text={startRefusal} className="basis-full justify-end text-right" />
+        <RefusalNote id={startReasonId} text={startRefusal} className="basis-full text-right" />
       </div>
 
       <div className="empty:hidden -mt-4">

@@ -88,7 +88,7 @@ function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: str
           label="Substrate dry weight (kg)"
           inputMode="decimal"
           autoComplete="off"
-          readOnly={roleRefusal !== null}
+          disabled={roleRefusal !== null}
           // Only when refused: an explicit undefined would take the place of the field's own error description.
           {...(roleRefusal ? { "aria-describedby": reasonId } : {})}
           error={fields.substrate_dry_kg.errors ?? refusal ?? undefined}

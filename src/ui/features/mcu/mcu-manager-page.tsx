@@ -209,7 +209,7 @@ export default function McuManagerPage() {
           </button>
         </div>
         {/* One note for the buttons here and the empty list's: both add. */}
-        <RefusalNote id={addReasonId} text={addRefusal} className="basis-full justify-end text-right" />
+        <RefusalNote id={addReasonId} text={addRefusal} className="basis-full text-right" />
       </div>
 
       <SavedDataNotice lists={LISTS} />
