@@ -87,7 +87,8 @@ export function FarmCard({ farm, onEdit, onDelete, deleting }: { farm: Farm; onE
           </ul>
         )}
       </div>
-      <div className="mt-3 -ml-2 -mb-2 flex flex-wrap gap-x-1">
+      {/* Two columns: up to four links stand in a tidy square rather than a ragged wrap. */}
+      <div className="mt-3 -ml-2 -mb-2 grid grid-cols-2 justify-items-start">
         {farm.mcus.length > 0 && (
           <FarmLink to={farmHistoryPath(farm.farm_id)} label={`History of farm ${farm.name}`}>
             <ChartIcon /> History
