@@ -133,6 +133,15 @@ describe("farm roles on the screens that change a farm", () => {
     await expectRefused(page.getByRole("button", { name: "Add MCU" }), reason("viewer", "manageDevices"));
     await expectRefused(page.getByRole("button", { name: "Scan MCU" }), reason("viewer", "manageDevices"));
 
+    // Controllers follow their MCU's farm: North Barn's are all the Viewer sees, none open to change.
+    await page.goto("/controllers");
+    const controllers = page.getByRole("list", { name: "Controllers" });
+    await controllers.getByRole("listitem").first().waitFor();
+    const deviceButtons = controllers.getByRole("button", { name: /^(Edit|Delete) / });
+    expect(await deviceButtons.count()).toBeGreaterThan(0);
+    for (const button of await deviceButtons.all()) await expectRefused(button, reason("viewer", "manageDevices"));
+    await expectRefused(page.getByRole("button", { name: "Scan Controller" }), reason("viewer", "manageDevices"));
+
     await page.goto("/settings-profile");
     const profile = card(page, PROFILE);
     await profile.waitFor();
@@ -222,6 +231,21 @@ describe("farm roles on the screens that change a farm", () => {
     await expectAllowed(page.getByRole("button", { name: "Record flush 2" }));
     await expectAllowed(page.getByRole("button", { name: "Save dry weight" }));
     expect(await page.getByText(/on this farm cannot/).count()).toBe(0);
+  });
+
+  it("says the server's sentence after SPEC's text when a role changed since the screen showed Delete", async () => {
+    const { context, page } = owner;
+    // The role as the server now knows it: the screen still offers the delete.
+    const sentence = reason("viewer", "manageDevices");
+    await context.route("**/api/sensors/*", (route) =>
+      route.request().method() === "DELETE" ? route.fulfill({ status: 403, json: { code: "FORBIDDEN", message: sentence } }) : route.fallback(),
+    );
+    await page.goto("/sensors");
+    const sensors = page.getByRole("list", { name: "Sensors" });
+    await sensors.getByRole("button", { name: /^Delete / }).first().click();
+    await page.getByRole("alertdialog", { name: "Delete this sensor?" }).getByRole("button", { name: "OK" }).click();
+    await expectToast(page, `Delete failed: ${sentence}`);
+    await context.unroute("**/api/sensors/*");
   });
 
   it("screenshots Manage Farms and MCU Manager as the Viewer on a phone and a laptop", async () => {
