@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router-dom";
+import { nextPathOf } from "../components/next-path.ts";
 import { Loading } from "../components/states.tsx";
 import { useClient } from "../data/provider.tsx";
 import { Layout } from "./layout.tsx";
@@ -23,10 +24,15 @@ function RequireClient({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** /login and /register are for signed-out visitors: a signed-in client goes to the dashboard. */
+/**
+ * /login and /register are for signed-out visitors: a signed-in client goes to the dashboard, or
+ * to the page that sent them to sign in (`?next=`). That includes the moment of signing in, when
+ * this guard sees the client before the page's own navigation has moved on.
+ */
 function SignedOutOnly({ children }: { children: ReactNode }) {
   const client = useClient();
-  if (client) return <Navigate to="/dashboard" replace />;
+  const { search } = useLocation();
+  if (client) return <Navigate to={nextPathOf(search) ?? "/dashboard"} replace />;
   return children;
 }
 

@@ -8,7 +8,7 @@ import { messageOf } from "../../components/toasts.ts";
 import { useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { auditCsvUrl, auditQueryOf, filtersProblem, NO_FILTERS, type AuditFilters } from "./audit-filters.ts";
-import { changedFields, changeSummary } from "./audit-summary.ts";
+import { changeSummary } from "./audit-summary.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { FarmTeamFrame } from "./farm-team-frame.tsx";
 import { useTeamLoad, useWideScreen } from "./use-team-load.ts";
@@ -182,8 +182,8 @@ function AuditTrail({ farm }: { farm: Farm }) {
 const whatOf = (e: AuditEntry) => `${AUDIT_KIND_LABELS[e.kind]} ${e.action}`;
 
 function Changes({ entry }: { entry: AuditEntry }) {
-  const changes = changedFields(entry.before, entry.after);
-  return <span className="break-words text-gray-700">{changeSummary(changes)}</span>;
+  const text = changeSummary(entry.before, entry.after);
+  return text ? <p className="break-words text-gray-700">{text}</p> : null;
 }
 
 /** A laptop's or a wall's table of the changes, newest first. */

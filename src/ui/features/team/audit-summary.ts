@@ -35,10 +35,24 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
 /** How many changed fields a line shows before "and N more". */
 export const SHOWN_CHANGES = 4;
 
-/** The changes as one short line: "role: grower → viewer; note: — → Night shift", at most SHOWN_CHANGES of them. */
-export function changeSummary(changes: readonly FieldChange[]): string {
-  if (changes.length === 0) return "No field changed";
-  const shown = changes.slice(0, SHOWN_CHANGES).map((c) => `${c.field}: ${c.from ?? "—"} → ${c.to ?? "—"}`);
+/** Fields every change touches: the entry's own time says when. */
+const BOOKKEEPING = /^(created_at|updated_at)$/;
+/**
+ * What a record created or deleted says of itself besides its content: its ids, who and when. Its
+ * content (a role, a note, a name) is what the line is for.
+ */
+const IDENTITY = /(^id|_id|_by|_at)$/;
+
+/**
+ * What a change altered, as one short line: "role: grower → viewer" for a change, "role: grower;
+ * note: Night shift" for a record created or deleted (its content only, without ids, times and
+ * empty fields), at most SHOWN_CHANGES fields and "and N more".
+ */
+export function changeSummary(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string {
+  const oneSided = before === null || after === null;
+  const changes = changedFields(before, after).filter((c) => !BOOKKEEPING.test(c.field) && !(oneSided && (IDENTITY.test(c.field) || [null, "", "null"].includes(c.to ?? c.from))));
+  if (changes.length === 0) return oneSided ? "" : "No field changed";
+  const shown = changes.slice(0, SHOWN_CHANGES).map((c) => (oneSided ? `${c.field}: ${c.to ?? c.from}` : `${c.field}: ${c.from ?? "—"} → ${c.to ?? "—"}`));
   const more = changes.length - shown.length;
   return more > 0 ? `${shown.join("; ")}; and ${more} more` : shown.join("; ");
 }

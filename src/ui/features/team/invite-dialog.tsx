@@ -144,7 +144,7 @@ function CreatedCode({ created, onCopied, onDone }: { created: CreatedInvitation
       </p>
       <div>
         <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">Code</p>
-        <p data-invitation-code className="select-all rounded-xl bg-gray-100 px-3 py-3 text-center font-mono text-2xl sm:text-3xl 4xl:text-4xl font-semibold tracking-wider text-gray-900 break-words">
+        <p data-invitation-code className="select-all rounded-xl bg-gray-100 px-3 py-3 text-center font-mono text-2xl sm:text-3xl 4xl:text-4xl font-semibold tracking-wider text-gray-900 break-words [text-wrap:balance]">
           {groupedCode(created.code)}
         </p>
       </div>

@@ -6,11 +6,13 @@ import { formatDateTime } from "../../components/dates.ts";
 import { withNext } from "../../components/next-path.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData, useClient } from "../../data/provider.tsx";
-import { controlClass, touch } from "./controls.tsx";
+import { controlClass } from "./controls.tsx";
 import { groupedCode } from "./invitation-code.ts";
 import { roleSummary } from "./role-summary.ts";
 
 const linkClass = "font-medium text-brand-700 hover:text-brand-800 underline underline-offset-2";
+/** A thumb's size; no wall sizes of their own: the card is zoomed whole on a wall screen, as Sign In is. */
+const touch = "min-h-12";
 
 /**
  * The frame of the Join screen, signed in or out: the brand and a centred card, as on Sign In. The
@@ -52,8 +54,8 @@ export default function JoinPage() {
     return (
       <JoinCard>
         <p className="text-gray-700 leading-relaxed">
-          {fromLink ? "You have an invitation to a farm. " : ""}Sign in to join a farm with an invitation code. New here? Create an account first: you come back to this page
-          afterwards{fromLink ? ", with the code filled in" : ""}.
+          {fromLink ? "You have an invitation to a farm. Sign in to see it and join." : "Sign in to join a farm with an invitation code."} New here? Create an account first: afterwards you come
+          back here{fromLink ? ", with the code filled in" : ""}.
         </p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Link to={withNext("/login", here)} className={`btn-primary ${touch}`}>
@@ -130,14 +132,15 @@ function JoinForm({ initialCode }: { initialCode: string }) {
   const refused = check.status === "refused" ? check.message : null;
   return (
     <>
-      <form onSubmit={submit} noValidate className="space-y-3" aria-label="Invitation code">
+      <form onSubmit={submit} noValidate className="space-y-3">
         <div>
           <label htmlFor={codeId} className="block text-sm font-medium text-gray-700 mb-1">
             Invitation code
           </label>
           <input
             id={codeId}
-            className={`${controlClass(refused !== null)} font-mono text-lg tracking-wider uppercase`}
+            // The code in fours (29 characters) fits a phone's field in a monospace of the body's size.
+            className={`${controlClass(refused !== null, { wall: false })} font-mono uppercase`}
             value={typed}
             onChange={(e) => {
               setTyped(e.target.value);

@@ -96,7 +96,7 @@ function Members({ farm }: { farm: Farm }) {
         ) : members.state.status === "error" ? (
           <LoadError text={`The members could not be loaded: ${members.state.message}`} onRetry={members.retry} />
         ) : (
-          <ul className="grid gap-3 4xl:gap-5 lg:grid-cols-2" aria-label="Members">
+          <ul className="grid gap-3 4xl:gap-5 lg:grid-cols-2 4xl:grid-cols-3" aria-label="Members">
             {members.state.value.map((m) => (
               <MemberItem key={m.client_id} member={m} me={m.client_id === me} manage={manage} busy={busy === m.client_id} onRole={(r) => void changeRole(m, r)} onRemove={() => void remove(m)} />
             ))}

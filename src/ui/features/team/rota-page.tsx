@@ -286,7 +286,7 @@ function ShiftCard({
       <div className="flex items-center justify-between gap-2">
         <h4 className="font-semibold text-gray-900 4xl:text-2xl">
           {title}
-          {index === 0 && <span className="ml-2 text-sm font-normal text-gray-600">called first</span>}
+          {index === 0 && <span className="ml-2 text-sm 4xl:text-xl font-normal text-gray-600">called first</span>}
         </h4>
         <div className="flex gap-1">
           <button type="button" className="icon-btn min-h-12 min-w-12" onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move ${title} up`}>
@@ -380,7 +380,7 @@ function ShiftCard({
       </div>
       {shift.start && shift.end && endsNextDay(shift.start, shift.end) && (
         <p id={`${base}-next-day`} className="-mt-2 text-sm 4xl:text-xl font-medium text-amber-800">
-          Ends next day at {shift.end}
+          Ends next day
         </p>
       )}
     </li>
