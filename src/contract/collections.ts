@@ -210,7 +210,8 @@ export const COLLECTIONS = {
       }),
       updateProfile: mutation({
         method: "PUT",
-        request: (clientId, id: number, body: Omit<ProfileRequest, "client_id">) => ({ path: API_PATHS.profile(id), body: { ...body, client_id: clientId() }, id }),
+        // A profile of another account (a Manager of one of its farms) is saved in that account.
+        request: (clientId, id: number, body: Omit<ProfileRequest, "client_id"> & { client_id?: number }) => ({ path: API_PATHS.profile(id), body: { ...body, client_id: body.client_id ?? clientId() }, id }),
         answer: settingProfile,
         effect: "upsert",
       }),

@@ -36,7 +36,7 @@ export function ProfileFormDialog({ open, profile, onClose }: { open: boolean; p
     setFailure(null);
     try {
       if (profile) {
-        await core.updateProfile(profile.profile_id, { name, config });
+        await core.updateProfile(profile.profile_id, { name, config, client_id: profile.client_id });
         notify.success("Profile updated successfully");
       } else {
         await core.createProfile({ name, config });
