@@ -19,7 +19,7 @@ async function shootSizes(page: Page, name: string, back: keyof typeof SIZES, fu
   for (const [size, viewport] of Object.entries(SIZES)) {
     await page.setViewportSize(viewport);
     // A frame for the layout to follow the new width.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
     await page.screenshot({ path: `${SHOTS}/${name}-${size}.png`, fullPage });
   }
   await page.setViewportSize(SIZES[back]);
@@ -78,7 +78,7 @@ describe("farm teams", () => {
 
     await ready.getByRole("button", { name: "Copy link" }).click();
     await expectToast(page, "Link copied");
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(joinLink);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(joinLink);
     await ready.getByRole("button", { name: "Done" }).click();
     await ready.waitFor({ state: "detached" });
 
@@ -161,7 +161,7 @@ describe("farm teams", () => {
     await page.getByRole("link", { name: "On-call rota" }).click();
     await page.waitForURL(`**/farms/${farmId}/rota`);
     await page.getByText("Nobody is on call now.").waitFor();
-    expect(await page.getByLabel("Time zone").inputValue()).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
+    expect(await page.getByLabel("Time zone").inputValue()).toBe(await page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone"));
     expect(await page.getByLabel("Repeat every (minutes)").inputValue()).toBe("5");
     expect(await page.getByLabel("Escalate every (minutes)").inputValue()).toBe("15");
 
