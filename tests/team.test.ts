@@ -126,6 +126,19 @@ describe("farm teams", () => {
     await page.goto("/farms");
     await page.getByRole("list", { name: "Farms" }).getByText(FARM).first().waitFor();
 
+    // A Grower sees the team read-only, with the reason in the server's words.
+    await page.goto(`/farms/${farmId}/members`);
+    await page.getByText("A Grower on this farm cannot invite, change or remove members. The Owner of the farm can.").waitFor();
+    await member(page, newcomer).getByText("You", { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Invite", exact: true }).count()).toBe(0);
+    expect(await page.getByRole("combobox").count()).toBe(0);
+    await page.getByRole("button", { name: "Leave farm" }).waitFor();
+    await page.getByRole("link", { name: "On-call rota" }).click();
+    await page.getByText("A Grower on this farm cannot change the on-call rota. A Manager or the Owner can.").waitFor();
+    expect(await page.getByRole("button", { name: "Save rota" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Audit trail" }).click();
+    await page.getByText("A Grower on this farm cannot read the audit trail. A Manager or the Owner can.").waitFor();
+
     // The code worked once: a second use is refused in the server's words.
     await page.goto(`/join?code=${code}`);
     await page.getByRole("alert").filter({ hasText: /not valid|expired|withdrawn/ }).first().waitFor();
@@ -154,6 +167,28 @@ describe("farm teams", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
     await expectToast(page, "Member removed");
     await newbie.waitFor({ state: "detached" });
+  });
+
+  it("lets a member leave the farm, and the farm leaves their lists", async () => {
+    const { code: leaverCode } = (await apiCaller(app, owner.context)("post", `/api/farms/${farmId}/invitations`, { role: "viewer" })) as { code: string };
+    const { context, page } = await app.newPage("phone");
+    const name = `viewer${Date.now().toString(36)}`;
+    const registered = await context.request.post("/api/clients", {
+      headers: { Origin: app.url },
+      data: { username: name, email: `${name}@example.com`, password: PASSWORD, confirmPassword: PASSWORD, mobile: "+961 3 123-456", country: "LB", address: "2 Tunnel Road, Zahle" },
+    });
+    expect(registered.ok()).toBe(true);
+    await signIn(page, name, PASSWORD);
+    await apiCaller(app, context)("post", "/api/invitations/accept", { code: leaverCode });
+
+    await page.goto(`/farms/${farmId}/members`);
+    await page.getByRole("button", { name: "Leave farm" }).click();
+    await page.getByRole("alertdialog").getByText(`Leave ${FARM}?`).waitFor();
+    await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+    await expectToast(page, "You left the farm");
+    await page.waitForURL("**/farms");
+    await page.getByText("No farms yet").waitFor();
+    await context.close();
   });
 
   it("lets the Owner put themself on call and shows who is on call now", async () => {
@@ -207,12 +242,14 @@ describe("farm teams", () => {
 
     await page.getByLabel("What").selectOption("member");
     await page.getByRole("button", { name: "Apply" }).click();
-    await table.getByRole("row", { name: new RegExp(`${newcomer}.*Member joined`) }).waitFor();
+    const joined = table.getByRole("row", { name: new RegExp(`${newcomer}.*Member joined`) });
+    await joined.waitFor();
     const roleChange = table.getByRole("row", { name: /Member role changed/ });
     await roleChange.waitFor();
     expect(await roleChange.innerText()).toContain("role: grower → viewer");
-    expect(await table.getByRole("row", { name: /Member joined/ }).innerText()).toContain(`role: grower; username: ${newcomer}`);
-    await table.getByRole("row", { name: /Member removed/ }).waitFor();
+    expect(await joined.innerText()).toContain(`role: grower; username: ${newcomer}`);
+    await table.getByRole("row", { name: new RegExp(`Member removed.*${newcomer}`) }).waitFor();
+    await table.getByRole("row", { name: /Member left/ }).waitFor();
     expect(await table.getByRole("row", { name: /On-call rota/ }).count()).toBe(0);
     expect(await page.getByRole("link", { name: "Download CSV" }).getAttribute("href")).toBe(`/api/farms/${farmId}/audit.csv?kind=member`);
 
@@ -228,5 +265,16 @@ describe("farm teams", () => {
     await page.getByRole("list", { name: "Changes to the farm, newest first" }).waitFor();
     expect(await page.getByRole("table").count()).toBe(0);
     await page.setViewportSize(SIZES.laptop);
+  });
+
+  it("shows, folded on an alarm's card, whom the on-call rota called about it", async () => {
+    const { page } = owner;
+    await page.goto("/alarms");
+    const toggle = page.getByRole("button", { name: "Who was called" }).first();
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    const panel = page.locator(`[id="${await toggle.getAttribute("aria-controls")}"]`);
+    await panel.getByText(/^(Called .+ \((on call|backup|managers and owners)\) at \d\d:\d\d · (displayed \d\d:\d\d|not displayed yet)|Nobody was called about it by an on-call rota\.)/).first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/alarm-calls-laptop.png` });
   });
 });

@@ -49,7 +49,7 @@ export function AlarmCalls({ alarmId }: { alarmId: number }) {
         </button>
       </p>
     );
-  if (load.notices.length === 0) return <p className="text-sm 4xl:text-xl text-gray-600">Nobody was called: the farm has no one on call for it.</p>;
+  if (load.notices.length === 0) return <p className="text-sm 4xl:text-xl text-gray-600">Nobody was called about it by an on-call rota.</p>;
   return (
     <ol className="space-y-1 text-sm 4xl:text-xl text-gray-800" aria-label="Calls">
       {load.notices.map((n, i) => (
