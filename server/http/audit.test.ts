@@ -33,7 +33,7 @@ describe("the audit trail", () => {
     expect(mcu).toMatchObject({ kind: "mcu", action: "changed", before: expect.objectContaining({ name: "Room A" }), after: expect.objectContaining({ name: "Room A (north)" }) });
     expect(mcu!.address).toBe("127.0.0.1");
     // The seeding's creations are there too, oldest last; another farm's changes are not.
-    expect(entries.map((e) => `${e.kind} ${e.action}`)).toEqual(expect.arrayContaining(["controller created", "sensor created", "link linked", "member joined", "invitation invited"]));
+    expect(entries.map((e) => `${e.kind} ${e.action}`)).toEqual(expect.arrayContaining(["controller created", "sensor created", "link linked", "member joined", "invitation created"]));
     expect(entries.some((e) => e.farm_id === otherFarm)).toBe(false);
   });
 

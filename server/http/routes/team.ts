@@ -89,7 +89,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return team.invitations(farmId, app.now());
   });
 
-  app.post<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, audited(needs("manageMembers", farmOf), { kind: "invitation", action: "invited", created: (a) => (a as CreatedInvitation).invitation.invitation_id }), async (req, reply): Promise<CreatedInvitation> => {
+  app.post<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, audited(needs("manageMembers", farmOf), { kind: "invitation", action: "created", created: (a) => (a as CreatedInvitation).invitation.invitation_id }), async (req, reply): Promise<CreatedInvitation> => {
     const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse(createInvitationRequest, req.body);
     if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
