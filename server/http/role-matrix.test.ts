@@ -15,7 +15,8 @@ import { createTestServer, sampleConfig, seedClientData, uniqueMac, type TestCli
  * a row here fails the test, as a route without an access rule fails the server's start.
  *
  * For each row, on a target made fresh for it: every role without the right gets 403 with the
- * words the app shows, a stranger gets 404 (the target's existence is not confirmed), and then the
+ * words the app shows, a stranger and a member of another farm of the same account get 404 (the
+ * target's existence is not confirmed; a member reaches only the farms they are on), and then the
  * weakest role with the right is let through.
  */
 
@@ -30,6 +31,11 @@ interface Case {
   make(): Promise<Call>;
   /** What a stranger gets (404 by default: an id of someone else's is not confirmed). */
   stranger?: number;
+  /**
+   * Something of the account as a whole (a recipe, a new profile or recipe in the account): a
+   * member of any of its farms may, so the neighbour below is not refused.
+   */
+  accountWide?: true;
 }
 type Row = "own" | Case | Case[];
 
@@ -37,6 +43,8 @@ let server: TestServer;
 let owner: TestClient;
 let members: Record<Role, TestClient>;
 let stranger: TestClient;
+/** An Owner-role member of another farm of the same account: no more a member of the target's farm than a stranger. */
+let neighbour: TestClient;
 let fx: Awaited<ReturnType<typeof seedClientData>>;
 
 const config = sampleConfig as ProfileConfig;
@@ -177,6 +185,7 @@ const MATRIX: Record<string, Row> = {
 
   "POST /api/setting-profiles": {
     right: "manageProfiles",
+    accountWide: true,
     make: async () => ({ url: "/api/setting-profiles", body: { name: "Member's", client_id: owner.clientId, config: sampleConfig } }),
     // A profile for another account is refused by the body's client_id.
     stranger: 403,
@@ -193,12 +202,13 @@ const MATRIX: Record<string, Row> = {
 
   "POST /api/recipes": {
     right: "manageRecipes",
+    accountWide: true,
     make: async () => ({ url: "/api/recipes", body: { name: `R ${uniqueMac()}`, species: "Oyster", client_id: owner.clientId, phases: [steadyPhase("Fruiting", 7, config)] } }),
     // Added to the stranger's own account instead: the body's account is one they have no role in.
     stranger: 201,
   },
-  "PUT /api/recipes/:recipe_id": { right: "manageRecipes", make: async () => ({ url: `/api/recipes/${await newRecipe()}`, body: { name: "Edited", species: "Oyster", phases: [steadyPhase("Fruiting", 8, config)] } }) },
-  "DELETE /api/recipes/:recipe_id": { right: "manageRecipes", make: async () => ({ url: `/api/recipes/${await newRecipe()}` }) },
+  "PUT /api/recipes/:recipe_id": { right: "manageRecipes", accountWide: true, make: async () => ({ url: `/api/recipes/${await newRecipe()}`, body: { name: "Edited", species: "Oyster", phases: [steadyPhase("Fruiting", 8, config)] } }) },
+  "DELETE /api/recipes/:recipe_id": { right: "manageRecipes", accountWide: true, make: async () => ({ url: `/api/recipes/${await newRecipe()}` }) },
 
   "POST /api/batches": {
     right: "manageBatches",
@@ -264,6 +274,8 @@ beforeAll(async () => {
   members = {} as Record<Role, TestClient>;
   for (const r of ROLES) members[r] = await memberOf(server, owner, fx.farm.farm_id, r);
   stranger = await server.signUp();
+  const barn = ok(await owner.post("/api/farms", { name: "Neighbouring barn", location: "Jbeil", client_id: owner.clientId }), "farm").farm_id;
+  neighbour = await memberOf(server, owner, barn, "owner");
 }, 60_000);
 afterAll(async () => server?.close());
 
@@ -302,6 +314,10 @@ describe("the role matrix", () => {
         }
         const outsider = await send(stranger, method, call);
         if (outsider.statusCode !== (c.stranger ?? 404)) answers.push(`stranger: ${outsider.statusCode} ${outsider.body.slice(0, 120)}`);
+        if (!c.accountWide) {
+          const next = await send(neighbour, method, call);
+          if (next.statusCode !== (c.stranger ?? 404)) answers.push(`member of another farm: ${next.statusCode} ${next.body.slice(0, 120)}`);
+        }
         expect(answers).toEqual([]);
         const allowed = WEAKEST_FIRST.find((r) => can(r, c.right))!;
         const last = (await server.db.query<{ last: string | null }>("select max(audit_id)::text as last from audit_log"))[0]!.last;
