@@ -7,40 +7,8 @@ import type { RequestSchema } from "./api.ts";
  * report that a push was displayed.
  */
 
-export const PUSH_PATHS = {
-  /** GET (signed in): the server's VAPID public key, which `PushManager.subscribe` takes as its applicationServerKey. */
-  vapidPublicKey: "/api/push/vapid-public-key",
-  /** PUT (signed in): this browser's subscription, for the signed-in client. DELETE: forgets it (body: its endpoint). */
-  subscription: "/api/push/subscription",
-  /**
-   * POST: the service worker displayed a push. Not behind the session: a farm phone that has not
-   * opened the app for longer than a session lives still receives alarms, and its report still
-   * counts. The message id, known only to the browser the push was encrypted for, is the proof.
-   */
-  displayed: "/api/push/displayed",
-} as const;
-
-/** How urgently a push service should deliver a push (the Urgency header of RFC 8030). */
-export const PUSH_URGENCIES = ["high", "normal"] as const;
-export type PushUrgency = (typeof PUSH_URGENCIES)[number];
-
-/**
- * How long a push service keeps an undelivered push (its TTL, in seconds). An alarm rings at once
- * or not at all: five minutes late it would wake someone for what the app already shows (and
- * Android holds normal-urgency pushes back by minutes in Doze, hence high urgency for alarms).
- * Other notices (an MCU back online, one that sends too much) may wait for the phone a day.
- */
-export const PUSH_TTL_SECONDS: Record<PushUrgency, number> = { high: 300, normal: 24 * 3600 };
-
-/**
- * What every push carries to the service worker (public/push-sw.js), the same shape by Web Push
- * and by Firebase Cloud Messaging (whose `data` values are strings): the words to show, where a
- * click leads (an app path), the message id to report as displayed, and its urgency.
- */
-export interface PushPayload {
-  notification: { title: string; body: string };
-  data: { link: string; id: string; urgency: PushUrgency };
-}
+export * from "./push-values.ts";
+import { PUSH_URGENCIES } from "./push-values.ts";
 
 export const vapidPublicKeyAnswer = type({
   /** The uncompressed P-256 public key, base64url (87 characters). */

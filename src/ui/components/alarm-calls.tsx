@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { toCoreError } from "../../contract/core-error.ts";
-import { ESCALATION_STEPS, type AlarmNotice } from "../../contract/rota.ts";
+import { ESCALATION_STEPS } from "../../contract/rota-values.ts";
+import type { AlarmNotice } from "../../contract/rota.ts";
 import { useAppData } from "../data/provider.tsx";
 import { formatDateTime } from "./dates.ts";
 import { messageOf } from "./toasts.ts";

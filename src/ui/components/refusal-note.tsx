@@ -1,7 +1,8 @@
 import { useCallback } from "react";
 import { CoreError } from "../../contract/core-error.ts";
 import type { FarmRole } from "../../contract/team.ts";
-import { can, cannotText, higherRole, type Right } from "../../contract/team.ts";
+import { can, cannotText, higherRole } from "../../contract/team-values.ts";
+import type { Right } from "../../contract/team.ts";
 import { useCollection } from "../data/hooks.ts";
 
 /**

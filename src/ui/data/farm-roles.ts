@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from "react";
 import type { FarmRole } from "../../contract/team.ts";
-import { can, cannotText, higherRole, type Right, type Role } from "../../contract/team.ts";
+import { can, cannotText, higherRole } from "../../contract/team-values.ts";
+import type { Right, Role } from "../../contract/team.ts";
 import { useCollection, useRecord } from "./hooks.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { PUSH_PATHS } from "../../contract/push.ts";
+import { PUSH_PATHS } from "../../contract/push-values.ts";
 import { foregroundMessages, type WebPushBrowser, type WebPushServer } from "./push.ts";
 
 /** A base64url string's bytes (the VAPID public key as the server gives it). */

@@ -1,6 +1,7 @@
 import { useCallback } from "react";
 import type { Mcu } from "../../../contract/entities.ts";
-import { can, cannotText, ROLES, type FarmRole, type Right, type Role } from "../../../contract/team.ts";
+import { can, cannotText, ROLES } from "../../../contract/team-values.ts";
+import type { FarmRole, Right, Role } from "../../../contract/team.ts";
 import { useCollection } from "../../data/hooks.ts";
 
 /**

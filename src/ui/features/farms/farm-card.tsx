@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
-import { ROLE_LABELS } from "../../../contract/team.ts";
+import { ROLE_LABELS } from "../../../contract/team-values.ts";
 import { EditableCardHeader } from "../../components/editable-card-header.tsx";
 import { formatDate } from "../../components/dates.ts";
 import { ChartIcon, farmHistoryPath } from "../../components/history-link.tsx";

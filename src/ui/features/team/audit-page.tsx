@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { toCoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
-import { AUDIT_KIND_LABELS, AUDIT_KINDS, type AuditEntry, type AuditKind } from "../../../contract/team.ts";
+import { AUDIT_KIND_LABELS, AUDIT_KINDS } from "../../../contract/team-values.ts";
+import type { AuditEntry, AuditKind } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf } from "../../components/toasts.ts";

@@ -1,4 +1,4 @@
-import { normalizeInvitationCode } from "../../../contract/team.ts";
+import { normalizeInvitationCode } from "../../../contract/team-values.ts";
 
 /** A code as it is read aloud or copied by hand: groups of four ("ABCD EFGH …"). */
 export const groupedCode = (code: string): string => normalizeInvitationCode(code).replace(/(.{4})(?=.)/g, "$1 ");

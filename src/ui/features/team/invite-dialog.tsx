@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { CoreError } from "../../../contract/core-error.ts";
-import { INVITATION_DAYS, ROLE_LABELS, ROLES, type CreatedInvitation, type Role } from "../../../contract/team.ts";
+import { INVITATION_DAYS, ROLE_LABELS, ROLES } from "../../../contract/team-values.ts";
+import type { CreatedInvitation, Role } from "../../../contract/team.ts";
 import { SelectField, TextAreaField, TextField } from "../../components/fields.tsx";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { Modal } from "../../components/modal.tsx";

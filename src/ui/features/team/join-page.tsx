@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { toCoreError } from "../../../contract/core-error.ts";
-import { INVITATION_CODE_LENGTH, normalizeInvitationCode, ROLE_LABELS, type InvitationPreview } from "../../../contract/team.ts";
+import { INVITATION_CODE_LENGTH, normalizeInvitationCode, ROLE_LABELS } from "../../../contract/team-values.ts";
+import type { InvitationPreview } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { withNext } from "../../components/next-path.ts";
 import { messageOf, notify } from "../../components/toasts.ts";

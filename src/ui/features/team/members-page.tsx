@@ -1,7 +1,8 @@
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
-import { ROLE_LABELS, ROLES, type Invitation, type Member, type Role } from "../../../contract/team.ts";
+import { ROLE_LABELS, ROLES } from "../../../contract/team-values.ts";
+import type { Invitation, Member, Role } from "../../../contract/team.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { formatDate, formatDateTime } from "../../components/dates.ts";
 import { PlusIcon } from "../../components/icons.tsx";

@@ -1,4 +1,5 @@
-import { RIGHTS, ROLE_LABELS, ROLE_RIGHTS, ROLES, type Right, type Role } from "../../../contract/team.ts";
+import { RIGHTS, ROLE_LABELS, ROLE_RIGHTS, ROLES } from "../../../contract/team-values.ts";
+import type { Right, Role } from "../../../contract/team.ts";
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

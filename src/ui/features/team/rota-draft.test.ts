@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyRota } from "../../../contract/rota.ts";
+import { emptyRota } from "../../../contract/rota-values.ts";
 import { draftOf, endsNextDay, errorsOfRefusal, fieldOfPath, moveShift, newShift, requestOf } from "./rota-draft.ts";
 
 describe("the on-call rota form", () => {

@@ -1,5 +1,6 @@
 import type { FieldError } from "../../../contract/errors.ts";
-import { ROTA_LIMITS, type Rota, type RotaRequest } from "../../../contract/rota.ts";
+import { ROTA_LIMITS } from "../../../contract/rota-values.ts";
+import type { Rota, RotaRequest } from "../../../contract/rota.ts";
 
 /** A shift as the form edits it: a person not chosen yet is null; `key` keeps its row as it moves. */
 export interface ShiftDraft {

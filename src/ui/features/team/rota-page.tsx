@@ -1,8 +1,10 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from "react";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
-import { ESCALATION_STEPS, onCallAt, ROTA_LIMITS, WEEKDAY_LABELS, type Rota } from "../../../contract/rota.ts";
-import { ROLE_LABELS, type Member } from "../../../contract/team.ts";
+import { ESCALATION_STEPS, onCallAt, ROTA_LIMITS, WEEKDAY_LABELS } from "../../../contract/rota-values.ts";
+import type { Rota } from "../../../contract/rota.ts";
+import { ROLE_LABELS } from "../../../contract/team-values.ts";
+import type { Member } from "../../../contract/team.ts";
 import { ArrowUpIcon, PlusIcon, TrashIcon } from "../../components/icons.tsx";
 import { LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
