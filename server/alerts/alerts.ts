@@ -304,8 +304,12 @@ export function createAlerts(o: AlertOptions) {
         continue;
       }
       const slot = STUCK_SLOTS[m]!;
+      // Resolved only by a move this node saw: a node whose own count is younger (it lost its state,
+      // or had not seen the alarm another node opened) must not take a frozen sensor for a live one.
+      let moved = false;
       if (value !== h.value[m]) {
         const firstSeen = Number.isNaN(h.value[m]!);
+        moved = !firstSeen;
         h.value[m] = value;
         // A stuck alarm opened before this node saw the value (before a restart, by another node,
         // before the MCU went offline) stays stuck until the value moves.
@@ -316,7 +320,7 @@ export function createAlerts(o: AlertOptions) {
           calls = true;
           out?.push({ open: "sensor_stuck", sensor: STUCK_METRICS[m], ...stuckText(entry.name, STUCK_METRICS[m]!, value, stuckAfterMs), measure: { metric: STUCK_METRICS[m]!, value } });
         }
-      } else if (s.unresolved.has(slot)) {
+      } else if (moved && s.unresolved.has(slot)) {
         calls = true;
         out?.push({ resolve: "sensor_stuck", sensor: STUCK_METRICS[m] });
       }
