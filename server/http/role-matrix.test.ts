@@ -5,6 +5,7 @@ import { can, cannotText, ROLES, type Right, type Role } from "../../src/contrac
 import { recordOpenAlert } from "../db/alerts-repo.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { steadyPhase } from "../test-support/running-batch.ts";
+import { routesOf } from "../test-support/route-table.ts";
 import { memberOf } from "../test-support/team.ts";
 import { createTestServer, sampleConfig, seedClientData, uniqueMac, type TestClient, type TestServer } from "../test-support/test-server.ts";
 
@@ -249,21 +250,6 @@ const MATRIX: Record<string, Row> = {
   "POST /api/alarms/acknowledge": { right: "acknowledgeAlarms", make: async () => ({ url: "/api/alarms/acknowledge", body: { farm_id: fx.farm.farm_id } }) },
 };
 
-/** "METHOD /path" of every route of the printed route tree (as the signed-in scope test reads it). */
-function routesOf(tree: string): string[] {
-  const routes: string[] = [];
-  const paths: string[] = [];
-  for (const line of tree.split("\n")) {
-    const m = /^(.*?)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = m[1]!.length / 4;
-    paths.length = depth;
-    const path = (paths[depth - 1] ?? "") + m[2]!;
-    paths[depth] = path;
-    for (const method of m[3]?.split(", ") ?? []) if (method !== "HEAD" && method !== "OPTIONS") routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
 
 const PUBLIC = new Set(["POST /api/clients", "POST /api/clients/login", "POST /api/clients/logout", "GET /api/metrics", "POST /api/push/displayed"]);
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routesOf } from "../test-support/route-table.ts";
 import { createTestServer, type TestServer } from "../test-support/test-server.ts";
 
 /**
@@ -15,24 +16,6 @@ const PUBLIC = new Set([
   "POST /api/push/displayed",
 ]);
 
-/**
- * "METHOD /path" of every route Fastify serves, from `printRoutes`' tree: each line is a node, its
- * depth told by its indent (4 characters a level) and its path its parent's with its own part.
- */
-function routesOf(tree: string): string[] {
-  const routes: string[] = [];
-  const paths: string[] = [];
-  for (const line of tree.split("\n")) {
-    const m = /^(.*?)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = m[1]!.length / 4;
-    paths.length = depth;
-    const path = (paths[depth - 1] ?? "") + m[2]!;
-    paths[depth] = path;
-    for (const method of m[3]?.split(", ") ?? []) if (method !== "HEAD" && method !== "OPTIONS") routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
 
 describe("the signed-in scope", () => {
   let server: TestServer;
