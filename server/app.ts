@@ -3,7 +3,7 @@ import { createClaimGuard, DEFAULT_CLAIM_GUARD, type ClaimGuardConfig } from "./
 import fastifyRateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Redis } from "ioredis";
-import { createLoginGuard, DEFAULT_LOGIN_GUARD, type LoginGuardConfig } from "./auth/login-guard.ts";
+import { createLoginGuard, DEFAULT_LOGIN_GUARD, perAddressLimit, type LoginGuardConfig } from "./auth/login-guard.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
 import { AppError } from "./errors.ts";
@@ -138,7 +138,7 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     hasher,
     sessions,
     loginGuard: createLoginGuard(db, loginGuard, now),
-    perAddressPerMinute: loginGuard.perAddressPerMinute,
+    perAddress: perAddressLimit(loginGuard.perAddressPerMinute),
     claimGuard: createClaimGuard({ ...DEFAULT_CLAIM_GUARD, ...config.claimGuard }, () => now().getTime()),
   };
   app.decorate("repos", createRepositories(db, now));

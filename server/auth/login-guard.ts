@@ -34,6 +34,22 @@ export function waitWords(ms: number): string {
 /** A 429 whose message says why and when to come back ("… Try again in 30 seconds."). */
 export const tryAgainIn = (ms: number, why: string) => new AppError("RATE_LIMITED", `${why} Try again in ${waitWords(ms)}.`);
 
+/**
+ * The route options of a per-address limit on attempts (sign-in, registration, invitation codes):
+ * `max` a minute from one address, then 429. The plugin sets Retry-After; the answer is ours
+ * ({code, message}, the words of `tryAgainIn`).
+ */
+export function perAddressLimit(max: number) {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
+    },
+  };
+}
+export type PerAddressLimit = ReturnType<typeof perAddressLimit>;
+
 /** The same, with `Retry-After` set on the reply. */
 function tooManyAttempts(reply: FastifyReply, ms: number, why: string): AppError {
   reply.header("Retry-After", String(Math.max(1, Math.ceil(ms / 1000))));

@@ -1,5 +1,5 @@
 import type { ClaimGuard } from "../auth/claim-guard.ts";
-import type { LoginGuard } from "../auth/login-guard.ts";
+import type { LoginGuard, PerAddressLimit } from "../auth/login-guard.ts";
 import type { PasswordHasher } from "../auth/password.ts";
 import type { Repositories } from "../db/repositories.ts";
 import type { EventBus } from "../events.ts";
@@ -10,8 +10,11 @@ export interface Access {
   hasher: PasswordHasher;
   sessions: Sessions;
   loginGuard: LoginGuard;
-  /** Sign-in and registration attempts one address may make per minute. */
-  perAddressPerMinute: number;
+  /**
+   * The route options that limit the attempts one address may make per minute at what can be
+   * guessed (sign-in, registration, invitation codes): one budget, set by LOGIN_ATTEMPTS_PER_MINUTE.
+   */
+  perAddress: PerAddressLimit;
   /** Refused MCU claims (wrong MAC or claim code) per account and address. */
   claimGuard: ClaimGuard;
 }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { loginRequest, REGISTERED_MESSAGE, registerRequest, updateClientRequest, type LoginResponse, type MessageResponse, type RegisterResponse } from "../../../src/contract/api.ts";
 import type { Client } from "../../../src/contract/entities.ts";
-import { tryAgainIn } from "../../auth/login-guard.ts";
 import { AppError } from "../../errors.ts";
 import { OWN } from "../farm-access.ts";
 import { ownClientId } from "../tenancy.ts";
@@ -14,17 +13,9 @@ export const USERNAME_TAKEN_MESSAGE = "That username is taken. Choose another.";
 /** Registration, sign-in and sign-out: the routes a visitor without a session calls. */
 export const signInRoutes: FastifyPluginAsync = async (app) => {
   const { clients, notifications } = app.repos;
-  const { hasher, sessions, loginGuard } = app.access;
   // Each address may try so many times a minute (a flood from one address is answered 429
   // before it reaches the password hashing, which is what a sign-in costs).
-  const perAddress = {
-    rateLimit: {
-      max: app.access.perAddressPerMinute,
-      timeWindow: 60_000,
-      // The plugin has set Retry-After; the answer is ours ({code, message}, 429).
-      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
-    },
-  };
+  const { hasher, sessions, loginGuard, perAddress } = app.access;
 
   app.post(API_PATHS.register, { config: perAddress }, async (req, reply): Promise<RegisterResponse> => {
     const body = parse(registerRequest, req.body);

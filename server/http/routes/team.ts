@@ -14,7 +14,6 @@ import {
 import { emptyRota, rotaRequest, type AlarmNotice, type Rota } from "../../../src/contract/rota.ts";
 import { hashInvitationCode, newInvitationCode, type InvitationRefusal } from "../../db/team-repo.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { tryAgainIn } from "../../auth/login-guard.ts";
 import { needs, OWN } from "../farm-access.ts";
 import { audited } from "../audit-trail.ts";
 import { idParam, parse } from "../validate.ts";
@@ -41,27 +40,31 @@ const REFUSED: Record<InvitationRefusal, AppError> = {
 export const teamRoutes: FastifyPluginAsync = async (app) => {
   const { team } = app.repos;
   // Codes are long enough not to be guessed; the limit keeps anyone from trying at scale.
-  const perAddress = {
-    rateLimit: {
-      max: app.access.perAddressPerMinute,
-      timeWindow: 60_000,
-      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
-    },
-  };
+  const { perAddress } = app.access;
+
+  /**
+   * The farm a path names, in the account the request acts in. A member's farm was found by the
+   * access check (the request acts in the farm's account, with the member's role there): it is
+   * not looked up again. In the person's own account the path may name a missing farm or another
+   * account's, answered alike (404: someone else's farm is not confirmed).
+   */
+  async function farmIn(req: FastifyRequest): Promise<number> {
+    const farmId = farmOf(req).farm;
+    if (req.acting.farmIds.includes(farmId)) return farmId;
+    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    return farmId;
+  }
 
   app.get(API_PATHS.farmRoles, OWN, async (req): Promise<FarmRole[]> => team.farmRoles(req.signedIn.clientId));
 
   app.get<{ Params: { farm_id: string } }>(API_PATHS.farmMembers.pattern, needs("see", farmOf), async (req): Promise<Member[]> => {
-    const farmId = idParam(req.params.farm_id, "Farm");
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
-    return team.members(farmId);
+    return team.members(await farmIn(req));
   });
 
   /** The member a path names, who is not the farm's account (its Owner by creation stays so). */
   async function memberOf(req: FastifyRequest<{ Params: { farm_id: string; client_id: string } }>): Promise<{ farmId: number; person: number }> {
-    const farmId = idParam(req.params.farm_id, "Farm");
     const person = idParam(req.params.client_id, "Member");
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const farmId = await farmIn(req);
     if (person === req.acting.tenant) throw new AppError("FORBIDDEN", "The farm's account is always its Owner");
     return { farmId, person };
   }
@@ -84,15 +87,12 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, needs("manageMembers", farmOf), async (req): Promise<Invitation[]> => {
-    const farmId = idParam(req.params.farm_id, "Farm");
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
-    return team.invitations(farmId, app.now());
+    return team.invitations(await farmIn(req), app.now());
   });
 
   app.post<{ Params: { farm_id: string } }>(API_PATHS.farmInvitations.pattern, audited(needs("manageMembers", farmOf), { kind: "invitation", action: "created", created: (a) => (a as CreatedInvitation).invitation.invitation_id }), async (req, reply): Promise<CreatedInvitation> => {
-    const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse(createInvitationRequest, req.body);
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const farmId = await farmIn(req);
     const now = app.now();
     const code = newInvitationCode();
     const expiresAt = new Date(now.getTime() + (body.days ?? INVITATION_DAYS.default) * DAY_MS);
@@ -102,9 +102,8 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.delete<{ Params: { farm_id: string; invitation_id: string } }>(API_PATHS.farmInvitation.pattern, audited(needs("manageMembers", farmOf), { kind: "invitation", action: "revoked", key: (req) => idParam((req.params as { invitation_id: string }).invitation_id, "Invitation") }), async (req): Promise<Invitation> => {
-    const farmId = idParam(req.params.farm_id, "Farm");
     const invitationId = idParam(req.params.invitation_id, "Invitation");
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const farmId = await farmIn(req);
     const invitation = await team.revokeInvitation(farmId, invitationId, app.now());
     if (!invitation) throw notFound("Invitation");
     return invitation;
@@ -113,15 +112,13 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
   // ---- the on-call rota ----
 
   app.get<{ Params: { farm_id: string } }>(API_PATHS.farmRota.pattern, needs("see", farmOf), async (req): Promise<Rota> => {
-    const farmId = idParam(req.params.farm_id, "Farm");
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const farmId = await farmIn(req);
     return (await app.repos.rota.get(farmId)) ?? emptyRota(farmId);
   });
 
   app.put<{ Params: { farm_id: string } }>(API_PATHS.farmRota.pattern, audited(needs("editRota", farmOf), { kind: "rota", action: "changed", key: (req) => farmOf(req).farm }), async (req): Promise<Rota> => {
-    const farmId = idParam(req.params.farm_id, "Farm");
     const body = parse({ schema: rotaRequest, missing: {} }, req.body);
-    if (!(await app.repos.farms.exists(req.acting.tenant, farmId))) throw notFound("Farm");
+    const farmId = await farmIn(req);
     // Only people who can act on an alarm are on call: the farm's account and its members but Viewers.
     const callable = await app.repos.rota.callable(farmId);
     const outsider = body.shifts.findIndex((s) => !callable.has(s.client_id));
