@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["server/**/*.test.ts", "src/contract/**/*.test.ts", "src/streams/**/*.test.ts", "src/worker/**/*.test.ts", "src/ui/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "src/contract/**/*.test.ts", "src/streams/**/*.test.ts", "src/worker/**/*.test.ts", "src/ui/**/*.test.ts", "src/locales/**/*.test.ts"],
           exclude: ["**/*.browser.test.*"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
@@ -44,6 +44,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["src/**/*.browser.test.{ts,tsx}"],
+          setupFiles: ["src/test-support/i18n-setup.ts"],
           globalSetup: ["tests/support/browser-global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -5,8 +5,11 @@
  */
 import "./boot-worker.ts";
 import { preloadPage } from "./app/pages.ts";
+import { initialChoice } from "./i18n/language-choice.ts";
+import { loadLanguage } from "./i18n/load-language.ts";
 
-// The screen's own chunk loads alongside the app's.
+// The screen's own chunk and the person's language's texts load alongside the app's.
 preloadPage(location.pathname);
+void loadLanguage(initialChoice(localStorage, navigator.languages).language).catch(() => {});
 
 await import("./start.tsx");

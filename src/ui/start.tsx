@@ -5,10 +5,12 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { createAppData } from "./data/app-data.ts";
 import { notify } from "./components/toasts.ts";
-import { firebaseMessaging, pushConfig } from "./pwa/firebase-messaging.ts";
 import { listenForInstallPrompt } from "./pwa/install-prompt.ts";
-import { startPush, startWebPush } from "./pwa/push.ts";
 import { registerServiceWorker } from "./pwa/register-service-worker.ts";
+import { startAppPush } from "./pwa/start-push.ts";
+import { startI18n } from "./i18n/i18n.ts";
+import { initialChoice } from "./i18n/language-choice.ts";
+import { followClientLanguage } from "./i18n/follow-client.ts";
 
 listenForInstallPrompt();
 registerServiceWorker();
@@ -16,23 +18,14 @@ registerServiceWorker();
 const root = createRoot(document.getElementById("root")!);
 const apiBase = import.meta.env.VITE_API_BASE ?? "";
 const data = createAppData({ apiBase });
-// Firebase when the build is configured for it (SPEC's flow); otherwise standard Web Push with the
-// server's own key, so that a farm gets alarm pushes with no account anywhere else. Either is
-// loaded only when used.
-const push = pushConfig();
-if (push) {
-  void firebaseMessaging(push).then((provider) => {
-    if (provider) startPush({ provider, core: data.core, session: data.session, showInfo: (text) => notify.info(text) });
-  });
-} else {
-  void import("./pwa/web-push.ts").then(({ browserWebPush, webPushServer }) => {
-    const browser = browserWebPush();
-    if (browser) startWebPush({ browser, server: webPushServer(apiBase), session: data.session, showInfo: (text) => notify.info(text) });
-  });
-}
+const push = startAppPush({ core: data.core, session: data.session, showInfo: (text) => notify.info(text) });
+
+// The first screen renders in the person's language (its texts were asked for by main.tsx).
+await startI18n(initialChoice(localStorage, navigator.languages));
+followClientLanguage(data.session);
 
 root.render(
   <StrictMode>
-    <App data={data} />
+    <App data={{ ...data, push }} />
   </StrictMode>,
 );

@@ -1,0 +1,82 @@
+import i18next from "i18next";
+import resourcesToBackend from "i18next-resources-to-backend";
+import { initReactI18next } from "react-i18next";
+import { useSyncExternalStore } from "react";
+import { isRightToLeft, LANGUAGES, localeTag, type Digits, type Language } from "../../contract/language-values.ts";
+import { rememberChoice, type LanguageChoice } from "./language-choice.ts";
+import { loadLanguage } from "./load-language.ts";
+import { UI_NAMESPACES } from "./namespaces.ts";
+
+/**
+ * The app's one i18next instance. Texts are fetched a language at a time (only the chosen one);
+ * there is no fallback language, so an Arabic reader never downloads the English texts — the
+ * catalogue test keeps every language complete instead.
+ */
+export const i18n = i18next.createInstance();
+i18n.use(resourcesToBackend((language: Language, namespace: string) => loadLanguage(language).then((c) => (c as Record<string, object>)[namespace] ?? {})));
+i18n.use(initReactI18next);
+
+/** The language and digits the app shows, and the Intl tag they make. */
+export interface Locale extends LanguageChoice {
+  tag: string;
+  rtl: boolean;
+}
+
+const personLocale = () => (typeof navigator === "undefined" ? undefined : navigator.language);
+
+let current: Locale = { language: "en", digits: "latn", tag: localeTag("en", "latn", personLocale()), rtl: false };
+const listeners = new Set<() => void>();
+
+function applyToDocument(locale: Locale): void {
+  if (typeof document === "undefined") return;
+  const root = document.documentElement;
+  root.lang = locale.language;
+  root.dir = locale.rtl ? "rtl" : "ltr";
+}
+
+function setCurrent(choice: LanguageChoice): void {
+  current = { ...choice, tag: localeTag(choice.language, choice.digits, personLocale()), rtl: isRightToLeft(choice.language) };
+  applyToDocument(current);
+  for (const l of listeners) l();
+}
+
+/** Starts the texts in the chosen language; the app renders once they are in. */
+export async function startI18n(choice: LanguageChoice): Promise<void> {
+  setCurrent(choice);
+  await i18n.init({
+    lng: choice.language,
+    supportedLngs: LANGUAGES,
+    fallbackLng: false,
+    load: "currentOnly",
+    ns: UI_NAMESPACES,
+    defaultNS: "common",
+    interpolation: { escapeValue: false }, // React escapes what it renders
+    returnEmptyString: false,
+    react: { useSuspense: false },
+  });
+}
+
+/**
+ * Switches the app's language and digits without a reload: the new language's texts are fetched
+ * first, then everything re-renders at once in it (direction included).
+ */
+export async function chooseLanguage(choice: LanguageChoice, storage: Storage | null = globalThis.localStorage ?? null): Promise<void> {
+  if (storage) rememberChoice(storage, choice);
+  if (choice.language !== i18n.language) await i18n.changeLanguage(choice.language);
+  if (choice.language !== current.language || choice.digits !== current.digits) setCurrent(choice);
+}
+
+export const currentLocale = (): Locale => current;
+
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => void listeners.delete(l);
+};
+
+/** The locale, re-rendering the caller when the person changes language or digits. */
+export function useLocale(): Locale {
+  return useSyncExternalStore(subscribe, currentLocale, currentLocale);
+}
+
+export const currentLanguage = (): Language => current.language;
+export const currentDigits = (): Digits => current.digits;
