@@ -41,15 +41,16 @@ export function webPushRepo(sql: Sql) {
     },
 
     /**
-     * Stores a browser's subscription for the client. An endpoint already stored (for them or for
-     * whoever signed in on that browser before) becomes theirs with its new keys; beyond
-     * SUBSCRIPTIONS_PER_CLIENT, their oldest go.
+     * Stores a browser's subscription for the client, in the session it came from (`sessionHash`:
+     * signing out there forgets it). An endpoint already stored (for them or for whoever signed in
+     * on that browser before) becomes theirs with its new keys; beyond SUBSCRIPTIONS_PER_CLIENT,
+     * their oldest go.
      */
-    async save(clientId: number, s: StoredSubscription, now: Date): Promise<void> {
+    async save(clientId: number, s: StoredSubscription, now: Date, sessionHash: string | null = null): Promise<void> {
       await sql.query(
-        `insert into push_subscriptions (client_id, endpoint, p256dh, auth, created_at) values ($1, $2, $3, $4, $5)
-         on conflict (endpoint) do update set client_id = excluded.client_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at`,
-        [clientId, s.endpoint, s.p256dh, s.auth, now],
+        `insert into push_subscriptions (client_id, endpoint, p256dh, auth, created_at, session_hash) values ($1, $2, $3, $4, $5, $6)
+         on conflict (endpoint) do update set client_id = excluded.client_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at, session_hash = excluded.session_hash`,
+        [clientId, s.endpoint, s.p256dh, s.auth, now, sessionHash],
       );
       await sql.query(
         `delete from push_subscriptions where client_id = $1 and subscription_id not in (
@@ -63,6 +64,11 @@ export function webPushRepo(sql: Sql) {
     async remove(clientId: number, endpoint: string): Promise<boolean> {
       const rows = await sql.query("delete from push_subscriptions where client_id = $1 and endpoint = $2 returning 1", [clientId, endpoint]);
       return rows.length > 0;
+    },
+
+    /** Forgets the subscriptions last stored in a session that was signed out; answers how many. */
+    async forgetSession(sessionHash: string): Promise<number> {
+      return (await sql.query("delete from push_subscriptions where session_hash = $1 returning 1", [sessionHash])).length;
     },
 
     /** The client's subscriptions, newest first. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUSH_PATHS } from "../../src/contract/push.ts";
 import { SUBSCRIPTIONS_PER_CLIENT } from "../db/web-push-repo.ts";
 import { browserSubscription } from "../test-support/fake-push-service.ts";
-import { createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
+import { cookieOf, createTestServer, type TestClient, type TestServer } from "../test-support/test-server.ts";
 import { isKnownPushService } from "./routes/push.ts";
 
 describe("push subscriptions", () => {
@@ -57,6 +57,31 @@ describe("push subscriptions", () => {
     const kept = await endpointsOf(first.clientId);
     expect(kept).toHaveLength(SUBSCRIPTIONS_PER_CLIENT);
     expect(kept[0]).toBe("https://fcm.googleapis.com/fcm/send/n02");
+  });
+
+  it("forgets at sign-out the subscriptions stored in that session, and no other: a shared phone stops ringing for whoever signed out", async () => {
+    const c = await server.signUp();
+    const phone = "https://fcm.googleapis.com/fcm/send/shared-phone-signed-out";
+    const laptop = "https://fcm.googleapis.com/fcm/send/laptop-still-signed-in";
+    const onLaptop = cookieOf(await server.app.inject({ method: "POST", url: "/api/clients/login", payload: { username: c.registration.username, password: c.registration.password } }));
+    expect((await put(c, browserSubscription(phone).json)).statusCode).toBe(204);
+    expect((await put({ ...c, cookie: onLaptop }, browserSubscription(laptop).json)).statusCode).toBe(204);
+    expect(await endpointsOf(c.clientId)).toEqual([laptop, phone]);
+
+    const out = await server.app.inject({ method: "POST", url: "/api/clients/logout", headers: { cookie: c.cookie, "content-type": "application/json" }, payload: "{}" });
+    expect(out.statusCode).toBe(200);
+    expect(await endpointsOf(c.clientId)).toEqual([laptop]);
+  });
+
+  it("moves a subscription stored again to the session it came from", async () => {
+    const first = await server.signUp();
+    const second = await server.signUp();
+    const shared = "https://fcm.googleapis.com/fcm/send/taken-over-phone";
+    await put(first, browserSubscription(shared).json);
+    await put(second, browserSubscription(shared).json);
+    // The first person's sign-out elsewhere no longer touches the phone, now the second's.
+    await server.app.inject({ method: "POST", url: "/api/clients/logout", headers: { cookie: first.cookie, "content-type": "application/json" }, payload: "{}" });
+    expect(await endpointsOf(second.clientId)).toEqual([shared]);
   });
 
   it("knows the push services by host and https alone", () => {

@@ -17,6 +17,16 @@ export const PUSH_PATHS = {
   displayed: "/api/push/displayed",
 } as const;
 
+/**
+ * A browser's push subscription as the page hands it to the data core to store
+ * (`PushSubscription.toJSON()` with its endpoint and keys, which the server checks: push.ts).
+ */
+export interface WebPushSubscription {
+  endpoint: string;
+  expirationTime?: number | null;
+  keys: { p256dh: string; auth: string };
+}
+
 /** How urgently a push service should deliver a push (the Urgency header of RFC 8030). */
 export const PUSH_URGENCIES = ["high", "normal"] as const;
 export type PushUrgency = (typeof PUSH_URGENCIES)[number];

@@ -19,6 +19,7 @@ import { createRestClient, type AlarmQuery, type AuditQuery, type CommandLogQuer
 import type { Role } from "../contract/team.ts";
 import type { RotaRequest } from "../contract/rota.ts";
 import type { CreateInvitationRequest } from "../contract/api.ts";
+import type { WebPushSubscription } from "../contract/push-values.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
 export type { SavedAges } from "./collections.ts";
@@ -331,9 +332,16 @@ export function createDataCore(deps: CoreDeps = {}) {
     async login(emailOrUsername: string, password: string): Promise<Client> {
       return (await rest.login({ username: emailOrUsername, password })).client;
     },
-    async logout(): Promise<void> {
+    /**
+     * Signs out: stops, forgets the lists saved on this device and ends the session on the server.
+     * `pushEndpoint`: this browser's push subscription, which the page has just unsubscribed; the
+     * server forgets it for the client first, while the session still allows it, so a shared phone
+     * stops ringing with the alarms of whoever signed out.
+     */
+    async logout(leaving: { pushEndpoint?: string | null } = {}): Promise<void> {
       core.stop();
-      await Promise.all([collections.forgetSaved(), rest.logout().catch(() => undefined)]);
+      const forgotten = leaving.pushEndpoint ? rest.forgetPushSubscription(leaving.pushEndpoint).catch(() => false) : Promise.resolve(false);
+      await Promise.all([collections.forgetSaved(), forgotten.then(() => rest.logout().catch(() => undefined))]);
     },
     /** The signed-in client; its answer also tells that the server is back (the lists it could not give are loaded again). */
     async me(): Promise<Client> {
@@ -439,6 +447,16 @@ export function createDataCore(deps: CoreDeps = {}) {
     saveFarmRota: (farmId: number, body: RotaRequest) => rest.saveFarmRota(farmId, body),
     farmAudit: (farmId: number, query: AuditQuery) => rest.farmAudit(farmId, query),
     alarmNotices: (alarmId: number) => rest.alarmNotices(alarmId),
+
+    /**
+     * Web Push (the app built without Firebase's config): the server's public key, and this
+     * browser's subscription stored for the signed-in client or forgotten (answers whether the
+     * client had it). The subscription itself is the page's: PushManager and the notification
+     * permission belong to its service worker registration and its user's gestures.
+     */
+    pushVapidPublicKey: () => rest.pushVapidPublicKey(),
+    savePushSubscription: (subscription: WebPushSubscription) => rest.savePushSubscription(subscription),
+    forgetPushSubscription: (endpoint: string) => rest.forgetPushSubscription(endpoint),
 
     async sendCommand(mac: string, target: CommandTarget, type: "auto" | "status", onOff: boolean): Promise<CommandAck> {
       return answered(await live.sendCommand(mac, target, type, onOff));

@@ -23,6 +23,7 @@ import {
 import { auditPage, createdInvitation, invitation, invitationPreview, member, type AuditKind, type AuditPage, type CreatedInvitation, type Invitation, type InvitationPreview, type Member, type Role } from "../contract/team.ts";
 import { alarmNotice, rota, type AlarmNotice, type Rota, type RotaRequest } from "../contract/rota.ts";
 import type { CreateInvitationRequest } from "../contract/api.ts";
+import { PUSH_PATHS, pushUnsubscribeAnswer, vapidPublicKeyAnswer, type PushSubscriptionRequest } from "../contract/push.ts";
 
 /** A page of a farm's audit trail: its filters and where the previous page ended. */
 export interface AuditQuery {
@@ -36,6 +37,8 @@ export interface AuditQuery {
 
 
 const message = type({ message: "string" });
+/** A 204's answer: no body. */
+const noContent = type("undefined");
 const updatedCount = type({ updated: "number.integer >= 0" });
 const loginAnswer = type({ message: "string", client });
 const controllerScan = controller.or(unclaimedDevice);
@@ -215,6 +218,11 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
     saveFarmRota: (farmId: number, body: RotaRequest): Promise<Rota> => call("PUT", API_PATHS.farmRota(farmId), rota, body),
     farmAudit: (farmId: number, query: AuditQuery): Promise<AuditPage> => call("GET", API_PATHS.farmAudit(farmId) + search({ ...query }), auditPage),
     alarmNotices: (alarmId: number): Promise<AlarmNotice[]> => call("GET", API_PATHS.alarmNotices(alarmId), alarmNotice.array()),
+
+    // Web Push: the server's public key, and a browser's subscription stored or forgotten for the signed-in client.
+    pushVapidPublicKey: async (): Promise<string> => (await call("GET", PUSH_PATHS.vapidPublicKey, vapidPublicKeyAnswer)).public_key,
+    savePushSubscription: async (body: PushSubscriptionRequest): Promise<void> => void (await call("PUT", PUSH_PATHS.subscription, noContent, body)),
+    forgetPushSubscription: async (endpoint: string): Promise<boolean> => (await call("DELETE", PUSH_PATHS.subscription, pushUnsubscribeAnswer, { endpoint })).removed,
   };
 }
 

@@ -74,7 +74,11 @@ export const signInRoutes: FastifyPluginAsync = async (app) => {
 
   app.post(API_PATHS.logout, async (req, reply): Promise<MessageResponse> => {
     const idHash = await sessions.end(req, reply);
-    if (idHash) app.events.emit("sessionEnded", idHash);
+    if (idHash) {
+      // The browser signed out of is no longer this person's: its pushes stop (a shared phone).
+      await app.repos.webPush.forgetSession(idHash);
+      app.events.emit("sessionEnded", idHash);
+    }
     return { message: "Signed out" };
   });
 };

@@ -31,7 +31,7 @@ export const pushRoutes: FastifyPluginAsync<PushRoutesOptions> = async (app, opt
   app.put(PUSH_PATHS.subscription, OWN, async (req, reply): Promise<void> => {
     const body = parse(pushSubscriptionRequest, req.body);
     if (!allowed(new URL(body.endpoint))) throw new AppError("VALIDATION", "endpoint is not a push service this server sends to");
-    await webPush.save(req.signedIn.clientId, { endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth }, app.now());
+    await webPush.save(req.signedIn.clientId, { endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth }, app.now(), req.signedIn.idHash);
     reply.code(204);
   });
 

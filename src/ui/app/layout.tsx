@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
+import { signOut } from "../data/sign-out.ts";
 import { useOpenAlarmCount } from "../data/active-alarms.ts";
 import { useCollection, useConnection } from "../data/hooks.ts";
 import { BellIcon, CloseIcon, LogoutIcon, MenuIcon, MonitorIcon } from "../components/icons.tsx";
@@ -68,7 +69,8 @@ function usePublishedTopBar() {
 export function Layout() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const { core, session } = useAppData();
+  const data = useAppData();
+  const { core } = data;
   const client = useClient();
   const notifications = useCollection("notifications");
   const connection = useConnection();
@@ -90,9 +92,8 @@ export function Layout() {
     document.title = `${title} · Mushroom Farm`;
   }, [title]);
 
-  async function signOut() {
-    session.clearClient();
-    await core.logout().catch(() => undefined);
+  async function signOutNow() {
+    await signOut(data);
     navigate("/login", { replace: true });
   }
 
@@ -161,7 +162,7 @@ export function Layout() {
         <div className="border-t border-white/15 p-4">
           <p className="font-medium truncate">{client?.username || "Guest"}</p>
           <p className="text-sm text-brand-100 truncate">{client?.email || "No email"}</p>
-          <button type="button" onClick={signOut} className="mt-3 w-full btn-base bg-white/10 text-white hover:bg-white/20">
+          <button type="button" onClick={signOutNow} className="mt-3 w-full btn-base bg-white/10 text-white hover:bg-white/20">
             <LogoutIcon /> Sign Out
           </button>
         </div>

@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from "react";
+import type { PushControl } from "../pwa/push.ts";
 import type { CoreHandle } from "./core-client.ts";
 import type { Session } from "./session.ts";
 import type { AppStore } from "./store.ts";
@@ -7,6 +8,8 @@ export interface AppData {
   core: CoreHandle;
   store: AppStore;
   session: Session;
+  /** This browser's alarm pushes (absent where the app runs without them: tests). */
+  push?: PushControl;
 }
 
 const AppDataContext = createContext<AppData | null>(null);

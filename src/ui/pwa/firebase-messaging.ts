@@ -20,7 +20,7 @@ export function pushConfig(): { firebase: Record<string, string>; vapidKey: stri
  */
 export async function firebaseMessaging(config: { firebase: Record<string, string>; vapidKey: string }): Promise<MessagingProvider | null> {
   if (!("serviceWorker" in navigator) || !("Notification" in window)) return null;
-  const [{ initializeApp }, { getMessaging, getToken, isSupported }] = await Promise.all([import("firebase/app"), import("firebase/messaging")]);
+  const [{ initializeApp }, { deleteToken, getMessaging, getToken, isSupported }] = await Promise.all([import("firebase/app"), import("firebase/messaging")]);
   if (!(await isSupported())) return null;
   const messaging = getMessaging(initializeApp(config.firebase));
   return {
@@ -29,5 +29,8 @@ export async function firebaseMessaging(config: { firebase: Record<string, strin
       return getToken(messaging, { vapidKey: config.vapidKey, serviceWorkerRegistration: await navigator.serviceWorker.ready });
     },
     onForegroundMessage: foregroundMessages,
+    async deleteToken() {
+      await deleteToken(messaging);
+    },
   };
 }

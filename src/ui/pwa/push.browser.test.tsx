@@ -70,13 +70,13 @@ describe("push notifications with a fake messaging provider", () => {
     const root = createRoot(host);
     await act(async () => root.render(<ToastContainer />));
     const { provider, deliver } = fakeProvider();
-    const stop = startPush({ provider, core: app.core, session: app.session, storage, showInfo: (t) => notify.info(t) });
+    const push = startPush({ provider, core: app.core, session: app.session, storage, showInfo: (t) => notify.info(t) });
     await act(async () => deliver({ title: "Tunnel 2 went offline", body: "stopped reporting" }));
     await vi.waitFor(() => expect(host.textContent).toContain("Tunnel 2 went offline"));
     await act(async () => deliver({}));
     await vi.waitFor(() => expect(host.textContent).toContain("New Notification"));
     expect(host.querySelectorAll(".Toastify__toast--info").length).toBe(2);
-    stop();
+    push.stop();
     await act(async () => root.unmount());
     host.remove();
   });

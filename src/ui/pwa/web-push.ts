@@ -1,5 +1,5 @@
-import { PUSH_PATHS } from "../../contract/push-values.ts";
-import { foregroundMessages, type WebPushBrowser, type WebPushServer } from "./push.ts";
+import type { WebPushSubscription } from "../../contract/push-values.ts";
+import { foregroundMessages, type WebPushBrowser } from "./push.ts";
 
 /** A base64url string's bytes (the VAPID public key as the server gives it). */
 function bytesOf(base64url: string): Uint8Array<ArrayBuffer> {
@@ -13,50 +13,58 @@ function sameBytes(a: ArrayBuffer | null, b: Uint8Array): boolean {
   return view.every((byte, i) => byte === b[i]);
 }
 
+/** A subscription as the server stores it; a browser that gave one without its endpoint or keys cannot be pushed to. */
+function storable(subscription: PushSubscription): WebPushSubscription {
+  const { endpoint, expirationTime, keys } = subscription.toJSON();
+  if (!endpoint || !keys?.p256dh || !keys.auth) throw new Error("The browser gave a push subscription without its address or keys");
+  return { endpoint, expirationTime: expirationTime ?? null, keys: { p256dh: keys.p256dh, auth: keys.auth } };
+}
+
+/** An iPhone or iPad (an iPad's Safari says it is a Mac, one with a touch screen). */
+function appleMobile(): boolean {
+  return /iPhone|iPad|iPod/.test(navigator.userAgent) || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
+}
+
+/** The app opened from the Home Screen (installed), not in a browser tab. */
+function installed(): boolean {
+  return matchMedia("(display-mode: standalone)").matches || (navigator as { standalone?: boolean }).standalone === true;
+}
+
+/**
+ * Whether this browser has the Push API; where it has none, why: an iPhone's or iPad's browser has
+ * it only in the app added to the Home Screen (iOS 16.4 and later).
+ */
+export function webPushAvailability(): "available" | "install" | "unsupported" {
+  if ("serviceWorker" in navigator && "PushManager" in window && "Notification" in window) return "available";
+  return appleMobile() && !installed() ? "install" : "unsupported";
+}
+
 /**
  * This browser's Push API, on the app's one service worker at the site root (public/push-sw.js,
- * which shows each push and reports it displayed). Null where the browser has none (an iPhone's
- * Safari outside an app installed on the home screen).
+ * which shows each push and reports it displayed). Null where the browser has none (see
+ * `webPushAvailability`). Storing the subscription on the server is the data core's.
  */
 export function browserWebPush(): WebPushBrowser | null {
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return null;
+  if (webPushAvailability() !== "available") return null;
   return {
     requestPermission: () => Notification.requestPermission(),
     async subscribe(vapidPublicKey) {
       const { pushManager } = await navigator.serviceWorker.ready;
       const key = bytesOf(vapidPublicKey);
       const present = await pushManager.getSubscription();
-      if (present && sameBytes(present.options.applicationServerKey, key)) return present.toJSON();
+      if (present && sameBytes(present.options.applicationServerKey, key)) return storable(present);
       // Made with another key (the server's was rotated, or Firebase's): its push service would refuse the server's pushes.
       await present?.unsubscribe();
-      return (await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })).toJSON();
+      return storable(await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+    },
+    async unsubscribe() {
+      // Not `ready`: without a registered worker (none yet, or unregistered) there is nothing to unsubscribe, and `ready` would wait for ever.
+      const registration = await navigator.serviceWorker.getRegistration();
+      const present = await registration?.pushManager.getSubscription();
+      if (!present) return null;
+      await present.unsubscribe();
+      return present.endpoint;
     },
     onForegroundMessage: foregroundMessages,
-  };
-}
-
-/**
- * The server's push endpoints, called from the page rather than through the data core: the
- * subscription comes from the page's service worker registration, and nothing of it is state the
- * core keeps or shows.
- */
-export function webPushServer(apiBase: string, send: typeof fetch = fetch): WebPushServer {
-  async function request(method: "GET" | "PUT", path: string, body?: unknown): Promise<unknown> {
-    const res = await send(apiBase + path, {
-      method,
-      credentials: "include",
-      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    });
-    // SPEC §8: a failed update raises the server's error body.
-    if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `${method} ${path}: ${res.status}`);
-    return res.status === 204 ? null : res.json();
-  }
-  return {
-    async vapidPublicKey() {
-      return ((await request("GET", PUSH_PATHS.vapidPublicKey)) as { public_key: string }).public_key;
-    },
-    async saveSubscription(subscription) {
-      await request("PUT", PUSH_PATHS.subscription, subscription);
-    },
   };
 }
