@@ -1,10 +1,13 @@
 import { type } from "arktype";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTexts } from "../test-support/i18n.ts";
 import { profileConfigInput } from "./api.ts";
 import { loginForm, mcuAddForm, mcuEditForm, mcuForm, profileSettingsForm, registerForm, settingsPasswordForm } from "./forms.ts";
 
 const firstError = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }, field: string) =>
   r.error?.issues.find((i) => i.path.join(".") === field)?.message;
+
+beforeAll(() => startTexts());
 
 describe("form schemas (SPEC §5 messages)", () => {
   it("registers with the exact messages", () => {

@@ -1,15 +1,23 @@
 import { z } from "zod";
 import { AC_BASES, CONTROLLER_TYPES, EMAIL_PATTERN, MOBILE_PATTERN, SENSOR_TYPES } from "./enums.ts";
-import { CLAIM_CODE_FORMAT, CLAIM_CODE_REQUIRED, isClaimCode } from "./claim-code.ts";
+import { isClaimCode } from "./claim-code.ts";
+import { formText } from "./form-texts.ts";
 import { MAC_PATTERN, normalizeMac } from "./mac.ts";
-import { breaksOrder, orderFieldMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, rangeMessage, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
+import { breaksOrder, PROFILE_ORDER_RULES, PROFILE_SETTINGS, type ProfileOrderRule } from "./profile-settings.ts";
 
 /**
- * The forms of SPEC §2 with the exact messages of SPEC §5, for Conform (`parseWithZod`). Conform
- * turns an empty field into undefined, so "required" is the message for a missing value.
+ * The forms of SPEC §2 with the exact messages of SPEC §5 (in English; the `forms` texts of the
+ * catalogue in other languages), for Conform (`parseWithZod`). Conform turns an empty field into
+ * undefined, so "required" is the message for a missing value. Each message is a function, written
+ * when the value is checked (form-texts.ts), so it is in the language the reader has then.
  */
+type Message = () => string;
+const say =
+  (key: string): Message =>
+  () =>
+    formText(key);
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+const required = (message: Message) => z.string({ error: message }).trim().min(1, { error: message });
 
 /** Both fields hold text, so comparing them means something (an empty one has its own "required" message). */
 function bothTyped(value: unknown, a: string, b: string): boolean {
@@ -20,33 +28,33 @@ function bothTyped(value: unknown, a: string, b: string): boolean {
 
 export const registerForm = z
   .object({
-    username: required("Username is required").pipe(z.string().min(3, { error: "Username must be at least 3 characters" })),
-    email: required("Email is required").pipe(z.string().regex(EMAIL_PATTERN, { error: "Invalid email address" })),
-    password: z.string({ error: "Password is required" }).min(1, { error: "Password is required" }).min(8, { error: "Password must be at least 8 characters" }),
-    confirmPassword: z.string({ error: "Please confirm your password" }).min(1, { error: "Please confirm your password" }),
-    mobile: required("Mobile number is required").pipe(z.string().regex(MOBILE_PATTERN, { error: "Invalid mobile number" })),
-    country: required("Please select your country"),
-    address: required("Address is required"),
+    username: required(say("usernameRequired")).pipe(z.string().min(3, { error: say("usernameTooShort") })),
+    email: required(say("emailRequired")).pipe(z.string().regex(EMAIL_PATTERN, { error: say("emailInvalid") })),
+    password: z.string({ error: say("passwordRequired") }).min(1, { error: say("passwordRequired") }).min(8, { error: say("passwordTooShortRegister") }),
+    confirmPassword: z.string({ error: say("confirmPasswordRequired") }).min(1, { error: say("confirmPasswordRequired") }),
+    mobile: required(say("mobileRequired")).pipe(z.string().regex(MOBILE_PATTERN, { error: say("mobileInvalid") })),
+    country: required(say("countryRequired")),
+    address: required(say("addressRequired")),
   })
   // `when`: zod skips an object's refinement once any field failed; this one needs only the two passwords.
   .refine((v) => v.password === v.confirmPassword, {
     path: ["confirmPassword"],
-    error: "Passwords do not match",
+    error: say("passwordsDiffer"),
     when: ({ value }) => bothTyped(value, "password", "confirmPassword"),
   });
 
 export const loginForm = z.object({
-  emailOrUsername: required("Email or username is required"),
-  password: z.string({ error: "Password is required" }).min(1, { error: "Password is required" }).min(6, { error: "Password must be at least 6 characters" }),
+  emailOrUsername: required(say("loginNameRequired")),
+  password: z.string({ error: say("passwordRequired") }).min(1, { error: say("passwordRequired") }).min(6, { error: say("passwordTooShortLogin") }),
 });
 
 export const mcuForm = z.object({
-  name: required("MCU name is required"),
-  mac: required("MAC address is required").pipe(z.string().regex(MAC_PATTERN, { error: "Invalid MAC address format" })),
-  farm_id: z.coerce.number({ error: "Please select a farm" }).int({ error: "Please select a farm" }).positive({ error: "Please select a farm" }),
+  name: required(say("mcuNameRequired")),
+  mac: required(say("macRequired")).pipe(z.string().regex(MAC_PATTERN, { error: say("macInvalid") })),
+  farm_id: z.coerce.number({ error: say("farmRequired") }).int({ error: say("farmRequired") }).positive({ error: say("farmRequired") }),
 });
 
-const claimCode = required(CLAIM_CODE_REQUIRED).pipe(z.string().refine(isClaimCode, { error: CLAIM_CODE_FORMAT }));
+const claimCode = required(say("claimCodeRequired")).pipe(z.string().refine(isClaimCode, { error: say("claimCodeFormat") }));
 
 /** Adding an MCU claims its device: the claim code of its label is needed with the MAC. */
 export const mcuAddForm = mcuForm.extend({ claim_code: claimCode });
@@ -61,37 +69,47 @@ export function mcuEditForm(currentMac: string) {
 }
 
 export const farmForm = z.object({
-  name: required("Farm name is required"),
-  location: required("Location is required"),
+  name: required(say("farmNameRequired")),
+  location: required(say("locationRequired")),
 });
 
 export const controllerForm = z.object({
-  name: required("Name is required"),
-  mac: z.string().regex(MAC_PATTERN, { error: "Invalid MAC address format" }),
-  type: z.enum(CONTROLLER_TYPES, { error: "Type required" }),
-  mcu_id: z.coerce.number({ error: "Please select an MCU" }).int().positive({ error: "Please select an MCU" }),
+  name: required(say("nameRequired")),
+  mac: z.string().regex(MAC_PATTERN, { error: say("macInvalid") }),
+  type: z.enum(CONTROLLER_TYPES, { error: say("typeRequired") }),
+  mcu_id: z.coerce.number({ error: say("mcuRequiredSelect") }).int().positive({ error: say("mcuRequiredSelect") }),
 });
 
 export const sensorForm = z.object({
   name: z.string().trim().optional(),
-  mac: z.string().regex(MAC_PATTERN, { error: "Invalid MAC address format" }),
-  type: z.enum(SENSOR_TYPES, { error: "Type required" }),
-  mcu_id: z.coerce.number({ error: "MCU required" }).int().positive({ error: "MCU required" }),
+  mac: z.string().regex(MAC_PATTERN, { error: say("macInvalid") }),
+  type: z.enum(SENSOR_TYPES, { error: say("typeRequired") }),
+  mcu_id: z.coerce.number({ error: say("mcuRequired") }).int().positive({ error: say("mcuRequired") }),
 });
 
-export const profileNameForm = z.object({ name: required("Name is required") });
+export const profileNameForm = z.object({ name: required(say("nameRequired")) });
 
-const S = PROFILE_SETTINGS;
+type SettingGroup = keyof typeof PROFILE_SETTINGS;
+
+/** A setting's form label ("On below (%)"), from the catalogue. */
+const settingLabel = (group: string, name: string) => formText(`settingLabels.${group}.${name}`);
 
 /** A required number within the setting's plausible range, the same range the server holds (SPEC §5: converted on submit). */
-const settingNumber = (s: ProfileSetting) =>
-  z.preprocess(
+function settingNumber<G extends SettingGroup>(group: G, name: keyof (typeof PROFILE_SETTINGS)[G] & string) {
+  const s = (PROFILE_SETTINGS[group] as Record<string, { min: number; max: number }>)[name]!;
+  const outOfRange = () => formText("settingRange", { label: settingLabel(group, name), min: s.min, max: s.max });
+  return z.preprocess(
     (v) => (v === "" || v === undefined || v === null ? undefined : Number(v)),
     z
-      .number({ error: (issue) => (issue.input === undefined ? `${s.label} is required` : `${s.label} must be a number`) })
-      .min(s.min, { error: rangeMessage(s.label, s) })
-      .max(s.max, { error: rangeMessage(s.label, s) }),
+      .number({ error: (issue) => formText(issue.input === undefined ? "settingRequired" : "settingNotNumber", { label: settingLabel(group, name) }) })
+      .min(s.min, { error: outOfRange })
+      .max(s.max, { error: outOfRange }),
   );
+}
+
+/** "Must be below Humidifier off above (92 %)", under the lower field of a rule. */
+const orderFieldText = (rule: ProfileOrderRule, upperValue: number) =>
+  formText("mustBeBelow", { setting: formText(`settingNames.${rule.group}.${rule.upper}`), value: upperValue, unit: formText(`settingUnits.${rule.group}.${rule.upper}`) });
 
 /**
  * One device's values, with its order rule (on below off) reported under the lower field. `when`
@@ -103,7 +121,7 @@ function orderedGroup<Shape extends z.ZodRawShape>(shape: Shape, rule: ProfileOr
       // Judged only when both values are numbers in range; otherwise their own messages stand alone.
       const values = group as Record<string, number>;
       if (breaksOrder(rule, values)) {
-        ctx.addIssue({ code: "custom", path: [rule.lower], message: orderFieldMessage(rule, values[rule.upper]!) });
+        ctx.addIssue({ code: "custom", path: [rule.lower], message: orderFieldText(rule, values[rule.upper]!) });
       }
     },
     { when: ({ value }) => typeof value === "object" && value !== null },
@@ -114,27 +132,27 @@ function orderedGroup<Shape extends z.ZodRawShape>(shape: Shape, rule: ProfileOr
 export const profileSettingsForm = z.object({
   irrigation: orderedGroup(
     {
-      on_cycle_hours: settingNumber(S.irrigation.on_cycle_hours),
-      off_cycle_liters: settingNumber(S.irrigation.off_cycle_liters),
-      soil_moisture_on: settingNumber(S.irrigation.soil_moisture_on),
-      soil_moisture_off: settingNumber(S.irrigation.soil_moisture_off),
+      on_cycle_hours: settingNumber("irrigation", "on_cycle_hours"),
+      off_cycle_liters: settingNumber("irrigation", "off_cycle_liters"),
+      soil_moisture_on: settingNumber("irrigation", "soil_moisture_on"),
+      soil_moisture_off: settingNumber("irrigation", "soil_moisture_off"),
     },
     PROFILE_ORDER_RULES.irrigation,
   ),
-  ventilation: z.object({ co2_threshold: settingNumber(S.ventilation.co2_threshold) }),
-  ac: z.object({ based_on: z.enum(AC_BASES).default("soil_temp"), target_temp: settingNumber(S.ac.target_temp) }),
+  ventilation: z.object({ co2_threshold: settingNumber("ventilation", "co2_threshold") }),
+  ac: z.object({ based_on: z.enum(AC_BASES).default("soil_temp"), target_temp: settingNumber("ac", "target_temp") }),
   humidifier: orderedGroup(
     {
-      humidity_on_below: settingNumber(S.humidifier.humidity_on_below),
-      humidity_off_above: settingNumber(S.humidifier.humidity_off_above),
+      humidity_on_below: settingNumber("humidifier", "humidity_on_below"),
+      humidity_off_above: settingNumber("humidifier", "humidity_off_above"),
     },
     PROFILE_ORDER_RULES.humidifier,
   ),
 });
 
 export const settingsProfileForm = z.object({
-  username: required("First name is required"),
-  email: required("Email is required").pipe(z.string().regex(EMAIL_PATTERN, { error: "Invalid email address" })),
+  username: required(say("firstNameRequired")),
+  email: required(say("emailRequired")).pipe(z.string().regex(EMAIL_PATTERN, { error: say("emailInvalid") })),
   mobile: z.string().trim().optional(),
   country: z.string().optional(),
   address: z.string().trim().optional(),
@@ -142,7 +160,7 @@ export const settingsProfileForm = z.object({
 
 export const settingsPasswordForm = z
   .object({
-    password: z.string({ error: "New password is required" }).min(1, { error: "New password is required" }),
-    confirm_password: z.string({ error: "Please confirm your password" }).min(1, { error: "Please confirm your password" }),
+    password: z.string({ error: say("newPasswordRequired") }).min(1, { error: say("newPasswordRequired") }),
+    confirm_password: z.string({ error: say("confirmPasswordRequired") }).min(1, { error: say("confirmPasswordRequired") }),
   })
-  .refine((v) => v.password === v.confirm_password, { path: ["confirm_password"], error: "Passwords do not match" });
+  .refine((v) => v.password === v.confirm_password, { path: ["confirm_password"], error: say("passwordsDiffer") });
