@@ -25,7 +25,7 @@ describe("threshold rules", () => {
     expect(thresholdBreaches("R", reading, config)).toEqual([]);
     const room = { ...config, ac: { based_on: "room_temp" as const, target_temp: 18 } };
     expect(thresholdBreaches("R", reading, room)).toEqual([
-      { type: "temperature_off_target", title: "R: temperature off target", body: "Room temperature is 25 °C, target 18 °C.", metric: "temperature", limit: "target 18 °C" },
+      { type: "temperature_off_target", title: "R: temperature off target", body: "Room temperature is 25 °C, target 18 °C.", metric: "temperature", limit: "target 18 °C", threshold: 18 },
     ]);
   });
 });

@@ -34,6 +34,8 @@ export interface Breach {
   metric: ProfileMetric;
   /** Short text for the card: "above 1200 ppm", "below 85 %", "target 18 °C". */
   limit: string;
+  /** The profile's value in that limit (1200, 85, 18), for a screen that words the limit in its reader's language. */
+  threshold: number;
   title: string;
   body: string;
 }
@@ -50,6 +52,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
       type: "humidity_low",
       metric: "humidity",
       limit: `below ${config.humidifier.humidity_on_below} %`,
+      threshold: config.humidifier.humidity_on_below,
       title: `${name}: humidity low`,
       body: `Humidity is ${round(humidity)}%, below ${config.humidifier.humidity_on_below}%.`,
     });
@@ -60,6 +63,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
       type: "co2_high",
       metric: "co2",
       limit: `above ${config.ventilation.co2_threshold} ppm`,
+      threshold: config.ventilation.co2_threshold,
       title: `${name}: CO2 high`,
       body: `CO2 is ${Math.round(co2)} ppm, above ${config.ventilation.co2_threshold} ppm.`,
     });
@@ -70,6 +74,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
       type: "soil_moisture_low",
       metric: "soilMoisture",
       limit: `below ${config.irrigation.soil_moisture_on} %`,
+      threshold: config.irrigation.soil_moisture_on,
       title: `${name}: soil moisture low`,
       body: `Soil moisture is ${round(moisture)}%, below ${config.irrigation.soil_moisture_on}%.`,
     });
@@ -81,6 +86,7 @@ export function thresholdBreaches(name: string, reading: LiveReading, config: Pr
       type: "temperature_off_target",
       metric: room ? "temperature" : "soilTemperature",
       limit: `target ${config.ac.target_temp} °C`,
+      threshold: config.ac.target_temp,
       title: `${name}: temperature off target`,
       body: `${room ? "Room" : "Soil"} temperature is ${round(basis)} °C, target ${config.ac.target_temp} °C.`,
     });

@@ -61,6 +61,9 @@ export interface McuCardView {
   grow: McuGrowView | null;
 }
 
+/** How long ago an MCU was last seen, as SPEC §2 words it: under a minute, else whole minutes, hours or days (rounded down). */
+export type LastSeenAgo = { unit: "now" } | { unit: "minutes" | "hours" | "days"; count: number };
+
 /**
  * What one MCU's card of the MCU Manager shows, joined and judged in the core: the MCU's record
  * (name, farm, MAC, linked profile, when it was added) with its live snapshot (the status its badge
@@ -82,6 +85,8 @@ export interface McuManagerCardView {
   lastSeenAt: number | null;
   /** `lastSeenAt` in words ("Just now", "5m ago", "Never") at the core's clock. */
   lastSeenText: string;
+  /** The same moment as the words' parts (just now, or whole minutes, hours or days ago), for the card to say in the reader's language; null when never. */
+  lastSeenAgo: LastSeenAgo | null;
   /** When the MCU was added (ISO date-time, from the record). */
   createdAt: string;
   /** The running batch the MCU follows (its linked profile is set aside meanwhile), null when none. */

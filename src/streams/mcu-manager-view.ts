@@ -1,5 +1,5 @@
 import type { Mcu } from "../contract/entities.ts";
-import type { McuGrowView, McuLive, McuManagerCardView } from "../contract/live.ts";
+import type { LastSeenAgo, McuGrowView, McuLive, McuManagerCardView } from "../contract/live.ts";
 import { mcuBatteryLevel, mcuLiveStatus } from "./live-status.ts";
 
 const MINUTE_MS = 60_000;
@@ -11,13 +11,22 @@ const DAY_MS = 24 * HOUR_MS;
  * down, so "1h ago" lasts until the second hour is complete). A time in the future (the
  * device's or the server's clock ahead of ours) still reads "Just now".
  */
-export function formatLastSeen(lastSeenMs: number | null, now: number): string {
-  if (lastSeenMs === null || Number.isNaN(lastSeenMs)) return "Never";
+export function lastSeenAgo(lastSeenMs: number | null, now: number): LastSeenAgo | null {
+  if (lastSeenMs === null || Number.isNaN(lastSeenMs)) return null;
   const ago = now - lastSeenMs;
-  if (ago < MINUTE_MS) return "Just now";
-  if (ago < HOUR_MS) return `${Math.floor(ago / MINUTE_MS)}m ago`;
-  if (ago < DAY_MS) return `${Math.floor(ago / HOUR_MS)}h ago`;
-  return `${Math.floor(ago / DAY_MS)}d ago`;
+  if (ago < MINUTE_MS) return { unit: "now" };
+  if (ago < HOUR_MS) return { unit: "minutes", count: Math.floor(ago / MINUTE_MS) };
+  if (ago < DAY_MS) return { unit: "hours", count: Math.floor(ago / HOUR_MS) };
+  return { unit: "days", count: Math.floor(ago / DAY_MS) };
+}
+
+const SHORT_UNIT = { minutes: "m", hours: "h", days: "d" } as const;
+
+/** Last Seen in SPEC's words: what the core compares views by (the card says it in the reader's language from `lastSeenAgo`). */
+export function formatLastSeen(lastSeenMs: number | null, now: number): string {
+  const ago = lastSeenAgo(lastSeenMs, now);
+  if (ago === null) return "Never";
+  return ago.unit === "now" ? "Just now" : `${ago.count}${SHORT_UNIT[ago.unit]} ago`;
 }
 
 export type BatteryColor = "green" | "yellow" | "red";
@@ -64,6 +73,7 @@ export function managerCardView(mcu: Mcu, live: McuLive | undefined, now: number
     battery: mcuBatteryLevel(mcu, live),
     lastSeenAt,
     lastSeenText: formatLastSeen(lastSeenAt, now),
+    lastSeenAgo: lastSeenAgo(lastSeenAt, now),
     createdAt: mcu.createdAt,
     grow,
   };
