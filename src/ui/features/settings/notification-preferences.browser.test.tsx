@@ -1,12 +1,13 @@
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences as Preferences } from "../../../contract/alarms-values.ts";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { CoreHandle } from "../../data/core-client.ts";
 import { AppDataProvider } from "../../data/provider.tsx";
 import type { Session } from "../../data/session.ts";
 import { createAppStore } from "../../data/store.ts";
+import { pushUnavailable, startWebPush, type PushControl, type WebPushBrowser } from "../../pwa/push.ts";
 import { NotificationPreferences } from "./notification-preferences.tsx";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -46,10 +47,10 @@ describe("the Notifications tab in a real browser", () => {
     host.remove();
   });
 
-  async function render(core: CoreHandle) {
+  async function render(core: CoreHandle, push?: PushControl) {
     await act(async () =>
       root.render(
-        <AppDataProvider value={{ core, store: createAppStore(), session: {} as Session }}>
+        <AppDataProvider value={{ core, store: createAppStore(), session: {} as Session, push }}>
           <NotificationPreferences />
         </AppDataProvider>,
       ),
@@ -116,6 +117,41 @@ describe("the Notifications tab in a real browser", () => {
     expect(host.querySelector('[role="alert"]')?.textContent).toBe("Enter a start and an end time");
     expect(from.getAttribute("aria-invalid")).toBe("true");
     expect(saveButton().disabled).toBe(true);
+  });
+
+  it("asks nothing on load where only a click may ask (Safari, an iPhone), and turns alarm pushes on from its button", async () => {
+    let permission: NotificationPermission = "default";
+    const browser: WebPushBrowser = {
+      requestPermission: vi.fn(async () => (permission = "granted")),
+      subscribe: vi.fn(async () => ({ endpoint: "https://web.push.apple.com/device", keys: { p256dh: "B", auth: "a" } })),
+      unsubscribe: async () => null,
+      onForegroundMessage: () => () => {},
+    };
+    const stored: unknown[] = [];
+    const core = {
+      ...fakeCore({ load: async () => SAVED }).core,
+      pushVapidPublicKey: async () => "BKey",
+      savePushSubscription: async (s: unknown) => void stored.push(s),
+    } as unknown as CoreHandle;
+    const session = { getClient: () => ({ client_id: 7 }), subscribe: () => () => {} } as unknown as Session;
+    const push = startWebPush({ browser, core, session, showInfo: () => {}, environment: { permission: () => permission, asksOnGestureOnly: true } });
+    await render(core, push);
+    expect(browser.requestPermission).not.toHaveBeenCalled();
+    expect(host.textContent).toContain("This device does not receive alarm pushes yet.");
+    await click([...host.querySelectorAll("button")].find((b) => b.textContent === "Turn on alarm pushes")!);
+    await settle();
+    expect(browser.requestPermission).toHaveBeenCalledOnce();
+    expect(stored).toEqual([{ endpoint: "https://web.push.apple.com/device", keys: { p256dh: "B", auth: "a" } }]);
+    expect(host.textContent).toContain("Alarm pushes are on for this device.");
+    expect([...host.querySelectorAll("button")].some((b) => b.textContent === "Turn on alarm pushes")).toBe(false);
+    push.stop();
+  });
+
+  it("tells an iPhone's browser outside the installed app to add it to the Home Screen, with no button that could not work", async () => {
+    const { core } = fakeCore({ load: async () => SAVED });
+    await render(core, pushUnavailable("install"));
+    expect(host.textContent).toContain("Add this app to your Home Screen to receive alarm pushes");
+    expect([...host.querySelectorAll("button")].some((b) => b.textContent === "Turn on alarm pushes")).toBe(false);
   });
 
   it("says when the preferences cannot be loaded, and tries again", async () => {

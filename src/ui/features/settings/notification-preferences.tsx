@@ -1,10 +1,12 @@
 import { Description, Field, Label, Switch } from "@headlessui/react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences as Preferences } from "../../../contract/alarms-values.ts";
 import { toCoreError } from "../../../contract/core-error.ts";
 import { LoadError, Loading } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { DevicePush } from "./device-push.tsx";
 import { ServerMessage, serverMessageOf } from "./server-message.tsx";
 
 interface Preference {
@@ -15,21 +17,7 @@ interface Preference {
 type InAppKey = keyof Preferences["in_app"];
 
 /** What the server can deliver: these are real choices. */
-const IN_APP: (Preference & { key: InAppKey })[] = [
-  { key: "device_status", label: "Device Status Changes", description: "MCUs going online or offline, and their sensors missing or stuck" },
-  { key: "environmental", label: "Environmental Alerts", description: "Readings outside the linked profile" },
-  { key: "battery", label: "Low Battery", description: "An MCU's battery below 30%" },
-];
-const EMERGENCY: Preference = { label: "Emergency Alerts", description: "Every alarm as it opens, on this device's notifications" };
-
-/** SPEC §2's switches of what is not delivered yet: shown as SPEC shows them (on), and unchangeable. */
-const DAILY_SUMMARY: Preference = { label: "Daily Summary", description: "Not available yet" };
-const EMAIL: Preference[] = [
-  { label: "System Alerts" },
-  { label: "Device Status Changes", description: "MCUs going online or offline" },
-  { label: "Environmental Alerts" },
-  { label: "Maintenance Reminders" },
-];
+const IN_APP: InAppKey[] = ["device_status", "environmental", "battery"];
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -58,7 +46,7 @@ function PreferenceSwitch({ item, checked, onChange, disabled = false }: { item:
         onChange={onChange}
         className="group relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-300 data-[checked]:bg-brand-600 transition focus:outline-none data-[focus]:ring-2 data-[focus]:ring-brand-600/40 data-[focus]:ring-offset-2 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-70"
       >
-        <span aria-hidden="true" className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${checked ? "translate-x-5.5" : "translate-x-0.5"}`} />
+        <span aria-hidden="true" className={`inline-block h-5 w-5 rounded-full bg-white shadow transition ${checked ? "translate-x-5.5 rtl:-translate-x-5.5" : "translate-x-0.5 rtl:-translate-x-0.5"}`} />
       </Switch>
     </Field>
   );
@@ -82,6 +70,17 @@ function Group({ title, note, children }: { title: string; note?: string; childr
  */
 export function NotificationPreferences() {
   const { core } = useAppData();
+  const { t } = useTranslation("settings");
+  const inApp = (key: InAppKey): Preference => ({ label: t(`notifications.inApp.${key}.label`), description: t(`notifications.inApp.${key}.description`) });
+  const emergency: Preference = { label: t("notifications.push.emergency.label"), description: t("notifications.push.emergency.description") };
+  // SPEC §2's switches of what is not delivered yet: shown as SPEC shows them (on), and unchangeable.
+  const dailySummary: Preference = { label: t("notifications.push.dailySummary.label"), description: t("notifications.push.dailySummary.description") };
+  const email: Preference[] = [
+    { label: t("notifications.email.system") },
+    { label: t("notifications.email.deviceStatus.label"), description: t("notifications.email.deviceStatus.description") },
+    { label: t("notifications.email.environmental") },
+    { label: t("notifications.email.maintenance") },
+  ];
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<{ status: "loading" } | { status: "error"; message: string } | { status: "ready" }>({ status: "loading" });
   /** What the server holds, and the form's edit of it. */
@@ -116,7 +115,7 @@ export function NotificationPreferences() {
   const setQuiet = useCallback((part: Partial<Preferences["quiet_hours"]>) => setDraft((d) => ({ ...d, quiet_hours: { ...d.quiet_hours, ...part } })), []);
   const zones = useMemo(() => timeZones(draft.quiet_hours.time_zone), [draft.quiet_hours.time_zone]);
   const q = draft.quiet_hours;
-  const timeError = q.enabled && (!TIME.test(q.start) || !TIME.test(q.end)) ? "Enter a start and an end time" : null;
+  const timeError = q.enabled && (!TIME.test(q.start) || !TIME.test(q.end)) ? t("notifications.quiet.timesMissing") : null;
   const changed = !same(draft, stored);
 
   async function save(event: FormEvent) {
@@ -128,64 +127,65 @@ export function NotificationPreferences() {
       const saved = await core.saveNotificationPreferences(draft);
       setStored(saved);
       setDraft(saved);
-      notify.success("Notification preferences saved");
+      notify.success(t("notifications.saved"));
     } catch (err) {
       // The form keeps every change, so the client can correct and save again.
-      notify.error("Notification preferences not saved");
+      notify.error(t("notifications.notSaved"));
       setServerMessage(serverMessageOf(err) ?? toCoreError(err).message);
     } finally {
       setSaving(false);
     }
   }
 
-  if (load.status === "loading") return <Loading text="Loading notification preferences…" />;
-  if (load.status === "error") return <LoadError text={`The notification preferences could not be loaded: ${load.message}`} onRetry={() => setAttempt((n) => n + 1)} />;
+  if (load.status === "loading") return <Loading text={t("notifications.loading")} />;
+  if (load.status === "error") return <LoadError text={t("notifications.loadFailed", { message: load.message })} onRetry={() => setAttempt((n) => n + 1)} />;
 
   const timeInput =
     "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100 disabled:text-gray-500";
   return (
-    <form className="space-y-6" onSubmit={save} noValidate aria-label="Notification preferences">
-      <Group title="In-app" note="Shown in the bell's panel.">
-        {IN_APP.map((item) => (
-          <li key={item.key}>
-            <PreferenceSwitch item={item} checked={draft.in_app[item.key]} onChange={(on) => setInApp(item.key, on)} />
+    <form className="space-y-6" onSubmit={save} noValidate aria-label={t("notifications.formLabel")}>
+      <Group title={t("notifications.inApp.title")} note={t("notifications.inApp.note")}>
+        {IN_APP.map((key) => (
+          <li key={key}>
+            <PreferenceSwitch item={inApp(key)} checked={draft.in_app[key]} onChange={(on) => setInApp(key, on)} />
           </li>
         ))}
       </Group>
 
-      <Group title="Push">
+      <Group title={t("notifications.push.title")}>
+        <DevicePush />
         <li>
-          <PreferenceSwitch item={EMERGENCY} checked={draft.push.emergency} onChange={(on) => setDraft((d) => ({ ...d, push: { emergency: on } }))} />
+          <PreferenceSwitch item={emergency} checked={draft.push.emergency} onChange={(on) => setDraft((d) => ({ ...d, push: { emergency: on } }))} />
         </li>
         <li>
-          <PreferenceSwitch item={DAILY_SUMMARY} checked disabled />
+          <PreferenceSwitch item={dailySummary} checked disabled />
         </li>
       </Group>
 
       <fieldset>
-        <legend className="text-base font-semibold text-gray-900 mb-2">Quiet hours</legend>
+        <legend className="text-base font-semibold text-gray-900 mb-2">{t("notifications.quiet.title")}</legend>
         <div className="rounded-xl border border-gray-200">
           <PreferenceSwitch
-            item={{ label: "Quiet hours", description: "No push notifications between these times. Alarms still open and show in the app." }}
+            item={{ label: t("notifications.quiet.label"), description: t("notifications.quiet.description") }}
             checked={q.enabled}
             onChange={(enabled) => setQuiet({ enabled })}
           />
           <div className="grid gap-3 sm:grid-cols-3 border-t border-gray-100 px-4 py-3">
             <div>
               <label htmlFor={ids.start} className="block text-sm font-medium text-gray-700 mb-1">
-                From
+                {t("notifications.quiet.from")}
               </label>
               <input id={ids.start} type="time" className={timeInput} value={q.start} disabled={!q.enabled} onChange={(e) => setQuiet({ start: e.target.value })} aria-invalid={timeError && !TIME.test(q.start) ? true : undefined} aria-describedby={timeError ? ids.timeError : undefined} />
             </div>
             <div>
               <label htmlFor={ids.end} className="block text-sm font-medium text-gray-700 mb-1">
-                To
+                {t("notifications.quiet.to")}
               </label>
               <input id={ids.end} type="time" className={timeInput} value={q.end} disabled={!q.enabled} onChange={(e) => setQuiet({ end: e.target.value })} aria-invalid={timeError && !TIME.test(q.end) ? true : undefined} aria-describedby={timeError ? ids.timeError : undefined} />
             </div>
             <div>
               <label htmlFor={ids.zone} className="block text-sm font-medium text-gray-700 mb-1">
-                Time zone
+                {t("notifications.quiet.timeZone")}
               </label>
               {zones ? (
                 <select id={ids.zone} className={timeInput} value={q.time_zone} disabled={!q.enabled} onChange={(e) => setQuiet({ time_zone: e.target.value })}>
@@ -204,13 +204,13 @@ export function NotificationPreferences() {
                 {timeError}
               </p>
             )}
-            <p className="sm:col-span-3 text-sm text-gray-600">An end at or before the start runs past midnight (22:00 to 06:00 is the night).</p>
+            <p className="sm:col-span-3 text-sm text-gray-600">{t("notifications.quiet.midnight")}</p>
           </div>
         </div>
       </fieldset>
 
-      <Group title="Email" note="Email delivery is not available yet: these switches cannot be changed.">
-        {EMAIL.map((item) => (
+      <Group title={t("notifications.email.title")} note={t("notifications.email.note")}>
+        {email.map((item) => (
           <li key={item.label}>
             <PreferenceSwitch item={item} checked disabled />
           </li>
@@ -220,7 +220,7 @@ export function NotificationPreferences() {
       <div className="flex flex-col items-stretch sm:items-end gap-2">
         <ServerMessage text={serverMessage} />
         <button type="submit" className="btn-primary" disabled={saving || !changed || timeError !== null} aria-busy={saving}>
-          {saving ? "Saving…" : "Save Preferences"}
+          {saving ? t("notifications.saving") : t("notifications.save")}
         </button>
       </div>
     </form>
