@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { AuthCard, authLinkClass } from "./auth-card.tsx";
 
@@ -6,19 +7,19 @@ import { AuthCard, authLinkClass } from "./auth-card.tsx";
  * so this page says how a password really gets changed instead of offering a form that does nothing.
  */
 export default function ForgotPasswordPage() {
+  const { t } = useTranslation("auth");
   return (
-    <AuthCard title="Forgot your password?">
+    <AuthCard title={t("forgot.title")}>
       <div className="space-y-4 text-gray-700 leading-relaxed">
-        <p>Mushroom Farm cannot send password reset emails.</p>
+        <p>{t("forgot.noEmail")}</p>
         <p>
-          If you are still signed in on a phone or computer, open <strong>Settings</strong>, then the <strong>Security</strong> tab, and
-          choose a new password there.
+          <Trans t={t} i18nKey="forgot.signedIn" components={{ strong: <strong /> }} />
         </p>
-        <p>Otherwise, contact the person who runs your farm account and ask them to set a new password for you.</p>
+        <p>{t("forgot.askOwner")}</p>
       </div>
       <p className="mt-6 text-center">
         <Link to="/login" className={authLinkClass}>
-          Back to Sign In
+          {t("forgot.back")}
         </Link>
       </p>
     </AuthCard>

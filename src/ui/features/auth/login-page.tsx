@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { CoreError } from "../../../contract/core-error.ts";
 import { loginForm } from "../../../contract/forms.ts";
@@ -8,7 +9,9 @@ import { PasswordField, TextField } from "../../components/fields.tsx";
 import { nextPathOf, withNext } from "../../components/next-path.ts";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
-import { AuthCard, authLinkClass } from "./auth-card.tsx";
+import { currentLocale } from "../../i18n/i18n.ts";
+import type { Language } from "../../../contract/language-values.ts";
+import { AuthCard, authLinkClass, chooseSignedOutLanguage } from "./auth-card.tsx";
 import { SubmitButton } from "./submit-button.tsx";
 import { useAuthForm } from "./use-auth-form.ts";
 
@@ -21,6 +24,14 @@ export default function LoginPage() {
   // When sign-ins are throttled, the server says how long to wait: the toast stays SPEC's, the
   // form says the rest.
   const [throttled, setThrottled] = useState<string | null>(null);
+  const { t } = useTranslation("auth");
+  // A language picked here is the person's from now on (kept with their client); otherwise the
+  // app follows the one their client already has.
+  const languagePickedHere = useRef(false);
+  const pickLanguage = (language: Language) => {
+    languagePickedHere.current = true;
+    chooseSignedOutLanguage(language);
+  };
 
   const { form, fields, busy } = useAuthForm({
     id: "login",
@@ -28,33 +39,41 @@ export default function LoginPage() {
     async submit({ emailOrUsername, password }) {
       setThrottled(null);
       const client = await core.login(emailOrUsername, password);
-      session.setClient(client);
-      notify.success("Login successful!");
+      const { language, digits } = currentLocale();
+      const differs = client.language !== language || client.digits !== digits;
+      // Saving the choice is not worth failing the sign-in over: this device keeps it either way.
+      const signedIn =
+        languagePickedHere.current && differs
+          ? await core.updateClient(client.client_id, { client_id: client.client_id, language, digits }).catch(() => ({ ...client, language, digits }))
+          : client;
+      session.setClient(signedIn);
+      notify.success(t("login.success"));
       navigate(next ?? "/dashboard", { replace: true });
     },
     // SPEC §8: one text for every failure, so it never tells which accounts exist.
     onFailure: (err) => {
-      notify.error("Invalid credentials or server error");
+      notify.error(t("login.failed"));
       if (err instanceof CoreError && err.code === "RATE_LIMITED" && err.serverMessage) setThrottled(err.serverMessage);
     },
   });
 
   return (
     <AuthCard
-      title="Welcome Back"
-      subtitle="Sign in to look after your farms"
+      title={t("login.title")}
+      subtitle={t("login.subtitle")}
+      onChooseLanguage={pickLanguage}
       footer={
         <>
-          Don&apos;t have an account?{" "}
+          {t("login.noAccount")}{" "}
           <Link to={withNext("/register", next)} className={authLinkClass}>
-            Sign Up
+            {t("login.signUp")}
           </Link>
         </>
       }
     >
       <form {...getFormProps(form)}>
         <TextField
-          label="Email or Username"
+          label={t("login.emailOrUsername")}
           {...getInputProps(fields.emailOrUsername, { type: "text" })}
           error={fields.emailOrUsername.errors}
           autoComplete="username"
@@ -63,15 +82,15 @@ export default function LoginPage() {
           maxLength={LIMITS.loginName}
         />
         <PasswordField
-          label="Password"
+          label={t("login.password")}
           {...getInputProps(fields.password, { type: "password" })}
           error={fields.password.errors}
           autoComplete="current-password"
           maxLength={LIMITS.passwordLogin.max}
         />
-        <p className="-mt-2 mb-5 text-right text-sm">
+        <p className="-mt-2 mb-5 text-end text-sm">
           <Link to="/forgot-password" className={authLinkClass}>
-            Forgot password?
+            {t("login.forgotPassword")}
           </Link>
         </p>
         {throttled && (
@@ -79,7 +98,7 @@ export default function LoginPage() {
             {throttled}
           </p>
         )}
-        <SubmitButton busy={busy}>Sign In</SubmitButton>
+        <SubmitButton busy={busy}>{t("login.submit")}</SubmitButton>
       </form>
     </AuthCard>
   );

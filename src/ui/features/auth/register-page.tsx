@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { registerForm } from "../../../contract/forms.ts";
 import { CONSTANTS, LIMITS } from "../../../contract/limits.ts";
@@ -8,6 +9,7 @@ import { PasswordField, TextAreaField, TextField } from "../../components/fields
 import { nextPathOf, withNext } from "../../components/next-path.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { currentLocale } from "../../i18n/i18n.ts";
 import { AuthCard, authLinkClass } from "./auth-card.tsx";
 import { SubmitButton } from "./submit-button.tsx";
 import { useAuthForm } from "./use-auth-form.ts";
@@ -18,30 +20,33 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   // Where signing in leads afterwards (an invitation's link), passed on to /login.
   const next = nextPathOf(useLocation().search);
+  const { t } = useTranslation("auth");
 
   const { form, fields, busy } = useAuthForm({
     id: "register",
     schema: registerForm,
     defaultValue: { country: DEFAULT_COUNTRY_CODE },
     async submit(value) {
-      // SPEC §3: the body is exactly the registration fields, confirmPassword included.
-      await core.register(value);
-      notify.success("Welcome, Registration is Successfull !");
+      // SPEC §3: the body is the registration fields, confirmPassword included, with the language
+      // the person reads the app in, so what the server sends them is in it from the start.
+      const { language, digits } = currentLocale();
+      await core.register({ ...value, language, digits });
+      notify.success(t("register.success"));
       navigate(withNext("/login", next));
     },
-    onFailure: (err) => notify.error(messageOf(err, "Register Error"), { position: "top-center", autoClose: CONSTANTS.registerErrorToastMs }),
+    onFailure: (err) => notify.error(messageOf(err, t("register.failed")), { position: "top-center", autoClose: CONSTANTS.registerErrorToastMs }),
   });
 
   return (
     <AuthCard
       wide
-      title="Create Account"
-      subtitle="Register to manage your mushroom farms"
+      title={t("register.title")}
+      subtitle={t("register.subtitle")}
       footer={
         <>
-          Already have an account?{" "}
+          {t("register.haveAccount")}{" "}
           <Link to={withNext("/login", next)} className={authLinkClass}>
-            Sign In
+            {t("register.signIn")}
           </Link>
         </>
       }
@@ -49,7 +54,7 @@ export default function RegisterPage() {
       <form {...getFormProps(form)}>
         <div className="grid gap-x-5 sm:grid-cols-2">
           <TextField
-            label="Username"
+            label={t("register.username")}
             {...getInputProps(fields.username, { type: "text" })}
             error={fields.username.errors}
             autoComplete="username"
@@ -58,28 +63,28 @@ export default function RegisterPage() {
             maxLength={LIMITS.username.max}
           />
           <TextField
-            label="Email"
+            label={t("register.email")}
             {...getInputProps(fields.email, { type: "email" })}
             error={fields.email.errors}
             autoComplete="email"
             maxLength={LIMITS.email}
           />
           <PasswordField
-            label="Password"
+            label={t("register.password")}
             {...getInputProps(fields.password, { type: "password" })}
             error={fields.password.errors}
             autoComplete="new-password"
             maxLength={LIMITS.passwordRegister.max}
           />
           <PasswordField
-            label="Confirm Password"
+            label={t("register.confirmPassword")}
             {...getInputProps(fields.confirmPassword, { type: "password" })}
             error={fields.confirmPassword.errors}
             autoComplete="new-password"
             maxLength={LIMITS.passwordRegister.max}
           />
           <TextField
-            label="Mobile"
+            label={t("register.mobile")}
             {...getInputProps(fields.mobile, { type: "tel" })}
             error={fields.mobile.errors}
             autoComplete="tel"
@@ -88,13 +93,13 @@ export default function RegisterPage() {
           <CountrySelect {...getSelectProps(fields.country)} error={fields.country.errors} autoComplete="country" />
         </div>
         <TextAreaField
-          label="Address"
+          label={t("register.address")}
           {...getTextareaProps(fields.address)}
           error={fields.address.errors}
           autoComplete="street-address"
           maxLength={LIMITS.address}
         />
-        <SubmitButton busy={busy}>Create Account</SubmitButton>
+        <SubmitButton busy={busy}>{t("register.submit")}</SubmitButton>
       </form>
     </AuthCard>
   );

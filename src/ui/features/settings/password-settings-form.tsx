@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
 import type { Client } from "../../../contract/entities.ts";
 import { settingsPasswordForm } from "../../../contract/forms.ts";
 import { PasswordField } from "../../components/fields.tsx";
@@ -10,6 +11,7 @@ import { ServerMessage, serverMessageOf } from "./server-message.tsx";
 /** SPEC §2 Settings, Security tab: a new password, typed twice. */
 export function PasswordSettingsForm({ client }: { client: Client }) {
   const { core, session } = useAppData();
+  const { t } = useTranslation("settings");
   const { form, fields, busy: saving, refusal: serverMessage } = useSubmitForm({
     id: "settings-password",
     schema: settingsPasswordForm,
@@ -20,11 +22,11 @@ export function PasswordSettingsForm({ client }: { client: Client }) {
         confirm_password: value.confirm_password,
       });
       session.setClient(updated);
-      notify.success("Update password Success");
+      notify.success(t("password.saved"));
       form.reset();
     },
     refused(err) {
-      notify.error("Update password Failed");
+      notify.error(t("password.failed"));
       return serverMessageOf(err);
     },
   });
@@ -33,9 +35,9 @@ export function PasswordSettingsForm({ client }: { client: Client }) {
     <form {...getFormProps(form)} className="max-w-md">
       {/* Lets password managers tie the new password to this account. */}
       <input type="text" autoComplete="username" value={client.username} readOnly hidden />
-      <PasswordField label="New Password" {...getInputProps(fields.password, { type: "password" })} error={fields.password.errors} autoComplete="new-password" />
+      <PasswordField label={t("password.new")} {...getInputProps(fields.password, { type: "password" })} error={fields.password.errors} autoComplete="new-password" />
       <PasswordField
-        label="Confirm New Password"
+        label={t("password.confirm")}
         {...getInputProps(fields.confirm_password, { type: "password" })}
         error={fields.confirm_password.errors}
         autoComplete="new-password"
@@ -43,7 +45,7 @@ export function PasswordSettingsForm({ client }: { client: Client }) {
       <div className="flex flex-col items-stretch sm:items-start gap-2">
         <ServerMessage text={serverMessage} />
         <button type="submit" className="btn-primary" disabled={saving}>
-          Update Password
+          {t("password.submit")}
         </button>
       </div>
     </form>

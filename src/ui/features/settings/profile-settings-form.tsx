@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
 import type { Client } from "../../../contract/entities.ts";
 import { settingsProfileForm } from "../../../contract/forms.ts";
 import { CountrySelect } from "../../components/country-select.tsx";
@@ -11,6 +12,7 @@ import { ServerMessage, serverMessageOf } from "./server-message.tsx";
 /** SPEC §2 Settings, Profile tab: the client's own account details. */
 export function ProfileSettingsForm({ client }: { client: Client }) {
   const { core, session } = useAppData();
+  const { t } = useTranslation("settings");
   const { form, fields, busy: saving, refusal: serverMessage } = useSubmitForm({
     id: "settings-profile",
     schema: settingsProfileForm,
@@ -26,27 +28,27 @@ export function ProfileSettingsForm({ client }: { client: Client }) {
         ...(v.country ? { country: v.country } : {}),
       });
       session.setClient(updated);
-      notify.success("Update profile Success");
+      notify.success(t("profile.saved"));
     },
     refused(err) {
-      notify.error("Update profile Failed");
+      notify.error(t("profile.failed"));
       return serverMessageOf(err);
     },
   });
 
   return (
     <form {...getFormProps(form)} className="grid gap-x-6 md:grid-cols-2">
-      <TextField label="First Name" {...getInputProps(fields.username, { type: "text" })} error={fields.username.errors} autoComplete="given-name" />
-      <TextField label="Email Address" {...getInputProps(fields.email, { type: "email" })} error={fields.email.errors} autoComplete="email" />
-      <TextField label="Phone Number" {...getInputProps(fields.mobile, { type: "tel" })} error={fields.mobile.errors} autoComplete="tel" />
+      <TextField label={t("profile.firstName")} {...getInputProps(fields.username, { type: "text" })} error={fields.username.errors} autoComplete="given-name" />
+      <TextField label={t("profile.email")} {...getInputProps(fields.email, { type: "email" })} error={fields.email.errors} autoComplete="email" />
+      <TextField label={t("profile.phone")} {...getInputProps(fields.mobile, { type: "tel" })} error={fields.mobile.errors} autoComplete="tel" />
       <CountrySelect {...getSelectProps(fields.country)} error={fields.country.errors} />
       <div className="md:col-span-2">
-        <TextAreaField label="Address" {...getTextareaProps(fields.address)} error={fields.address.errors} autoComplete="street-address" />
+        <TextAreaField label={t("profile.address")} {...getTextareaProps(fields.address)} error={fields.address.errors} autoComplete="street-address" />
       </div>
       <div className="md:col-span-2 flex flex-col items-stretch sm:items-end gap-2">
         <ServerMessage text={serverMessage} />
         <button type="submit" className="btn-primary" disabled={saving}>
-          Save Changes
+          {t("profile.save")}
         </button>
       </div>
     </form>
