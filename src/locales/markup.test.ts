@@ -20,7 +20,6 @@ const NOT_YET_TRANSLATED: string[] = [
   "data",
   "pwa",
   "features/alarms",
-  "features/auth",
   "features/batches",
   "features/controllers",
   "features/dashboard",
@@ -30,7 +29,6 @@ const NOT_YET_TRANSLATED: string[] = [
   "features/profiles",
   "features/recipes",
   "features/sensors",
-  "features/settings",
   "features/team",
   "features/wall",
 ];
@@ -61,7 +59,7 @@ const WRITTEN_TEXT = [/>\s*([^<>{}\n]*[A-Za-z]{2,}[^<>{}\n]*?)\s*</g, /\b(?:aria
 /** Code between a type's angle brackets (`Promise<void>`, `(x): Map<`) that the first pattern also meets. */
 const NOT_TEXT = /[;=|]|=>|\bPromise\b|^\s*\)|\bnew\b|^[\s\d.,:;%°/+\-–×()]*$/;
 /** Toasts and failure texts written in code. */
-const WRITTEN_MESSAGE = /\b(?:notify\.\w+|toast(?:\.\w+)?|messageOf\([^,()]+,)\s*\(?\s*["'`]([^"'`]*[A-Za-z]{2,}[^"'`]*)["'`]/g;
+const WRITTEN_MESSAGE = /\b(?:notify\.\w+\(|toast(?:\.\w+)?\(|messageOf\([^,()]+,)\s*["'`]([^"'`]*[A-Za-z]{2,}[^"'`]*)["'`]/g;
 
 /** UnoCSS utilities tied to a physical side, each with a logical one (ms/me, ps/pe, start/end, border-s/e, rounded-s/e, text-start/end, gap for space-x). */
 const PHYSICAL_UTILITY = /(?<=["'`\s:])-?(?:m[lr]|p[lr]|left|right|border-[lr]|rounded-(?:[lr]|[tb][lr])|text-(?:left|right)|float-(?:left|right)|space-x)(?:-[\w./[\]%]+)?(?=["'`\s])/g;

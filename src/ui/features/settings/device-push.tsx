@@ -1,4 +1,5 @@
 import { useState, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import type { PushStatus } from "../../pwa/push.ts";
@@ -6,14 +7,8 @@ import type { PushStatus } from "../../pwa/push.ts";
 const noSubscribe = () => () => {};
 const pending = (): PushStatus => "pending";
 
-/** What each status says of this device (none while push is loading, or where the app runs without it). */
-const SAYS: Record<Exclude<PushStatus, "pending">, string> = {
-  on: "Alarm pushes are on for this device.",
-  off: "This device does not receive alarm pushes yet.",
-  blocked: "Notifications are blocked for this app. Allow them in the browser's settings to receive alarm pushes.",
-  install: "Add this app to your Home Screen to receive alarm pushes",
-  unsupported: "This browser cannot receive alarm pushes.",
-};
+/** What each status says of this device (none while push is loading, or where the app runs without it): `devicePush.says.<status>`. */
+type ShownStatus = Exclude<PushStatus, "pending">;
 
 /**
  * Whether this device receives alarm pushes, and the button that turns them on (an item of the
@@ -26,16 +21,17 @@ export function DevicePush() {
   const { push } = useAppData();
   const status = useSyncExternalStore(push?.subscribe ?? noSubscribe, push?.status ?? pending);
   const [turningOn, setTurningOn] = useState(false);
+  const { t } = useTranslation("settings");
   if (!push || status === "pending") return null;
 
   async function turnOn() {
     setTurningOn(true);
     try {
       await push!.turnOn();
-      notify.success("Alarm pushes are on for this device");
+      notify.success(t("devicePush.turnedOn"));
     } catch (err) {
       // Refused at the browser's question: the status now says where to allow them.
-      notify.error(push!.status() === "blocked" ? "Notifications are blocked for this app" : messageOf(err, "Alarm pushes could not be turned on"));
+      notify.error(push!.status() === "blocked" ? t("devicePush.blocked") : messageOf(err, t("devicePush.failed")));
     } finally {
       setTurningOn(false);
     }
@@ -44,15 +40,15 @@ export function DevicePush() {
   return (
     <li className="flex flex-col sm:flex-row sm:items-center justify-between gap-3 px-4 py-3" data-push-status={status}>
       <div className="min-w-0">
-        <p className="font-medium text-gray-900">This device</p>
+        <p className="font-medium text-gray-900">{t("devicePush.thisDevice")}</p>
         <p className={`text-sm ${status === "blocked" || status === "install" ? "text-amber-800" : "text-gray-600"}`} role="status">
-          {SAYS[status]}
+          {t(`devicePush.says.${status satisfies ShownStatus}`)}
         </p>
-        {status === "install" && <p className="text-sm text-gray-600">In Safari, tap Share, then Add to Home Screen, and open the app from there.</p>}
+        {status === "install" && <p className="text-sm text-gray-600">{t("devicePush.installHow")}</p>}
       </div>
       {status === "off" && (
         <button type="button" className="btn-primary shrink-0" disabled={turningOn} aria-busy={turningOn} onClick={() => void turnOn()}>
-          {turningOn ? "Turning on…" : "Turn on alarm pushes"}
+          {turningOn ? t("devicePush.turningOn") : t("devicePush.turnOn")}
         </button>
       )}
     </li>
