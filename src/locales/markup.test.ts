@@ -25,7 +25,6 @@ const NOT_YET_TRANSLATED: string[] = [
   "features/dashboard",
   "features/farms",
   "features/history",
-  "features/mcu",
   "features/profiles",
   "features/recipes",
   "features/sensors",

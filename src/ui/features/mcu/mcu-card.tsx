@@ -1,15 +1,34 @@
 import { memo, useId } from "react";
+import type { LastSeenAgo } from "../../../contract/live.ts";
 import { BatchLine } from "../../components/batch-line.tsx";
-import { BUILT_IN_SETTINGS_TEXT } from "../../components/built-in-settings-note.tsx";
+import { BuiltInSettingsNote } from "../../components/built-in-settings-note.tsx";
 import { formatDate } from "../../components/dates.ts";
 import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history-link.tsx";
 import { EditIcon, TrashIcon } from "../../components/icons.tsx";
 import { REFUSED_ICON_BUTTON, RefusalNote } from "../../components/refusal-note.tsx";
 import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useMcuManagerCard } from "../../data/hooks.ts";
+import { formatFixed } from "../../i18n/format.ts";
+import { i18n, useLocale } from "../../i18n/i18n.ts";
 import { BatteryBar } from "./battery-bar.tsx";
 import { ProfileLinkField } from "./profile-link-field.tsx";
 import { StatusBadge } from "./status-badge.tsx";
+
+/**
+ * The card's words, looked up at each render: a card re-renders on a change of language or digits
+ * through its one `useLocale()` (a list of thousands of cards is not given a `useTranslation`
+ * subscription each).
+ */
+const t = i18n.getFixedT(null, "mcu");
+
+/** Last Seen in the reader's words, from the parts the core judged at its clock. */
+function lastSeenWords(ago: LastSeenAgo): string {
+  if (ago.unit === "now") return t("lastSeen.now");
+  const n = formatFixed(ago.count, 0);
+  if (ago.unit === "minutes") return t("lastSeen.minutes", { count: ago.count, n });
+  if (ago.unit === "hours") return t("lastSeen.hours", { count: ago.count, n });
+  return t("lastSeen.days", { count: ago.count, n });
+}
 
 /**
  * One MCU (SPEC §2). It reads one object, its view, which the core joins (record + live snapshot)
@@ -19,6 +38,7 @@ import { StatusBadge } from "./status-badge.tsx";
  */
 export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuId: number; onEdit: (mcuId: number) => void; onDelete: (mcuId: number) => void }) {
   const view = useMcuManagerCard(mcuId);
+  useLocale();
   const titleId = useId();
   const reasonId = useId();
   const refusal = useMcuRefusal(mcuId, "manageDevices");
@@ -27,7 +47,7 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
   // Its view comes from the core within a frame or two of mounting (in the rows mounted ahead of
   // the screen, before it scrolls in); meanwhile a blank card of the usual size holds its place.
   if (!view) return <div aria-hidden="true" className="card w-full min-h-[18.75rem] 4xl:min-h-[26.25rem]" />;
-  const { name, lastSeenAt } = view;
+  const { name, lastSeenAt, lastSeenAgo } = view;
 
   return (
     <article aria-labelledby={titleId} className="card w-full p-4 4xl:p-7 flex flex-col gap-3 4xl:gap-5 min-w-0">
@@ -39,14 +59,14 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
             </h3>
             <StatusBadge status={view.status} />
           </div>
-          <p className="text-xs 4xl:text-base text-gray-500 mt-0.5">ID {mcuId}</p>
+          <p className="text-xs 4xl:text-base text-gray-500 mt-0.5">{t("card.id", { id: String(mcuId) })}</p>
         </div>
-        <div className="flex shrink-0 -mr-2 -mt-1">
+        <div className="flex shrink-0 -me-2 -mt-1">
           <button
             type="button"
             className={`icon-btn w-10 h-10 4xl:w-12 4xl:h-12${refused}`}
-            aria-label={`Edit ${name}`}
-            title="Edit"
+            aria-label={t("card.editOf", { name })}
+            title={t("card.edit")}
             onClick={() => onEdit(mcuId)}
             disabled={refusal !== null}
             aria-describedby={describedBy}
@@ -56,8 +76,8 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
           <button
             type="button"
             className={`icon-btn w-10 h-10 4xl:w-12 4xl:h-12 hover:bg-red-50 hover:text-red-700${refused}`}
-            aria-label={`Delete ${name}`}
-            title="Delete"
+            aria-label={t("card.deleteOf", { name })}
+            title={t("card.delete")}
             onClick={() => onDelete(mcuId)}
             disabled={refusal !== null}
             aria-describedby={describedBy}
@@ -69,38 +89,44 @@ export const McuCard = memo(function McuCard({ mcuId, onEdit, onDelete }: { mcuI
       <RefusalNote id={reasonId} text={refusal} className="-mt-1" />
 
       <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] 4xl:grid-cols-[9rem_minmax(0,1fr)] items-center gap-x-3 gap-y-2.5 4xl:gap-y-4 text-sm 4xl:text-xl">
-        <dt className="text-gray-500">Farm</dt>
+        <dt className="text-gray-500">{t("card.farm")}</dt>
         <dd className="text-gray-900 font-medium truncate">{view.farmName}</dd>
         <ProfileLinkField mcuId={mcuId} mcuName={name} link={view.profileLink} />
         {/* A second description of Profile. */}
-        {view.profileLink === null && !view.grow && <dd className="col-start-2 -mt-1.5 text-xs 4xl:text-base text-gray-600">{BUILT_IN_SETTINGS_TEXT}</dd>}
+        {view.profileLink === null && !view.grow && (
+          <dd className="col-start-2 -mt-1.5">
+            <BuiltInSettingsNote className="text-xs 4xl:text-base text-gray-600" />
+          </dd>
+        )}
         {view.grow && (
           <>
-            <dt className="text-gray-500">Batch</dt>
+            <dt className="text-gray-500">{t("card.batch")}</dt>
             <dd>
               <BatchLine grow={view.grow} profileName={view.profileLink?.name ?? null} prefix={false} />
             </dd>
           </>
         )}
-        <dt className="text-gray-500">MAC</dt>
+        <dt className="text-gray-500">{t("card.mac")}</dt>
         <dd className="font-mono text-gray-900 break-all">{view.mac}</dd>
-        <dt className="text-gray-500">Battery</dt>
+        <dt className="text-gray-500">{t("card.battery")}</dt>
         <dd>
-          <BatteryBar level={view.battery} label={`Battery of ${name}`} />
+          <BatteryBar level={view.battery} label={t("card.batteryOf", { name })} />
         </dd>
-        <dt className="text-gray-500">Last Seen</dt>
-        <dd className="text-gray-900">{lastSeenAt === null ? "Never" : <time dateTime={new Date(lastSeenAt).toISOString()}>{view.lastSeenText}</time>}</dd>
-        <dt className="text-gray-500">Added</dt>
+        <dt className="text-gray-500">{t("card.lastSeen")}</dt>
+        <dd className="text-gray-900">
+          {lastSeenAt === null || lastSeenAgo === null ? t("lastSeen.never") : <time dateTime={new Date(lastSeenAt).toISOString()}>{lastSeenWords(lastSeenAgo)}</time>}
+        </dd>
+        <dt className="text-gray-500">{t("card.added")}</dt>
         <dd className="text-gray-900">
           <time dateTime={view.createdAt}>{formatDate(view.createdAt)}</time>
         </dd>
       </dl>
       <HistoryLink
         to={mcuHistoryPath(mcuId)}
-        label={`History of ${name}`}
-        className="mt-auto self-start -ml-2 -mb-2 inline-flex min-h-11 items-center gap-1.5 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+        label={t("card.historyOf", { name })}
+        className="mt-auto self-start -ms-2 -mb-2 inline-flex min-h-11 items-center gap-1.5 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
       >
-        <ChartIcon /> History
+        <ChartIcon /> {t("card.history")}
       </HistoryLink>
     </article>
   );

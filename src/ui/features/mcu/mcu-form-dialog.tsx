@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Farm, Mcu } from "../../../contract/entities.ts";
 import { formatClaimCode, readDeviceLabel } from "../../../contract/claim-code.ts";
 import { mcuAddForm, mcuEditForm } from "../../../contract/forms.ts";
@@ -27,8 +28,9 @@ export function scannedLabel(mac: string, text: string): { mac: string; claimCod
 
 /** SPEC §2 Add/Edit MCU modal. */
 export function McuFormDialog({ target, farms, onClose }: { target: McuFormTarget | null; farms: Farm[]; onClose: () => void }) {
+  const { t } = useTranslation("mcu");
   return (
-    <Modal open={target !== null} onClose={onClose} title={target?.kind === "edit" ? "Edit MCU" : "Add New MCU"}>
+    <Modal open={target !== null} onClose={onClose} title={target?.kind === "edit" ? t("form.editTitle") : t("form.addTitle")}>
       {/* Mounted per opening, so each opening starts from its own defaults. */}
       {target && <McuForm target={target} farms={farms} onDone={onClose} />}
     </Modal>
@@ -36,6 +38,7 @@ export function McuFormDialog({ target, farms, onClose }: { target: McuFormTarge
 }
 
 function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm[]; onDone: () => void }) {
+  const { t } = useTranslation("mcu");
   const { core } = useAppData();
   const editing = target.kind === "edit" ? target.mcu : null;
   const [scanning, setScanning] = useState(false);
@@ -52,18 +55,18 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
       if (editing) {
         const moved = body.mac !== editing.mac && claim_code;
         const saved = await core.updateMcu(editing.mcu_id, moved ? { ...body, claim_code: formatClaimCode(claim_code) } : body);
-        notify.success(`${saved.name} MCU updated successfully`);
+        notify.success(t("form.updated", { name: saved.name }));
       } else {
         const saved = await core.createMcu({ ...body, claim_code: formatClaimCode(claim_code ?? "") });
-        notify.success(`${saved.name} MCU added successfully`);
+        notify.success(t("form.added", { name: saved.name }));
       }
       onDone();
     },
     refused(err) {
       // The modal stays open with what was typed, so a mistake can be fixed and sent again; it
       // says why too, as the toast may be missed or gone by the time the form is read again.
-      const refused = refusalOf(err, editing ? "Failed to update MCU" : "Failed to create MCU");
-      notify.error(editing ? refused.text : `Creation failed : ${refused.text}`);
+      const refused = refusalOf(err, editing ? t("form.updateFailed") : t("form.createFailed"));
+      notify.error(editing ? refused.text : t("form.creationFailed", { reason: refused.text }));
       return refused;
     },
   });
@@ -86,20 +89,20 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
           if (refusal && (refusal.field === null || changed === fields.mac.name)) setRefusal(null);
         }}
       >
-        <TextField key={nameKey} {...nameProps} label="MCU Name" placeholder="e.g. Oyster Room A" autoComplete="off" error={fields.name.errors} />
+        <TextField key={nameKey} {...nameProps} label={t("form.name")} placeholder={t("form.namePlaceholder")} autoComplete="off" error={fields.name.errors} />
         <div className="flex items-start gap-2">
           <div className="flex-1 min-w-0">
             <TextField
               key={macKey}
               {...macProps}
-              label="MAC Address"
-              placeholder="AA:BB:CC:DD:EE:FF"
+              label={t("form.mac")}
+              placeholder={t("form.macPlaceholder")}
               {...LABEL_CODE_INPUT}
               error={fieldError(fields.mac.errors, refusal, "mac")}
             />
           </div>
           {!editing && (
-            <button type="button" className="btn-secondary mt-6 px-3" aria-label="Scan MAC address" title="Scan MAC address" onClick={() => setScanning(true)}>
+            <button type="button" className="btn-secondary mt-6 px-3" aria-label={t("form.scanMac")} title={t("form.scanMac")} onClick={() => setScanning(true)}>
               <ScanIcon className="text-lg" />
             </button>
           )}
@@ -108,19 +111,19 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
           <TextField
             key={codeKey}
             {...codeProps}
-            label="Claim Code"
-            placeholder="XXXX-XXXX-XXXX"
+            label={t("form.claimCode")}
+            placeholder={t("form.claimCodePlaceholder")}
             {...LABEL_CODE_INPUT}
             error={fields.claim_code.errors}
             hint={
               <p id={`${fields.claim_code.id}-hint`} className="mt-1 text-xs text-gray-500">
-                Printed under the QR code on the MCU's label; scanning the label fills it in.
+                {t("form.claimCodeHint")}
               </p>
             }
           />
         )}
-        <SelectField key={farmKey} {...farmProps} label="Assign to Farm" error={fields.farm_id.errors}>
-          <option value="">Select a farm</option>
+        <SelectField key={farmKey} {...farmProps} label={t("form.farm")} error={fields.farm_id.errors}>
+          <option value="">{t("form.selectFarm")}</option>
           {farms.map((f) => (
             <option key={f.farm_id} value={String(f.farm_id)}>
               {f.name}
@@ -130,18 +133,18 @@ function McuForm({ target, farms, onDone }: { target: McuFormTarget; farms: Farm
         <FormAlert refusal={refusal} />
         <div className="flex justify-end gap-3 pt-2">
           <button type="button" className="btn-secondary" onClick={onDone}>
-            Cancel
+            {t("form.cancel")}
           </button>
           <button type="submit" className="btn-primary" disabled={saving}>
-            {editing ? "Update MCU" : "Add MCU"}
+            {editing ? t("form.update") : t("form.add")}
           </button>
         </div>
       </form>
       <QrScannerModal
         open={scanning}
         onClose={() => setScanning(false)}
-        title="Scan MCU"
-        instructions="Point the rear camera at the QR code on the MCU's label."
+        title={t("scanner.title")}
+        instructions={t("scanner.instructions")}
         onResult={(mac, text) => {
           setScanning(false);
           setRefusal(null);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
 import type { McuStatus } from "../../../contract/entities.ts";
 import { MCU_STATUSES } from "../../../contract/enums.ts";
@@ -12,26 +13,21 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { useFarmsWhere } from "../../data/farm-roles.ts";
 import { useCollection, useMcuQuery, useRecordIds } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { i18n } from "../../i18n/i18n.ts";
 import { VirtualCardGrid, type ColumnsFor } from "../../components/virtual-card-grid.tsx";
 import { McuCard } from "./mcu-card.tsx";
 import { isFiltering, mcuFiltersFrom, mcuFiltersToParams, NO_FILTERS, type McuFilters } from "./mcu-filters.ts";
 import { McuFormDialog, scannedLabel, type McuFormTarget } from "./mcu-form-dialog.tsx";
 import { McuStats } from "./mcu-stats.tsx";
-import { STATUS_LABELS } from "./status-badge.tsx";
 
 type List = "mcus" | "farms" | "profiles";
 const LISTS: List[] = ["mcus", "farms", "profiles"];
-/** SPEC §8 load failures: an info toast with the server's message, else these. */
-const LOAD_FALLBACK: Record<List, string> = {
-  mcus: "Failed to fetch MCU by client",
-  farms: "Failed to fetch farms",
-  profiles: "Failed to load setting profiles",
-};
-const LOAD_ERROR_TEXT: Record<List, string> = {
-  mcus: "MCUs could not be loaded.",
-  farms: "Farms could not be loaded, so the farm filter and the farm choice are incomplete.",
-  profiles: "Setting profiles could not be loaded, so they cannot be linked right now.",
-};
+/**
+ * SPEC §8 load failures: an info toast with the server's message, else `load.failed.<list>`; the
+ * list's own words under it are `load.error.<list>`. Looked up when a load fails, in the language
+ * of that moment (a load is not started again by a change of language).
+ */
+const loadFallback = (list: List) => i18n.t(`mcu:load.failed.${list}`);
 
 const inputClass =
   "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:px-4 4xl:py-3 text-sm 4xl:text-xl text-gray-900 placeholder-gray-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30";
@@ -81,6 +77,7 @@ function useAddressFilters(): [McuFilters, (change: (f: McuFilters) => McuFilter
 
 /** SPEC §2 MCU Manager: the client's MCUs with search, filters, stats, profile links, add/edit/delete. */
 export default function McuManagerPage() {
+  const { t } = useTranslation("mcu");
   const { core, store } = useAppData();
   const confirm = useConfirm();
   const mcuCount = useRecordIds("mcus").length;
@@ -107,7 +104,7 @@ export default function McuManagerPage() {
       results.forEach((r, i) => {
         // One toast a list: a load that fails again (its retry when the connection comes) replaces
         // its toast instead of stacking a copy in front of other messages.
-        if (r.status === "rejected") notify.info(messageOf(r.reason, LOAD_FALLBACK[lists[i]!]), { toastId: `${lists[i]!}-load` });
+        if (r.status === "rejected") notify.info(messageOf(r.reason, loadFallback(lists[i]!)), { toastId: `${lists[i]!}-load` });
       });
       setFailed(nowFailed);
       setLoading(false);
@@ -142,14 +139,16 @@ export default function McuManagerPage() {
   );
   const onDelete = useCallback(
     async (mcuId: number) => {
-      if (!(await confirm("Are you sure you want to delete this MCU? This action cannot be undone."))) return;
+      if (!(await confirm(t("page.deleteConfirm")))) return;
       try {
-        notify.success(await core.deleteMcu(mcuId));
+        // The server's answer is English; the person reads the same news in their language.
+        await core.deleteMcu(mcuId);
+        notify.success(t("page.deleted"));
       } catch (err) {
-        notify.error(`Delete failed : ${messageOf(err, "Failed to delete MCU")}`);
+        notify.error(t("page.deleteFailed", { reason: messageOf(err, t("page.deleteFallback")) }));
       }
     },
-    [confirm, core],
+    [confirm, core, t],
   );
   const openAdd = () => setFormTarget({ kind: "add" });
   const openScan = () => setScanning(true);
@@ -160,26 +159,26 @@ export default function McuManagerPage() {
   const otherFailures = failed.filter((l) => l !== "mcus");
 
   let list;
-  if (loading && mcuCount === 0) list = <Loading text="Loading MCUs…" />;
-  else if (mcuLoadFailed && mcuCount === 0) list = <LoadError text={LOAD_ERROR_TEXT.mcus} onRetry={() => void load(failed)} />;
+  if (loading && mcuCount === 0) list = <Loading text={t("page.loading")} />;
+  else if (mcuLoadFailed && mcuCount === 0) list = <LoadError text={t("load.error.mcus")} onRetry={() => void load(failed)} />;
   else if (mcuCount === 0)
     list = (
-      <EmptyState title="No MCUs found">
-        <p>Add your first MCU to start watching its farm room.</p>
+      <EmptyState title={t("empty.title")}>
+        <p>{t("empty.firstHint")}</p>
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           <button type="button" className="btn-primary" onClick={openScan} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
-            <ScanIcon /> Scan Barcode
+            <ScanIcon /> {t("empty.scanBarcode")}
           </button>
           <button type="button" className="btn-secondary" onClick={openAdd} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
-            <PlusIcon /> Add Manually
+            <PlusIcon /> {t("empty.addManually")}
           </button>
         </div>
       </EmptyState>
     );
   else if (shownIds.length === 0)
     list = (
-      <EmptyState title="No MCUs found">
-        <p>{filtering ? "No MCU matches your search and filters. Try other words, or Reset the filters." : "No MCUs to show."}</p>
+      <EmptyState title={t("empty.title")}>
+        <p>{filtering ? t("empty.noMatch") : t("empty.none")}</p>
       </EmptyState>
     );
   else
@@ -192,40 +191,40 @@ export default function McuManagerPage() {
         itemClassName="min-w-0 flex"
         renderItem={(id) => <McuCard mcuId={id} onEdit={onEdit} onDelete={onDelete} />}
         labelledBy="mcu-list-heading"
-        itemsName="MCUs"
+        itemsName={t("page.itemsName")}
       />
     );
 
   return (
     <div className="space-y-5 4xl:space-y-8">
       <div className="flex flex-wrap items-center justify-end gap-3">
-        <h2 className="sr-only">MCU Manager</h2>
+        <h2 className="sr-only">{t("page.heading")}</h2>
         <div className="flex flex-wrap gap-2 sm:gap-3">
           <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openScan} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
-            <ScanIcon /> Scan MCU
+            <ScanIcon /> {t("page.scan")}
           </button>
           <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={openAdd} disabled={addRefusal !== null} aria-describedby={addDescribedBy}>
-            <PlusIcon /> Add MCU
+            <PlusIcon /> {t("page.add")}
           </button>
         </div>
         {/* One note for the buttons here and the empty list's: both add. */}
-        <RefusalNote id={addReasonId} text={addRefusal} className="basis-full text-right" />
+        <RefusalNote id={addReasonId} text={addRefusal} className="basis-full text-end" />
       </div>
 
       <SavedDataNotice lists={LISTS} />
 
       <McuStats />
 
-      <div role="search" aria-label="Find MCUs" className="card p-3 sm:p-4 4xl:p-6 flex flex-col md:flex-row gap-3">
+      <div role="search" aria-label={t("filters.label")} className="card p-3 sm:p-4 4xl:p-6 flex flex-col md:flex-row gap-3">
         <div className="flex-1 min-w-0">
           <label htmlFor="mcu-search" className="sr-only">
-            Search MCUs by name, ID or MAC
+            {t("filters.searchLabel")}
           </label>
           <input
             id="mcu-search"
             type="search"
             className={inputClass}
-            placeholder="Search by name, ID or MAC..."
+            placeholder={t("filters.searchPlaceholder")}
             value={filters.search}
             onChange={(e) => setFilters((f) => ({ ...f, search: e.target.value }))}
             autoComplete="off"
@@ -235,23 +234,23 @@ export default function McuManagerPage() {
         <div className="grid grid-cols-2 md:flex gap-3">
           <div className="md:w-40 4xl:w-64">
             <label htmlFor="mcu-status-filter" className="sr-only">
-              Filter by status
+              {t("filters.statusLabel")}
             </label>
             <select id="mcu-status-filter" className={inputClass} value={filters.status} onChange={(e) => setFilters((f) => ({ ...f, status: e.target.value as McuStatus | "" }))}>
-              <option value="">All Status</option>
+              <option value="">{t("filters.allStatuses")}</option>
               {MCU_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
+                  {t(`status.${s}`)}
                 </option>
               ))}
             </select>
           </div>
           <div className="md:w-48 4xl:w-80">
             <label htmlFor="mcu-farm-filter" className="sr-only">
-              Filter by farm
+              {t("filters.farmLabel")}
             </label>
             <select id="mcu-farm-filter" className={inputClass} value={filters.farmId} onChange={(e) => setFilters((f) => ({ ...f, farmId: e.target.value }))}>
-              <option value="">All Farms</option>
+              <option value="">{t("filters.allFarms")}</option>
               {farmOptions.map((f) => (
                 <option key={f.farm_id} value={String(f.farm_id)}>
                   {f.name}
@@ -260,17 +259,17 @@ export default function McuManagerPage() {
             </select>
           </div>
           <button type="button" className="btn-secondary col-span-2 md:col-span-1 4xl:text-xl 4xl:px-6" onClick={() => setFilters(() => NO_FILTERS)} disabled={!filtering}>
-            Reset
+            {t("filters.reset")}
           </button>
         </div>
       </div>
 
-      {otherFailures.length > 0 && <LoadError text={otherFailures.map((l) => LOAD_ERROR_TEXT[l]).join(" ")} onRetry={() => void load(failed)} />}
-      {mcuLoadFailed && mcuCount > 0 && <LoadError text="MCUs could not be refreshed; the list may be out of date." onRetry={() => void load(failed)} />}
+      {otherFailures.length > 0 && <LoadError text={otherFailures.map((l) => t(`load.error.${l}`)).join(" ")} onRetry={() => void load(failed)} />}
+      {mcuLoadFailed && mcuCount > 0 && <LoadError text={t("page.refreshFailed")} onRetry={() => void load(failed)} />}
 
       <section aria-labelledby="mcu-list-heading" aria-busy={loading || undefined}>
         <h2 id="mcu-list-heading" className="sr-only">
-          MCUs
+          {t("page.listHeading")}
         </h2>
         {list}
       </section>
@@ -279,8 +278,8 @@ export default function McuManagerPage() {
       <QrScannerModal
         open={scanning}
         onClose={() => setScanning(false)}
-        title="Scan MCU"
-        instructions="Point the rear camera at the QR code on the MCU's label."
+        title={t("scanner.title")}
+        instructions={t("scanner.instructions")}
         onResult={(mac, text) => {
           setScanning(false);
           setFormTarget({ kind: "add", ...scannedLabel(mac, text) });

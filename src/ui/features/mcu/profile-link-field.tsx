@@ -7,20 +7,24 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { i18n } from "../../i18n/i18n.ts";
 import { useScrollSettled } from "./use-scroll-settled.ts";
 
 /**
  * The field's own arrow, the same on the select and on its stand-in (a native arrow would change
- * as the stand-in turns into the select).
+ * as the stand-in turns into the select). It sits at the field's end, which Arabic mirrors: a
+ * background position has no logical side, so FIELD_CLASS places it by direction.
  */
 const ARROW: CSSProperties = {
   backgroundImage: `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20' fill='none'%3E%3Cpath d='m6 8 4 4 4-4' stroke='%236b7280' stroke-width='1.5' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E")`,
   backgroundRepeat: "no-repeat",
-  backgroundPosition: "right 0.375rem center",
   backgroundSize: "1.25em 1.25em",
 };
 const FIELD_CLASS =
-  "appearance-none min-w-0 flex-1 rounded-lg border border-gray-300 bg-white pl-2 pr-7 py-1.5 4xl:pl-3 4xl:pr-9 4xl:py-2 text-sm 4xl:text-xl text-gray-900";
+  "appearance-none min-w-0 flex-1 rounded-lg border border-gray-300 bg-white ps-2 pe-7 py-1.5 4xl:ps-3 4xl:pe-9 4xl:py-2 text-sm 4xl:text-xl text-gray-900 [background-position:right_0.375rem_center] rtl:[background-position:left_0.375rem_center]";
+
+/** The field's words: it is part of a card, which re-renders it on a change of language (`useLocale()`). */
+const t = i18n.getFixedT(null, "mcu");
 
 /**
  * SPEC §4 profile linking: choosing a profile links it (the core then asks the device to
@@ -50,9 +54,9 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
     setChoice(value);
     try {
       await core.linkProfile(mcuId, profileId);
-      notify.success("Profile linked to MCU");
+      notify.success(t("profile.linked"));
     } catch (err) {
-      notify.error(messageOf(err, "Failed to link profile"));
+      notify.error(messageOf(err, t("profile.linkFailed")));
     } finally {
       setBusy(false);
       setChoice(null);
@@ -60,13 +64,13 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
   }
 
   async function unlink() {
-    if (!link || !(await confirm("Are you sure you want to unlink this profile?"))) return;
+    if (!link || !(await confirm(t("profile.unlinkConfirm")))) return;
     setBusy(true);
     try {
       await core.unlinkProfile(link.linkId);
-      notify.success("Profile unlinked");
+      notify.success(t("profile.unlinked"));
     } catch (err) {
-      notify.error(messageOf(err, "Failed to unlink profile"));
+      notify.error(messageOf(err, t("profile.unlinkFailed")));
     } finally {
       setBusy(false);
     }
@@ -78,7 +82,8 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
     <>
       <dt className="text-gray-500">
         <label htmlFor={id}>
-          Profile<span className="sr-only"> of {mcuName}</span>
+          {t("profile.label")}
+          <span className="sr-only"> {t("profile.of", { name: mcuName })}</span>
         </label>
       </dt>
       <dd className="flex items-center gap-1.5 min-w-0">
@@ -93,7 +98,7 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
             style={ARROW}
             className={`${FIELD_CLASS} focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100`}
           >
-            <option value="">Select a profile</option>
+            <option value="">{t("profile.select")}</option>
             {!listed && link && <option value={String(link.profileId)}>{link.name}</option>}
             {profiles.map((p) => (
               <option key={p.profile_id} value={String(p.profile_id)}>
@@ -103,15 +108,15 @@ export function ProfileLinkField({ mcuId, mcuName, link }: { mcuId: number; mcuN
           </select>
         ) : (
           <span style={ARROW} className={`${FIELD_CLASS} block truncate`}>
-            {link ? link.name : "Select a profile"}
+            {link ? link.name : t("profile.select")}
           </span>
         )}
         {link && (
           <button
             type="button"
             className={`icon-btn w-10 h-10 4xl:w-12 4xl:h-12 shrink-0 text-red-600 hover:bg-red-50 hover:text-red-700${refusal ? ` ${REFUSED_ICON_BUTTON}` : ""}`}
-            aria-label={`Unlink profile from ${mcuName}`}
-            title="Unlink profile"
+            aria-label={t("profile.unlinkFrom", { name: mcuName })}
+            title={t("profile.unlink")}
             onClick={() => void unlink()}
             disabled={busy || refusal !== null}
             aria-describedby={describedBy}

@@ -22,7 +22,7 @@ function onScroll() {
  * is still. One scroll listener for the whole page, not one per card.
  *
  * For a part that is costly to create and that nobody can use while the list flies by: a card
- * mounted in the middle of a scroll makes it when the scroll stops, or never if it has left the
+ * mounted in the middle of a scroll makes it when the scroll stops, or never if it has gone off the
  * screen by then.
  */
 export function useScrollSettled(): boolean {
