@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { farmForm } from "../../../contract/forms.ts";
@@ -12,14 +13,16 @@ import { useAppData } from "../../data/provider.tsx";
 
 /** Create (farm null) or update a farm: SPEC §2's modal with Farm Name and Location. */
 export function FarmFormDialog({ open, farm, onClose }: { open: boolean; farm: Farm | null; onClose: () => void }) {
+  const { t } = useTranslation("farms");
   return (
-    <Modal open={open} onClose={onClose} title={farm ? "Update Farm" : "Create Farm"}>
+    <Modal open={open} onClose={onClose} title={farm ? t("form.updateTitle") : t("form.createTitle")}>
       <FarmForm key={farm?.farm_id ?? "new"} farm={farm} onDone={onClose} />
     </Modal>
   );
 }
 
 function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
+  const { t } = useTranslation("farms");
   const { core } = useAppData();
   // SPEC §8's toasts are fixed texts, and while the dialog is open everything outside it (the
   // toasts too) is inert: the failure, with the server's reason when it gave one, shows here too.
@@ -30,17 +33,18 @@ function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
     async send(value) {
       if (farm) {
         const saved = await core.updateFarm(farm.farm_id, value);
-        notify.success(`${saved.name} Farm updated successfully`);
+        notify.success(t("form.updated", { name: saved.name }));
       } else {
         const saved = await core.createFarm(value);
-        notify.success(`${saved.name} Farm added successfully`);
+        notify.success(t("form.created", { name: saved.name }));
       }
       onDone();
     },
     refused(err) {
-      const text = farm ? "Update failed" : "Creation failed";
-      notify.error(text);
-      return err instanceof CoreError && err.serverMessage ? `${text}: ${err.serverMessage}` : text;
+      notify.error(farm ? t("form.updateFailed") : t("form.createFailed"));
+      const reason = err instanceof CoreError ? err.serverMessage : null;
+      if (!reason) return farm ? t("form.updateFailed") : t("form.createFailed");
+      return farm ? t("form.updateFailedBecause", { reason }) : t("form.createFailedBecause", { reason });
     },
     busyAfterSuccess: true,
   });
@@ -48,8 +52,8 @@ function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
   return (
     <form {...getFormProps(form)}>
       <TextField
-        label="Farm Name"
-        placeholder="e.g. Oyster House"
+        label={t("form.name")}
+        placeholder={t("form.namePlaceholder")}
         autoComplete="off"
         maxLength={LIMITS.name}
         autoFocus
@@ -57,8 +61,8 @@ function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
         error={fields.name.errors}
       />
       <TextField
-        label="Location"
-        placeholder="e.g. Byblos, Mount Lebanon"
+        label={t("form.location")}
+        placeholder={t("form.locationPlaceholder")}
         autoComplete="off"
         maxLength={LIMITS.location}
         {...getInputProps(fields.location, { type: "text" })}
@@ -69,7 +73,7 @@ function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
           {failure}
         </p>
       )}
-      <CancelAndSubmit submit={farm ? "Update Farm" : "Create Farm"} onCancel={onDone} busy={saving} />
+      <CancelAndSubmit submit={farm ? t("form.updateTitle") : t("form.createTitle")} onCancel={onDone} busy={saving} />
     </form>
   );
 }

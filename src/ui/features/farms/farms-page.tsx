@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
@@ -20,11 +21,12 @@ interface Dialog {
 
 /** SPEC §2 Manage Farms: the client's farms as cards, with create, update and delete. */
 export default function FarmsPage() {
+  const { t } = useTranslation("farms");
   const { core } = useAppData();
   const farms = useCollection("farms");
   const { state, retry } = useListLoad({
     load: useCallback(() => core.loadFarms(), [core]),
-    failure: { kind: "info", fallback: "Failed to fetch farms" },
+    failure: { kind: "info", fallback: t("page.loadFailed") },
     toastId: "farms-load",
   });
   const confirm = useConfirm();
@@ -33,14 +35,16 @@ export default function FarmsPage() {
   const [deleting, setDeleting] = useState<number | null>(null);
 
   async function remove(farm: Farm) {
-    if (!(await confirm("Are you sure you want to delete this farm?"))) return;
+    if (!(await confirm(t("page.confirmDelete")))) return;
     setDeleting(farm.farm_id);
     try {
-      notify.success(await core.deleteFarm(farm.farm_id));
+      // The server's answer is English; the person reads the same news in their language.
+      await core.deleteFarm(farm.farm_id);
+      notify.success(t("page.deleted"));
     } catch (err) {
       // The server refuses a farm that still has MCUs and says why; the farmer needs that reason.
       const reason = err instanceof CoreError ? err.serverMessage : null;
-      notify.error(reason ? `Delete Farm failed: ${reason}` : "Delete Farm failed");
+      notify.error(reason ? t("page.deleteFailedBecause", { reason }) : t("page.deleteFailed"));
     } finally {
       setDeleting(null);
     }
@@ -52,10 +56,10 @@ export default function FarmsPage() {
           screen readers. */}
       <div className="flex flex-wrap items-center justify-end gap-3 mb-5">
         <h2 id="farms-heading" className="sr-only">
-          Manage Farms
+          {t("page.heading")}
         </h2>
         <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setDialog({ open: true, farm: null })}>
-          <PlusIcon /> Add New Farm
+          <PlusIcon /> {t("page.add")}
         </button>
       </div>
 
@@ -66,13 +70,13 @@ export default function FarmsPage() {
       {state.status === "error" ? (
         <LoadError text={state.message} onRetry={retry} />
       ) : state.status === "loading" && farms.length === 0 ? (
-        <Loading text="Loading farms…" />
+        <Loading text={t("page.loading")} />
       ) : farms.length === 0 ? (
-        <EmptyState title="No farms yet">
-          <p>Use Add New Farm to create your first farm, then connect its MCUs.</p>
+        <EmptyState title={t("page.emptyTitle")}>
+          <p>{t("page.emptyHint")}</p>
         </EmptyState>
       ) : (
-        <ul className="grid gap-4 4xl:gap-6 sm:grid-cols-2 xl:grid-cols-3 4xl:grid-cols-4" aria-label="Farms">
+        <ul className="grid gap-4 4xl:gap-6 sm:grid-cols-2 xl:grid-cols-3 4xl:grid-cols-4" aria-label={t("page.listLabel")}>
           {farms.map((farm) => (
             <li key={farm.farm_id} className="flex">
               <FarmCard
