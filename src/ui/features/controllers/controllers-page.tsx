@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { Controller } from "../../../contract/entities.ts";
 import { CONTROLLER_TYPES, type ControllerType } from "../../../contract/enums.ts";
@@ -5,6 +6,8 @@ import { controllerForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
 import { useCollection } from "../../data/hooks.ts";
+import { formatFixed } from "../../i18n/format.ts";
+import { i18n, useLocale } from "../../i18n/i18n.ts";
 
 /** SPEC §2 controller modal: read-only Type; SPEC §4/§8 texts for controllers. */
 const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof controllerForm>> = {
@@ -17,32 +20,68 @@ const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof con
   schema: controllerForm,
   lockedType: "read-only",
   badgeClass: "bg-brand-50 text-brand-800",
+  // Read when the list shows them (getters), so they follow the language; the kind stays one constant.
   texts: {
-    heading: "System Controllers",
+    get heading() {
+      return i18n.t("controllers:page.heading");
+    },
     headingId: "controllers-heading",
-    scan: "Scan Controller",
-    scanInstructions: "Point the rear camera at the QR code on the controller's label.",
-    searchLabel: "Search controllers",
-    listLabel: "Controllers",
-    count: (n) => `${n} controller${n === 1 ? "" : "s"}`,
-    loading: "Loading controllers…",
-    loadFailed: "Failed to load controllers",
+    get scan() {
+      return i18n.t("controllers:page.scan");
+    },
+    get scanInstructions() {
+      return i18n.t("controllers:page.scanInstructions");
+    },
+    get searchLabel() {
+      return i18n.t("controllers:page.searchLabel");
+    },
+    get listLabel() {
+      return i18n.t("controllers:page.listLabel");
+    },
+    count: (n) => i18n.t("controllers:page.count", { count: n, replace: { count: formatFixed(n, 0) } }),
+    get loading() {
+      return i18n.t("controllers:page.loading");
+    },
+    get loadFailed() {
+      return i18n.t("controllers:page.loadFailed");
+    },
     loadFailedToastId: "controllers-load",
-    emptyTitle: "No controllers yet",
-    emptyHint: "Scan the QR code on a controller to add it to one of your MCUs.",
-    noMatchTitle: "No controllers found",
-    addTitle: "Add Controller",
-    editTitle: "Edit Controller",
-    loaded: (mac) => `Controller ${mac} loaded`,
-    notFound: (mac) => `No controller found for MAC: ${mac}`,
-    created: "Created successfully",
-    updated: "Updated successfully",
-    confirmDelete: "Confirm delete?",
-    deleted: "Deleted successfully",
+    get emptyTitle() {
+      return i18n.t("controllers:page.emptyTitle");
+    },
+    get emptyHint() {
+      return i18n.t("controllers:page.emptyHint");
+    },
+    get noMatchTitle() {
+      return i18n.t("controllers:page.noMatchTitle");
+    },
+    get addTitle() {
+      return i18n.t("controllers:form.addTitle");
+    },
+    get editTitle() {
+      return i18n.t("controllers:form.editTitle");
+    },
+    loaded: (mac) => i18n.t("controllers:scan.loaded", { mac }),
+    notFound: (mac) => i18n.t("controllers:scan.notFound", { mac }),
+    get created() {
+      return i18n.t("controllers:form.created");
+    },
+    get updated() {
+      return i18n.t("controllers:form.updated");
+    },
+    get confirmDelete() {
+      return i18n.t("controllers:card.confirmDelete");
+    },
+    get deleted() {
+      return i18n.t("controllers:card.deleted");
+    },
   },
 };
 
 /** SPEC §2 System Controllers. */
 export default function ControllersPage() {
+  // The kind's texts are read as the page renders: a change of language or digits renders it again.
+  useTranslation("controllers");
+  useLocale();
   return <DeviceListPage kind={controllerKind} devices={useCollection("controllers")} />;
 }

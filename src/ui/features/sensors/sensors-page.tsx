@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { Sensor } from "../../../contract/entities.ts";
 import { SENSOR_TYPES, type SensorType } from "../../../contract/enums.ts";
@@ -5,6 +6,8 @@ import { sensorForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
 import { useCollection } from "../../data/hooks.ts";
+import { formatFixed } from "../../i18n/format.ts";
+import { i18n, useLocale } from "../../i18n/i18n.ts";
 
 /** SPEC §2 sensor modal: a disabled Type select; names are optional (SPEC §3); SPEC §4/§8 texts for sensors. */
 const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = {
@@ -18,35 +21,73 @@ const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = 
   schema: sensorForm,
   lockedType: "disabled-select",
   badgeClass: "bg-sky-50 text-sky-800",
-  unnamed: "Unnamed",
+  get unnamed() {
+    return i18n.t("sensors:card.unnamed");
+  },
+  // Read when the list shows them (getters), so they follow the language; the kind stays one constant.
   texts: {
-    heading: "Sensors",
+    get heading() {
+      return i18n.t("sensors:page.heading");
+    },
     headingId: "sensors-heading",
-    scan: "Scan Sensor",
-    scanInstructions: "Point the rear camera at the QR code on the sensor's label.",
-    searchLabel: "Search sensors",
-    listLabel: "Sensors",
-    count: (n) => `${n} sensor${n === 1 ? "" : "s"}`,
-    loading: "Loading sensors…",
-    loadFailed: "Failed to load sensors",
+    get scan() {
+      return i18n.t("sensors:page.scan");
+    },
+    get scanInstructions() {
+      return i18n.t("sensors:page.scanInstructions");
+    },
+    get searchLabel() {
+      return i18n.t("sensors:page.searchLabel");
+    },
+    get listLabel() {
+      return i18n.t("sensors:page.listLabel");
+    },
+    count: (n) => i18n.t("sensors:page.count", { count: n, replace: { count: formatFixed(n, 0) } }),
+    get loading() {
+      return i18n.t("sensors:page.loading");
+    },
+    get loadFailed() {
+      return i18n.t("sensors:page.loadFailed");
+    },
     loadFailedToastId: "sensors-load",
-    emptyTitle: "No sensors yet",
-    emptyHint: "Scan the QR code on a sensor to add it to one of your MCUs.",
-    noMatchTitle: "No sensors found",
-    addTitle: "Add Sensor",
-    editTitle: "Edit Sensor",
-    loaded: (mac) => `Loaded sensor ${mac}`,
+    get emptyTitle() {
+      return i18n.t("sensors:page.emptyTitle");
+    },
+    get emptyHint() {
+      return i18n.t("sensors:page.emptyHint");
+    },
+    get noMatchTitle() {
+      return i18n.t("sensors:page.noMatchTitle");
+    },
+    get addTitle() {
+      return i18n.t("sensors:form.addTitle");
+    },
+    get editTitle() {
+      return i18n.t("sensors:form.editTitle");
+    },
+    loaded: (mac) => i18n.t("sensors:scan.loaded", { mac }),
     // SPEC §4: an empty sensor scan result reads "Sensor {mac} Not Found, Or Already Used"
     // (the MAC may be unknown or claimed by another client; the server does not say which).
-    notFound: (mac) => `Sensor ${mac} Not Found, Or Already Used`,
-    created: "Sensor created",
-    updated: "Sensor updated",
-    confirmDelete: "Delete this sensor?",
-    deleted: "Sensor deleted",
+    notFound: (mac) => i18n.t("sensors:scan.notFound", { mac }),
+    get created() {
+      return i18n.t("sensors:form.created");
+    },
+    get updated() {
+      return i18n.t("sensors:form.updated");
+    },
+    get confirmDelete() {
+      return i18n.t("sensors:card.confirmDelete");
+    },
+    get deleted() {
+      return i18n.t("sensors:card.deleted");
+    },
   },
 };
 
 /** SPEC §2 Sensors: the controllers' layout for sensors. */
 export default function SensorsPage() {
+  // The kind's texts are read as the page renders: a change of language or digits renders it again.
+  useTranslation("sensors");
+  useLocale();
   return <DeviceListPage kind={sensorKind} devices={useCollection("sensors")} />;
 }
