@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { ProfileConfig, SettingProfile } from "../../../contract/entities.ts";
 import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { ProfileNameStep } from "./profile-name-step.tsx";
 import { ProfileSettingsStep } from "./profile-settings-step.tsx";
 
@@ -12,6 +15,9 @@ import { ProfileSettingsStep } from "./profile-settings-step.tsx";
  * each opening (a new `key`), so a new profile starts empty.
  */
 export function ProfileFormDialog({ open, profile, onClose }: { open: boolean; profile: SettingProfile | null; onClose: () => void }) {
+  const { t } = useTranslation("profiles");
+  // The step numbers follow a change of digits, which changes no text.
+  useLocale();
   const { core } = useAppData();
   const [step, setStep] = useState<1 | 2>(1);
   const [name, setName] = useState(profile?.name ?? "");
@@ -37,14 +43,14 @@ export function ProfileFormDialog({ open, profile, onClose }: { open: boolean; p
     try {
       if (profile) {
         await core.updateProfile(profile.profile_id, { name, config, client_id: profile.client_id });
-        notify.success("Profile updated successfully");
+        notify.success(t("dialog.updated"));
       } else {
         await core.createProfile({ name, config });
-        notify.success("Profile created successfully");
+        notify.success(t("dialog.created"));
       }
       onClose();
     } catch (err) {
-      const message = messageOf(err, "Failed to save profile");
+      const message = messageOf(err, t("dialog.saveFailed"));
       notify.error(message);
       // Also inside the dialog: while it is open, everything outside it (the toasts too) is inert.
       setFailure(message);
@@ -52,14 +58,17 @@ export function ProfileFormDialog({ open, profile, onClose }: { open: boolean; p
   }
 
   return (
-    <Modal open={open} onClose={onClose} title={profile ? "Edit Profile" : "Create Profile"} wide={step === 2}>
+    <Modal open={open} onClose={onClose} title={profile ? t("dialog.editTitle") : t("dialog.createTitle")} wide={step === 2}>
       <p className="mb-4 text-sm text-gray-600">
         {step === 1 ? (
-          "Step 1 of 2: name the profile"
+          t("dialog.step1", { step: formatFixed(1, 0), steps: formatFixed(2, 0) })
         ) : (
-          <>
-            Step 2 of 2: define the settings of <strong className="font-semibold text-gray-900">{name}</strong>
-          </>
+          <Trans
+            t={t}
+            i18nKey="dialog.step2"
+            values={{ step: formatFixed(2, 0), steps: formatFixed(2, 0), name }}
+            components={{ name: <strong className="font-semibold text-gray-900" /> }}
+          />
         )}
       </p>
       <ProfileNameStep

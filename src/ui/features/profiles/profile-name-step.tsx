@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
 import { profileNameForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { TextField } from "../../components/fields.tsx";
@@ -19,6 +20,7 @@ export function ProfileNameStep({
   onNext: (name: string) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation("profiles");
   const { form, fields } = useSubmitForm({
     id: formId,
     schema: profileNameForm,
@@ -29,15 +31,15 @@ export function ProfileNameStep({
   return (
     <form {...getFormProps(form)} hidden={hidden}>
       <TextField
-        label="Profile Name"
-        placeholder="e.g. Oyster fruiting"
+        label={t("nameStep.name")}
+        placeholder={t("nameStep.namePlaceholder")}
         autoComplete="off"
         maxLength={LIMITS.name}
         autoFocus
         {...getInputProps(fields.name, { type: "text" })}
         error={fields.name.errors}
       />
-      <CancelAndSubmit submit="Next: Define Settings" onCancel={onCancel} />
+      <CancelAndSubmit submit={t("nameStep.next")} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { AC_BASES } from "../../../contract/enums.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
-import { PROFILE_SETTINGS as S, type ProfileSetting } from "../../../contract/profile-settings.ts";
+import { PROFILE_SETTINGS, type ProfileSetting } from "../../../contract/profile-settings.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
-import { AC_BASIS_LABELS } from "./settings-labels.ts";
 
 const text = <T extends Record<string, number | string>>(group: T) =>
   Object.fromEntries(Object.entries(group).map(([key, value]) => [key, String(value)])) as { [K in keyof T]: string };
@@ -32,15 +32,22 @@ function Group({ legend, children }: { legend: string; children: ReactNode }) {
  */
 const clearOfActions = { scrollMarginBottom: "8rem" } as const;
 
+type Settings = typeof PROFILE_SETTINGS;
+type SettingGroup = keyof Settings;
+/** "irrigation.on_cycle_hours": a setting by the contract's group and name, as the catalogue keys its label. */
+type SettingKey = { [G in SettingGroup]: `${G}.${keyof Settings[G] & string}` }[SettingGroup];
+
 /**
  * A setting's number, its plausible range (the contract's, the server's too) given to the spin
  * buttons. The form is noValidate: the range is judged with the other rules, each message under
- * its field.
+ * its field. Its label is the catalogue's, by the contract's group and setting names.
  */
-function NumberField({ setting, field }: { setting: ProfileSetting; field: FieldMetadata<unknown> }) {
+function NumberField<G extends SettingGroup>({ group, name, field }: { group: G; name: keyof Settings[G] & string; field: FieldMetadata<unknown> }) {
+  const { t } = useTranslation("profiles");
+  const setting = (PROFILE_SETTINGS[group] as Record<string, ProfileSetting>)[name]!;
   return (
     <TextField
-      label={setting.label}
+      label={t(`settingLabels.${group}.${name}` as `settingLabels.${SettingKey}`)}
       inputMode="decimal"
       step="any"
       min={setting.min}
@@ -74,6 +81,7 @@ export function ProfileSettingsStep({
   onBack: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation("profiles");
   const { form, fields, busy: saving } = useSubmitForm({ id: formId, schema: profileSettingsForm, defaultValue: formDefaults(config), send: onSave });
   const irrigation = fields.irrigation.getFieldset();
   const ventilation = fields.ventilation.getFieldset();
@@ -83,29 +91,29 @@ export function ProfileSettingsStep({
   return (
     <form {...getFormProps(form)} hidden={hidden}>
       <div className="grid gap-4 sm:grid-cols-2 mb-5">
-        <Group legend="Irrigation">
-          <NumberField setting={S.irrigation.on_cycle_hours} field={irrigation.on_cycle_hours} />
-          <NumberField setting={S.irrigation.off_cycle_liters} field={irrigation.off_cycle_liters} />
-          <NumberField setting={S.irrigation.soil_moisture_on} field={irrigation.soil_moisture_on} />
-          <NumberField setting={S.irrigation.soil_moisture_off} field={irrigation.soil_moisture_off} />
+        <Group legend={t("groups.irrigation")}>
+          <NumberField group="irrigation" name="on_cycle_hours" field={irrigation.on_cycle_hours} />
+          <NumberField group="irrigation" name="off_cycle_liters" field={irrigation.off_cycle_liters} />
+          <NumberField group="irrigation" name="soil_moisture_on" field={irrigation.soil_moisture_on} />
+          <NumberField group="irrigation" name="soil_moisture_off" field={irrigation.soil_moisture_off} />
         </Group>
         <div className="grid gap-4 content-start">
-          <Group legend="Ventilation">
-            <NumberField setting={S.ventilation.co2_threshold} field={ventilation.co2_threshold} />
+          <Group legend={t("groups.ventilation")}>
+            <NumberField group="ventilation" name="co2_threshold" field={ventilation.co2_threshold} />
           </Group>
-          <Group legend="AC">
-            <SelectField label="Based on" style={clearOfActions} {...getSelectProps(ac.based_on)} error={ac.based_on.errors}>
+          <Group legend={t("groups.ac")}>
+            <SelectField label={t("settingsStep.basedOn")} style={clearOfActions} {...getSelectProps(ac.based_on)} error={ac.based_on.errors}>
               {AC_BASES.map((basis) => (
                 <option key={basis} value={basis}>
-                  {AC_BASIS_LABELS[basis]}
+                  {t(`basis.${basis}`)}
                 </option>
               ))}
             </SelectField>
-            <NumberField setting={S.ac.target_temp} field={ac.target_temp} />
+            <NumberField group="ac" name="target_temp" field={ac.target_temp} />
           </Group>
-          <Group legend="Humidifier">
-            <NumberField setting={S.humidifier.humidity_on_below} field={humidifier.humidity_on_below} />
-            <NumberField setting={S.humidifier.humidity_off_above} field={humidifier.humidity_off_above} />
+          <Group legend={t("groups.humidifier")}>
+            <NumberField group="humidifier" name="humidity_on_below" field={humidifier.humidity_on_below} />
+            <NumberField group="humidifier" name="humidity_off_above" field={humidifier.humidity_off_above} />
           </Group>
         </div>
       </div>
@@ -116,14 +124,14 @@ export function ProfileSettingsStep({
       )}
       {/* The form is taller than a phone: its actions stay in reach while the panel scrolls. */}
       <div className="sticky -bottom-5 -mx-5 -mb-5 px-5 py-4 bg-white border-t border-gray-100 flex flex-wrap sm:flex-nowrap items-center gap-3">
-        <button type="button" className="btn-secondary mr-auto" onClick={onBack}>
-          Back
+        <button type="button" className="btn-secondary me-auto" onClick={onBack}>
+          {t("settingsStep.back")}
         </button>
         <button type="button" className="btn-secondary" onClick={onCancel}>
-          Cancel
+          {t("settingsStep.cancel")}
         </button>
         <button type="submit" className="btn-primary" disabled={saving}>
-          Save Settings
+          {t("settingsStep.save")}
         </button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { SettingProfile } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
@@ -20,12 +21,13 @@ interface Dialog {
 
 /** SPEC §2 Manage Setting Profiles: reusable automation settings, linked to MCUs elsewhere. */
 export default function ProfilesPage() {
+  const { t } = useTranslation("profiles");
   const { core } = useAppData();
   const profiles = useCollection("profiles");
   const { state, retry } = useListLoad({
     load: useCallback(() => core.loadProfiles(), [core]),
     // SPEC §8 gives this list a fixed error text rather than the server's message.
-    failure: { kind: "error", text: "Failed to load setting profiles" },
+    failure: { kind: "error", text: t("page.loadFailed") },
     toastId: "profiles-load",
   });
   const confirm = useConfirm();
@@ -34,12 +36,14 @@ export default function ProfilesPage() {
   const openDialog = (profile: SettingProfile | null) => setDialog((d) => ({ open: true, profile, session: d.session + 1 }));
 
   async function remove(profile: SettingProfile) {
-    if (!(await confirm("Are you sure you want to delete this profile?"))) return;
+    if (!(await confirm(t("page.confirmDelete")))) return;
     setDeleting(profile.profile_id);
     try {
-      notify.success(await core.deleteProfile(profile.profile_id));
+      // The server's answer is English; the person reads the same news in their language.
+      await core.deleteProfile(profile.profile_id);
+      notify.success(t("page.deleted"));
     } catch (err) {
-      notify.error(withRefusal("Delete failed", err));
+      notify.error(withRefusal(t("page.deleteFailed"), err));
     } finally {
       setDeleting(null);
     }
@@ -49,23 +53,23 @@ export default function ProfilesPage() {
     <section aria-labelledby="profiles-heading">
       <div className="flex flex-wrap items-center justify-end gap-3 mb-5">
         <h2 id="profiles-heading" className="sr-only">
-          Manage Setting Profiles
+          {t("page.heading")}
         </h2>
         <button type="button" className="btn-primary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => openDialog(null)}>
-          <PlusIcon /> Add New Profile
+          <PlusIcon /> {t("page.add")}
         </button>
       </div>
 
       {state.status === "error" ? (
         <LoadError text={state.message} onRetry={retry} />
       ) : state.status === "loading" && profiles.length === 0 ? (
-        <Loading text="Loading setting profiles…" />
+        <Loading text={t("page.loading")} />
       ) : profiles.length === 0 ? (
-        <EmptyState title="No setting profiles yet">
-          <p>Use Add New Profile to define automation settings, then link the profile to your MCUs.</p>
+        <EmptyState title={t("page.emptyTitle")}>
+          <p>{t("page.emptyHint")}</p>
         </EmptyState>
       ) : (
-        <ul className="grid gap-4 4xl:gap-6 md:grid-cols-2 2xl:grid-cols-3 4xl:grid-cols-4" aria-label="Setting profiles">
+        <ul className="grid gap-4 4xl:gap-6 md:grid-cols-2 2xl:grid-cols-3 4xl:grid-cols-4" aria-label={t("page.listLabel")}>
           {profiles.map((profile) => (
             <li key={profile.profile_id} className="flex">
               <ProfileCard profile={profile} deleting={deleting === profile.profile_id} onEdit={() => openDialog(profile)} onDelete={() => void remove(profile)} />
