@@ -29,7 +29,6 @@ const NOT_YET_TRANSLATED: string[] = [
   "features/recipes",
   "features/sensors",
   "features/team",
-  "features/wall",
 ];
 
 function files(dir: string, pattern: RegExp, out: string[] = []): string[] {

@@ -1,7 +1,9 @@
+import { useTranslation } from "react-i18next";
 import { formatReadingTime } from "../../components/dates.ts";
 import { WifiOffIcon } from "../../components/icons.tsx";
 import { useNow } from "../../components/use-now.ts";
 import { useConnection, useOldestSavedAt } from "../../data/hooks.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { agoText } from "./wall-text.ts";
 
 /** While the link is down the age moves on: said again every few seconds. */
@@ -21,15 +23,17 @@ export function ConnectionBanner() {
 }
 
 function LinkDown({ heardAt }: { heardAt: number | undefined }) {
+  const { t } = useTranslation("wall");
+  useLocale(); // re-renders on a change of digits, which the time and the age are written in
   const now = useNow(AGE_TICK_MS);
   // A wall opened while the server was down shows what this device saved, as old as that.
   const savedAt = useOldestSavedAt();
   const text =
     heardAt !== undefined
-      ? `Connection lost — data from ${formatReadingTime(heardAt, new Date(now))}, ${agoText(now - heardAt)}. Reconnecting…`
+      ? t("banner.lost", { time: formatReadingTime(heardAt, new Date(now)), ago: agoText(now - heardAt) })
       : savedAt !== null
-        ? `Cannot reach the farm server — data saved on this device ${agoText(Math.max(now, Date.now()) - savedAt)}. Trying again…`
-        : "Cannot reach the farm server. Trying again…";
+        ? t("banner.saved", { ago: agoText(Math.max(now, Date.now()) - savedAt) })
+        : t("banner.unreachable");
   return (
     <div role="status" className="wall-banner">
       <WifiOffIcon aria-hidden="true" className="shrink-0" />

@@ -47,19 +47,19 @@ export function useRotation(pages: number, intervalSec: number): Rotation {
       clearTimeout(timer);
       timer = setTimeout(() => setInUse(false), WALL_INTERACTION_HOLD_MS);
     };
-    // The pointer left the window: nobody is hovering any more.
-    const left = (e: MouseEvent) => {
+    // The pointer went out of the window: nobody is hovering any more.
+    const outOfWindow = (e: MouseEvent) => {
       if (e.relatedTarget !== null) return;
       clearTimeout(timer);
       setInUse(false);
     };
     const events = ["pointermove", "pointerdown", "keydown", "wheel"] as const;
     for (const e of events) window.addEventListener(e, use, { passive: true });
-    document.documentElement.addEventListener("mouseleave", left);
+    document.documentElement.addEventListener("mouseleave", outOfWindow);
     return () => {
       clearTimeout(timer);
       for (const e of events) window.removeEventListener(e, use);
-      document.documentElement.removeEventListener("mouseleave", left);
+      document.documentElement.removeEventListener("mouseleave", outOfWindow);
     };
   }, []);
 

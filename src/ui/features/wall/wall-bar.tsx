@@ -1,23 +1,23 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { WallCounts } from "../../../contract/live.ts";
 import { useNow } from "../../components/use-now.ts";
-import { countsText } from "./wall-text.ts";
+import { dateTimeFormat, formatFixed } from "../../i18n/format.ts";
+import { countsText, rotateText } from "./wall-text.ts";
 import { ROTATE_CHOICES, type Rotation } from "./use-rotation.ts";
 
-const clockFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const CLOCK: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit" };
 
-/** The time of day: a wall whose clock moves is a wall that has not frozen. */
+/** The time of day: a wall whose clock moves is a wall that has not frozen. Re-rendered with the bar on a change of language or digits. */
 function WallClock() {
   const now = useNow(10_000);
   return (
     <time className="wall-clock tabular-nums" dateTime={new Date(now).toISOString()}>
-      {clockFormat.format(now)}
+      {dateTimeFormat(CLOCK).format(now)}
     </time>
   );
 }
-
-const rotateLabel = (sec: number) => (sec === 0 ? "Off" : sec < 60 ? `${sec} s` : `${sec / 60} min`);
 
 interface WallBarProps {
   counts: WallCounts | null;
@@ -33,56 +33,57 @@ interface WallBarProps {
  * turn, and the few controls a person near the screen may want (nothing that changes a device).
  */
 export function WallBar({ counts, pages, rotation, rotateSec, onRotateChange, fullscreen }: WallBarProps) {
+  const { t } = useTranslation("wall");
   const rotateId = useId();
   const turning = pages > 1 && rotateSec > 0;
   const choices = (ROTATE_CHOICES as readonly number[]).includes(rotateSec) ? ROTATE_CHOICES : [...ROTATE_CHOICES, rotateSec].sort((a, b) => a - b);
   return (
     <header className="wall-bar">
-      <h1 className="wall-title">Wall view</h1>
+      <h1 className="wall-title">{t("bar.title")}</h1>
       <WallClock />
       {counts && <p className="wall-summary">{countsText(counts)}</p>}
       {pages > 1 && (
         <p className="wall-summary" aria-live="polite">
-          Page {rotation.page + 1} of {pages}
-          {turning && !rotation.paused && <span> · turns every {rotateLabel(rotateSec)}</span>}
+          {t("bar.page", { page: formatFixed(rotation.page + 1, 0), pages: formatFixed(pages, 0) })}
+          {turning && !rotation.paused && <span> · {t("bar.turnsEvery", { interval: rotateText(rotateSec) })}</span>}
         </p>
       )}
       {turning && rotation.paused && (
         <span className="wall-chip wall-chip--paused" role="status">
-          Paused{rotation.pinned ? "" : " while in use"}
+          {rotation.pinned ? t("bar.paused") : t("bar.pausedInUse")}
         </span>
       )}
-      <div className="wall-controls" role="group" aria-label="Wall controls">
+      <div className="wall-controls" role="group" aria-label={t("bar.controls")}>
         {pages > 1 && (
           <>
             <button type="button" className="wall-button" onClick={rotation.previous}>
-              Previous page
+              {t("bar.previous")}
             </button>
             <button type="button" className="wall-button" onClick={rotation.next}>
-              Next page
+              {t("bar.next")}
             </button>
           </>
         )}
         {turning && (
           <button type="button" className="wall-button" aria-pressed={rotation.pinned} onClick={() => rotation.setPinned(!rotation.pinned)}>
-            {rotation.pinned ? "Resume" : "Pause"}
+            {rotation.pinned ? t("bar.resume") : t("bar.pause")}
           </button>
         )}
-        <label htmlFor={rotateId}>Turn pages every</label>
+        <label htmlFor={rotateId}>{t("bar.turnPagesEvery")}</label>
         <select id={rotateId} className="wall-select" value={rotateSec} onChange={(e) => onRotateChange(Number(e.target.value))}>
           {choices.map((sec) => (
             <option key={sec} value={sec}>
-              {rotateLabel(sec)}
+              {rotateText(sec)}
             </option>
           ))}
         </select>
         {fullscreen.available && (
           <button type="button" className="wall-button" onClick={fullscreen.toggle}>
-            {fullscreen.active ? "Exit full screen" : "Full screen"}
+            {fullscreen.active ? t("bar.exitFullScreen") : t("bar.fullScreen")}
           </button>
         )}
         <Link to="/dashboard" className="wall-button">
-          Exit wall view
+          {t("bar.exit")}
         </Link>
       </div>
     </header>

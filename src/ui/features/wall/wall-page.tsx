@@ -1,10 +1,13 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import type { WallSection } from "../../../contract/live.ts";
 import { LoadError } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useConnection, useRecordIds, useWallPage } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { formatFixed } from "../../i18n/format.ts";
+import { currentLocale, useLocale } from "../../i18n/i18n.ts";
 import { ConnectionBanner } from "./connection-banner.tsx";
 import { useFullscreen, useWakeLock } from "./kiosk.ts";
 import { parseRotate, useRotation } from "./use-rotation.ts";
@@ -15,16 +18,21 @@ import { WallTile } from "./wall-tile.tsx";
 import "./wall.css";
 
 /**
- * A wall left on for days still learns of MCUs and farms added or renamed elsewhere: the lists
+ * A wall kept on for days still learns of MCUs and farms added or renamed elsewhere: the lists
  * are loaded again this often (which also keeps its session in use), and after every reconnect.
  */
 const LIST_REFRESH_MS = 10 * 60_000;
 
-/** One farm's part of the page: its heading with the whole farm's counts, and its tiles. */
+/** One farm's part of the page: its heading with the whole farm's counts, and its tiles. Its words follow the language and digits (few sections to a page: a subscription each). */
 const FarmSection = memo(function FarmSection({ section, columns, scale }: { section: WallSection; columns: number; scale: number }) {
+  const { t } = useTranslation("wall");
+  useLocale();
   const headingId = `wall-farm-${section.farmId}`;
   const { from, mcuIds, counts } = section;
-  const part = from > 0 || mcuIds.length < counts.mcus ? ` (${from + 1}–${from + mcuIds.length} of ${counts.mcus})` : "";
+  const part =
+    from > 0 || mcuIds.length < counts.mcus
+      ? ` ${t("section.part", { from: formatFixed(from + 1, 0), to: formatFixed(from + mcuIds.length, 0), total: formatFixed(counts.mcus, 0) })}`
+      : "";
   return (
     <section aria-labelledby={headingId} className="wall-section" style={scale === 1 ? undefined : ({ "--wall-scale": scale } as CSSProperties)}>
       <div className="wall-heading">
@@ -73,6 +81,8 @@ function useReloadOnReconnect(reload: () => void) {
  * go over pages that turn by themselves (`?rotate=` seconds, 0 off), held while someone uses it.
  */
 export default function WallPage() {
+  const { t } = useTranslation("wall");
+  useLocale(); // re-renders on a change of digits, which the bar's clock, counts and page numbers are written in
   const { core } = useAppData();
   const mcuIds = useRecordIds("mcus");
   const [params, setParams] = useSearchParams();
@@ -90,20 +100,21 @@ export default function WallPage() {
     [setParams],
   );
 
+  const title = t("documentTitle");
   useEffect(() => {
-    document.title = "Wall view · Mushroom Farm";
-  }, []);
+    document.title = title;
+  }, [title]);
   useWakeLock();
   const fullscreen = useFullscreen();
 
   const { state: farmsLoad, retry: retryFarms } = useListLoad({
     load: useCallback(() => core.loadFarms(), [core]),
-    failure: { kind: "info", fallback: "Failed to fetch farms" },
+    failure: { kind: "info", fallback: t("main.farmsFailed") },
     hasData: true,
   });
   const { state: mcusLoad, retry: retryMcus } = useListLoad({
     load: useCallback(() => core.loadMcus(), [core]),
-    failure: { kind: "info", fallback: "Failed to fetch MCU by client" },
+    failure: { kind: "info", fallback: t("main.mcusFailed") },
     hasData: mcuIds.length > 0,
   });
   const reload = useCallback(() => {
@@ -129,13 +140,15 @@ export default function WallPage() {
   const wallPages = wall?.pages ?? 1;
   useEffect(() => setPages(wallPages), [wallPages]);
 
-  // Arrows and Page Up/Down turn the pages (a key press also holds them, like any other).
+  // Arrows and Page Up/Down turn the pages (a key press also holds them, like any other). The
+  // arrow that points the way the page reads goes forward, so the arrows swap in Arabic.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       if (e.altKey || e.ctrlKey || e.metaKey || target?.closest("select, input, textarea")) return;
-      if (e.key === "ArrowRight" || e.key === "PageDown") rotation.next();
-      else if (e.key === "ArrowLeft" || e.key === "PageUp") rotation.previous();
+      const [forward, back] = currentLocale().rtl ? ["ArrowLeft", "ArrowRight"] : ["ArrowRight", "ArrowLeft"];
+      if (e.key === forward || e.key === "PageDown") rotation.next();
+      else if (e.key === back || e.key === "PageUp") rotation.previous();
       else return;
       e.preventDefault();
     };
@@ -149,12 +162,12 @@ export default function WallPage() {
     <div className={`wall ${rotation.inUse ? "" : "wall--idle"}`}>
       <WallBar counts={wall?.counts ?? null} pages={pages} rotation={rotation} rotateSec={rotateSec} onRotateChange={setRotate} fullscreen={fullscreen} />
       <ConnectionBanner />
-      <main ref={mainRef} className="wall-main relative" aria-label="MCUs by farm">
+      <main ref={mainRef} className="wall-main relative" aria-label={t("main.label")}>
         {/* What the layout is measured from: a heading and a tile of the least width, never shown. */}
         <section ref={sampleRef} className="wall-section wall-sample" aria-hidden="true">
           <div className="wall-heading">
-            <h2>Farm</h2>
-            <p>0 MCUs</p>
+            <h2>{t("main.sampleFarm")}</h2>
+            <p>{t("counts.mcus", { count: 0, n: formatFixed(0, 0) })}</p>
           </div>
           <div className="wall-grid">
             <div className="wall-tile" />
@@ -163,19 +176,19 @@ export default function WallPage() {
         {loadError && <LoadError text={loadError.message} onRetry={loadError.retry} />}
         {mcuIds.length === 0 ? (
           mcusLoad.status === "loading" ? (
-            <WallNotice>Loading MCUs…</WallNotice>
+            <WallNotice>{t("main.loading")}</WallNotice>
           ) : (
             mcusLoad.status === "ready" && (
               <WallNotice>
-                No MCUs yet.{" "}
+                {t("main.noMcus")}{" "}
                 <Link to="/mcu" className="underline">
-                  Add your first MCU
+                  {t("main.addFirst")}
                 </Link>
               </WallNotice>
             )
           )
         ) : !wall || !layout ? (
-          <WallNotice>Laying out the wall…</WallNotice>
+          <WallNotice>{t("main.layingOut")}</WallNotice>
         ) : (
           wall.sections.map((s) => <FarmSection key={`${s.farmId}:${s.from}`} section={s} columns={wall.columns} scale={wall.scale} />)
         )}

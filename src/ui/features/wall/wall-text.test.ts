@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { thresholdBreaches } from "../../../contract/conditions.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
-import { agoText, breachText, countsText, orderedBreaches, outOfProfileLine } from "./wall-text.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { agoText, breachText, countsText, orderedBreaches, outOfProfileLine, rotateText } from "./wall-text.ts";
 import { parseRotate } from "./use-rotation.ts";
+
+beforeAll(() => startTexts());
 
 const PROFILE: ProfileConfig = {
   irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
@@ -51,5 +54,34 @@ describe("the wall's words", () => {
     expect(parseRotate("30")).toBe(30);
     expect(parseRotate("0")).toBe(0);
     for (const bad of [null, "", "2", "3601", "1e3", "-10", "ten"]) expect(parseRotate(bad)).toBe(20);
+  });
+});
+
+describe("the wall's words in French and Arabic", () => {
+  afterAll(() => startTexts());
+
+  it("says the same in French, with French decimals", async () => {
+    await startTexts({ language: "fr", digits: "latn" });
+    const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 } };
+    const texts = orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => breachText(b, reading));
+    expect(outOfProfileLine(texts)).toBe("2 valeurs hors profil : Humidité 78,0 % — sous 85 %");
+    expect(countsText({ mcus: 24, outOfProfile: 1, offline: 0, lowBattery: 2 })).toBe("24 MCU · 1 hors profil · 2 batteries faibles");
+    expect(agoText(125 * 60_000)).toBe("il y a 2 h 5 min");
+    expect(rotateText(0)).toBe("Jamais");
+    expect(rotateText(90)).toBe("1,5 min");
+  });
+
+  it("says it in Arabic, in Arabic-Indic digits when chosen, with the plural form each count needs", async () => {
+    await startTexts({ language: "ar", digits: "arab" });
+    const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 } };
+    const texts = orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => breachText(b, reading));
+    expect(texts).toEqual(["الرطوبة ٧٨٫٠ % — أقل من ٨٥ %", "CO2 ١٤٥٠ ppm — أعلى من ١٢٠٠ ppm"]);
+    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 1, lowBattery: 0 })).toBe("٣ وحدات MCU · ١ غير متصلة");
+    expect(countsText({ mcus: 11, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("١١ وحدة MCU");
+    expect(agoText(5 * 24 * 3600_000)).toBe("منذ ٥ أيام");
+    expect(agoText(11 * 24 * 3600_000)).toBe("منذ ١١ يومًا");
+
+    await startTexts({ language: "ar", digits: "latn" });
+    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("3 وحدات MCU");
   });
 });

@@ -1,15 +1,16 @@
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { WallCounts } from "../../../contract/live.ts";
+import { formatFixed, numberFormat } from "../../i18n/format.ts";
+import { currentLocale, i18n } from "../../i18n/i18n.ts";
 
 /**
- * What the wall's tiles and headings say, as pure functions of what they show (the screen reads
- * them, tests check them without a browser).
+ * What the wall's tiles and headings say, as pure functions of what they show and of the
+ * language at the moment they are called (the screen reads them, tests check them without a
+ * browser). The texts are the `wall` namespace's; the numbers are in the person's digits.
  */
 
 interface WallMetric {
-  /** Short enough for a tile seen from across a room. */
-  label: string;
   metric: ProfileMetric;
   read: (r: LiveReading) => number | undefined;
   unit: string;
@@ -18,30 +19,52 @@ interface WallMetric {
 
 /** The four values of a tile: the dashboard card's four readings. */
 export const WALL_METRICS: readonly WallMetric[] = [
-  { label: "Temperature", metric: "temperature", read: (r) => r.DHT?.temperature, unit: "°C", digits: 1 },
-  { label: "Humidity", metric: "humidity", read: (r) => r.DHT?.humidity, unit: "%", digits: 1 },
-  { label: "Soil temp.", metric: "soilTemperature", read: (r) => r.SOIL_TEMP?.soil_temperature, unit: "°C", digits: 1 },
-  { label: "CO2", metric: "co2", read: (r) => r.CO2?.co2, unit: "ppm", digits: 0 },
+  { metric: "temperature", read: (r) => r.DHT?.temperature, unit: "°C", digits: 1 },
+  { metric: "humidity", read: (r) => r.DHT?.humidity, unit: "%", digits: 1 },
+  { metric: "soilTemperature", read: (r) => r.SOIL_TEMP?.soil_temperature, unit: "°C", digits: 1 },
+  { metric: "co2", read: (r) => r.CO2?.co2, unit: "ppm", digits: 0 },
 ];
 
 /** The values a breach may be about: the four of the cells, and soil moisture, which no cell shows. */
 const BREACH_METRICS: Record<ProfileMetric, Omit<WallMetric, "metric">> = {
   ...(Object.fromEntries(WALL_METRICS.map(({ metric, ...m }) => [metric, m])) as Record<WallMetric["metric"], Omit<WallMetric, "metric">>),
-  soilMoisture: { label: "Soil moisture", read: (r) => r.MOISTURE?.soil_moisture, unit: "%", digits: 1 },
+  soilMoisture: { read: (r) => r.MOISTURE?.soil_moisture, unit: "%", digits: 1 },
 };
 
-// Made once: a formatter per value would be a cost paid at every reading. No thousands separator:
-// "1350 ppm" fits a tile's cell at wall size where "1,350 ppm" does not, and reads as the limits do.
-const FORMATTERS = [0, 1].map((digits) => new Intl.NumberFormat(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }));
+/** A value's name, short enough for a tile seen from across a room. */
+export const metricLabel = (metric: ProfileMetric): string => i18n.t(`wall:metrics.${metric}`);
+
+// Made once per locale: a formatter per value would be a cost paid at every reading. No thousands
+// separator: "1350 ppm" fits a tile's cell at wall size where "1,350 ppm" does not, and reads as
+// the limits do.
+let valueTag = "";
+let valueFormats: Intl.NumberFormat[] = [];
 
 /** A value with a fixed number of decimals, so it does not jump in width as it changes. */
-export const formatValue = (value: number, digits: number) => FORMATTERS[digits]!.format(value);
+export function formatValue(value: number, digits: number): string {
+  const { tag } = currentLocale();
+  if (tag !== valueTag) {
+    valueTag = tag;
+    valueFormats = [];
+  }
+  return (valueFormats[digits] ??= numberFormat({ minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }, tag)).format(value);
+}
+
+/** A profile's value as the profile holds it (85, 18.5, 1200), in the person's digits. */
+const formatLimit = (value: number) => numberFormat({ maximumFractionDigits: 2, useGrouping: false }).format(value);
+
+/** The limit a breach crosses, in words: "below 85 %", "above 1200 ppm", "target 18 °C". */
+export const limitText = (breach: Breach): string => i18n.t(`wall:limits.${breach.metric}`, { limit: formatLimit(breach.threshold) });
 
 /** "Humidity 78.0 % — below 85 %": which value (named as its cell is), what it is, the limit it crosses. */
 export function breachText(breach: Breach, readings: LiveReading): string {
   const m = BREACH_METRICS[breach.metric];
   const value = m.read(readings);
-  return `${m.label}${value === undefined ? "" : ` ${formatValue(value, m.digits)} ${m.unit}`} — ${breach.limit}`;
+  const label = metricLabel(breach.metric);
+  const limit = limitText(breach);
+  return value === undefined
+    ? i18n.t("wall:breach.withoutValue", { label, limit })
+    : i18n.t("wall:breach.withValue", { label, value: formatValue(value, m.digits), unit: m.unit, limit });
 }
 
 /**
@@ -53,6 +76,9 @@ export function orderedBreaches(breaches: readonly Breach[]): readonly Breach[] 
   return [...breaches].sort((a, b) => Number(shown.has(a.metric)) - Number(shown.has(b.metric)));
 }
 
+/** A count in the person's digits, with its plural form chosen by the count itself. */
+const counted = (count: number) => ({ count, n: formatFixed(count, 0) });
+
 /**
  * A tile's state line while values are outside the profile, from their texts (breachText, in
  * orderedBreaches' order): one named in full; several counted first, in words, so the count is
@@ -60,25 +86,38 @@ export function orderedBreaches(breaches: readonly Breach[]): readonly Breach[] 
  */
 export function outOfProfileLine(texts: readonly string[]): string {
   if (texts.length <= 1) return texts[0] ?? "";
-  return `${texts.length} values out of profile: ${texts[0]}`;
+  return i18n.t("wall:breach.several", { ...counted(texts.length), first: texts[0] });
 }
 
 /** A farm's or the fleet's counts in words: "24 MCUs · 2 out of profile · 1 offline"; what is zero is not said. */
 export function countsText(c: WallCounts): string {
-  const parts = [`${c.mcus} ${c.mcus === 1 ? "MCU" : "MCUs"}`];
-  if (c.outOfProfile) parts.push(`${c.outOfProfile} out of profile`);
-  if (c.offline) parts.push(`${c.offline} offline`);
-  if (c.lowBattery) parts.push(`${c.lowBattery} low battery`);
+  const parts = [i18n.t("wall:counts.mcus", counted(c.mcus))];
+  if (c.outOfProfile) parts.push(i18n.t("wall:counts.outOfProfile", counted(c.outOfProfile)));
+  if (c.offline) parts.push(i18n.t("wall:counts.offline", counted(c.offline)));
+  if (c.lowBattery) parts.push(i18n.t("wall:counts.lowBattery", counted(c.lowBattery)));
   return parts.join(" · ");
 }
 
 /** How long ago, for a screen read from across a room: "less than a minute ago", "3 min ago", "2 h 5 min ago", "3 days ago". */
 export function agoText(ms: number): string {
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
-  if (minutes < 1) return "less than a minute ago";
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return i18n.t("wall:ago.underMinute");
+  if (minutes < 60) return i18n.t("wall:ago.minutes", counted(minutes));
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min ago` : `${hours} h ago`;
-  const days = Math.floor(hours / 24);
-  return days === 1 ? "1 day ago" : `${days} days ago`;
+  if (hours < 24) {
+    return minutes % 60 ? i18n.t("wall:ago.hoursMinutes", { hours: formatFixed(hours, 0), minutes: formatFixed(minutes % 60, 0) }) : i18n.t("wall:ago.hours", counted(hours));
+  }
+  return i18n.t("wall:ago.days", counted(Math.floor(hours / 24)));
 }
+
+/** A rotation interval (seconds; 0 is off) as its choice reads: "Off", "20 s", "2 min". */
+export function rotateText(sec: number): string {
+  if (sec === 0) return i18n.t("wall:rotate.off");
+  if (sec < 60) return i18n.t("wall:rotate.seconds", counted(sec));
+  // An interval typed into the address may be a part of a minute ("?rotate=90": 1.5 min).
+  const minutes = sec / 60;
+  return i18n.t("wall:rotate.minutes", { count: minutes, n: numberFormat({ maximumFractionDigits: 2 }).format(minutes) });
+}
+
+/** A percentage as the wall writes it ("27 %"), in the person's digits. */
+export const percentText = (level: number): string => i18n.t("wall:tile.percent", { value: formatFixed(Math.round(level), 0) });

@@ -6,7 +6,15 @@ import { wallTileState } from "../../../streams/wall.ts";
 import { formatReadingTime } from "../../components/dates.ts";
 import { AlertIcon, BatteryIcon } from "../../components/icons.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
-import { breachText, formatValue, orderedBreaches, outOfProfileLine, WALL_METRICS } from "./wall-text.ts";
+import { i18n, useLocale } from "../../i18n/i18n.ts";
+import { breachText, formatValue, limitText, metricLabel, orderedBreaches, outOfProfileLine, percentText, WALL_METRICS } from "./wall-text.ts";
+
+/**
+ * A tile's words, looked up at each render: a tile re-renders on a change of language or digits
+ * through its one `useLocale()` (a wall of hundreds of tiles is not given a `useTranslation`
+ * subscription each).
+ */
+const t = i18n.getFixedT(null, "wall");
 
 /** What the state line says, in full (the line itself may cut it; its title and screen readers get all). */
 function stateLine(view: McuCardView, waiting: boolean): { text: string; full: string } {
@@ -17,14 +25,15 @@ function stateLine(view: McuCardView, waiting: boolean): { text: string; full: s
     return { text: outOfProfileLine(texts), full: texts.join("; ") };
   }
   if (state === "offline") {
-    const text = waiting ? "Waiting for live data…" : readings?.lastUpdated ? `Offline — last data ${formatReadingTime(readings.lastUpdated)}` : "Offline — no data yet";
+    const text = waiting ? t("tile.waiting") : readings?.lastUpdated ? t("tile.offlineSince", { time: formatReadingTime(readings.lastUpdated) }) : t("tile.offlineNoData");
     return { text, full: text };
   }
   if (state === "low-battery") {
-    const text = `Low battery: ${Math.round(readings!.batteryLevel!)} %`;
+    const text = t("tile.lowBattery", { level: percentText(readings!.batteryLevel!) });
     return { text, full: text };
   }
-  return { text: "Normal", full: "Normal" };
+  const normal = t("tile.normal");
+  return { text: normal, full: normal };
 }
 
 /**
@@ -36,6 +45,7 @@ function stateLine(view: McuCardView, waiting: boolean): { text: string; full: s
 export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
   const view = useMcuCard(mcuId);
   const connection = useConnection().state;
+  useLocale();
   // Its record is on its way (the page's ids came first): hold its place.
   if (!view) return <div className="wall-tile" aria-hidden="true" />;
   const { online, readings, breaches } = view;
@@ -55,13 +65,13 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
         {lowBattery && (
           <span className="wall-tile-badge wall-battery">
             <BatteryIcon />
-            <span className="sr-only">Battery</span>
-            {Math.round(readings!.batteryLevel!)} %
+            <span className="sr-only">{t("tile.battery")}</span>
+            {percentText(readings!.batteryLevel!)}
           </span>
         )}
         <span className="wall-tile-badge">
           <span className="wall-dot" aria-hidden="true" />
-          {online ? "Online" : "Offline"}
+          {online ? t("tile.online") : t("tile.offline")}
         </span>
       </header>
       {/* The state, and beside it the batch the room follows (its phase and day): the state comes first when space is short. */}
@@ -70,7 +80,7 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
           {state === "out-of-profile" && (
             <>
               <AlertIcon className="shrink-0" />
-              <span className="sr-only">Out of profile: </span>
+              <span className="sr-only">{t("tile.outOfProfile")} </span>
             </>
           )}
           {/* A line cut short is read out whole. */}
@@ -78,8 +88,8 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
           {line.full !== line.text && <span className="sr-only">{line.full}</span>}
         </p>
         {view.grow && (
-          <p className="wall-tile-grow" title={`${view.grow.batchName}: ${view.grow.label}`}>
-            <span className="sr-only">Batch {view.grow.batchName}: </span>
+          <p className="wall-tile-grow" title={t("tile.growTitle", { batch: view.grow.batchName, phase: view.grow.label })}>
+            <span className="sr-only">{t("tile.batch", { name: view.grow.batchName })} </span>
             {view.grow.label}
           </p>
         )}
@@ -96,25 +106,33 @@ function WallValues({ readings, breaches }: { readings: LiveReading | null; brea
       {WALL_METRICS.map((m) => {
         const value = readings ? m.read(readings) : undefined;
         const breach = value === undefined ? undefined : breaches.find((b) => b.metric === m.metric);
-        return <WallCell key={m.metric} label={m.label} value={value === undefined ? null : formatValue(value, m.digits)} unit={m.unit} limit={breach?.limit ?? null} />;
+        return (
+          <WallCell
+            key={m.metric}
+            label={metricLabel(m.metric)}
+            value={value === undefined ? null : formatValue(value, m.digits)}
+            unit={m.unit}
+            outside={breach ? t("tile.outsideProfile", { limit: limitText(breach) }) : null}
+          />
+        );
       })}
     </dl>
   );
 }
 
-/** One value, memoized on primitives: a reading re-renders only the values it changed. `limit`: the crossed profile limit in words. */
-const WallCell = memo(function WallCell({ label, value, unit, limit }: { label: string; value: string | null; unit: string; limit: string | null }) {
+/** One value, memoized on primitives (its words among them): a reading re-renders only the values it changed. `outside`: the crossed profile limit in words. */
+const WallCell = memo(function WallCell({ label, value, unit, outside }: { label: string; value: string | null; unit: string; outside: string | null }) {
   return (
-    <div className="wall-cell" data-out-of-profile={limit !== null ? "" : undefined}>
+    <div className="wall-cell" data-out-of-profile={outside !== null ? "" : undefined}>
       <dt>
-        {limit !== null && <AlertIcon className="shrink-0" />}
+        {outside !== null && <AlertIcon className="shrink-0" />}
         {label}
       </dt>
       <dd className="wall-value">
         {value ?? "—"}
         {value !== null && <span className="wall-unit"> {unit}</span>}
       </dd>
-      {limit !== null && <dd className="sr-only">Outside the profile: {limit}</dd>}
+      {outside !== null && <dd className="sr-only">{outside}</dd>}
     </div>
   );
 });
