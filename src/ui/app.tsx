@@ -10,6 +10,7 @@ import { SessionEndNotice } from "./app/session-end-notice.tsx";
 import { ConfirmProvider } from "./components/confirm-dialog.tsx";
 import { keepNewestToasts, TOAST_AUTO_CLOSE_MS, TOAST_POSITION } from "./components/toasts.ts";
 import { AppDataProvider, type AppData } from "./data/provider.tsx";
+import { useLocale } from "./i18n/i18n.ts";
 
 /**
  * The toasts' own element, a child of <body>. An open Headless UI dialog makes inert every other
@@ -28,6 +29,8 @@ function useToastHost(): HTMLElement {
 
 export function App({ data }: { data: AppData }) {
   const toastHost = useToastHost();
+  // Right to left, a toast's icon and close button swap sides with the text.
+  const { rtl } = useLocale();
   useEffect(() => keepNewestToasts(), []);
   return (
     <AppDataProvider value={data}>
@@ -40,12 +43,12 @@ export function App({ data }: { data: AppData }) {
       </ConfirmProvider>
       {/* Top-centre: over the middle of the top bar, which holds no button on a laptop; on a phone
           they sit on the top bar between its menu button and its bell (toasts.css). Every page
-          keeps its own buttons at the top right and its forms' buttons at the bottom (a sheet on
+          keeps its own buttons at the top end and its forms' buttons at the bottom (a sheet on
           a phone), so neither corner nor the bottom edge is free. Stacked, the newest in front:
           react-toastify draws the container's last toast in front, which is the newest only
           without newestOnTop. At most three at a time (keepNewestToasts closes the oldest, so a
           new message never waits for an old one to go); they spread out on hover. */}
-      {createPortal(<ToastContainer position={TOAST_POSITION} autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} closeOnClick stacked />, toastHost)}
+      {createPortal(<ToastContainer position={TOAST_POSITION} autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} closeOnClick stacked rtl={rtl} />, toastHost)}
     </AppDataProvider>
   );
 }

@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useAppData, useClient } from "../data/provider.tsx";
 import { signOut } from "../data/sign-out.ts";
 import { useOpenAlarmCount } from "../data/active-alarms.ts";
 import { useCollection, useConnection } from "../data/hooks.ts";
 import { BellIcon, CloseIcon, LogoutIcon, MenuIcon, MonitorIcon } from "../components/icons.tsx";
+import { numberFormat } from "../i18n/format.ts";
+import { useLocale } from "../i18n/i18n.ts";
 import { NotificationPanel } from "./notification-panel.tsx";
 import { NAV, titleOf } from "./titles.ts";
 
@@ -15,15 +18,17 @@ import { NAV, titleOf } from "./titles.ts";
  * its name), and a screen reader says both.
  */
 function OpenAlarmsBadge({ describes }: { describes?: string }) {
+  const { t } = useTranslation("common");
+  useLocale();
   const open = useOpenAlarmCount();
   if (open === 0) return null;
   return describes ? (
     <span id={describes} className="sr-only">
-      {open === 1 ? "1 open alarm" : `${open} open alarms`}
+      {t("layout.openAlarms", { count: open })}
     </span>
   ) : (
-    <span aria-hidden="true" className="ml-auto min-w-6 rounded-full bg-red-600 px-2 py-0.5 text-center text-xs 4xl:text-lg font-semibold text-white tabular-nums" data-testid="open-alarms-badge">
-      {open}
+    <span aria-hidden="true" className="ms-auto min-w-6 rounded-full bg-red-600 px-2 py-0.5 text-center text-xs 4xl:text-lg font-semibold text-white tabular-nums" data-testid="open-alarms-badge">
+      {numberFormat().format(open)}
     </span>
   );
 }
@@ -31,7 +36,8 @@ function OpenAlarmsBadge({ describes }: { describes?: string }) {
 /**
  * Publishes where toasts may go on the top bar while the layout shows: `data-top-bar` on the
  * document, the bar's height, and the free stretch between its menu button and its bell
- * (`--top-bar-free-left`, `--top-bar-free-right`, from the screen's edges). On a phone the toasts
+ * (`--top-bar-free-start`, `--top-bar-free-end`, from the screen's edges on the side the line
+ * starts and ends: in Arabic the menu button is at the right, the bell at the left). On a phone the toasts
  * sit there (toasts.css), over the title, clear of both buttons and of the page's own buttons
  * below. Measured, not assumed: the bar follows the text size.
  */
@@ -46,20 +52,29 @@ function usePublishedTopBar() {
     // Room kept between a toast and either button.
     const clearance = 8;
     const publish = () => {
-      const menuRight = menuButton.current?.getBoundingClientRect().right ?? 0;
-      const bellLeft = bell.current?.getBoundingClientRect().left ?? root.clientWidth;
+      const width = root.clientWidth;
+      const rtl = getComputedStyle(bar).direction === "rtl";
+      const menu = menuButton.current?.getBoundingClientRect();
+      const bellBox = bell.current?.getBoundingClientRect();
+      // How far the menu button's far edge and the bell's near edge are from the line's start and end.
+      const menuEnd = menu ? (rtl ? width - menu.left : menu.right) : 0;
+      const bellStart = bellBox ? (rtl ? bellBox.right : width - bellBox.left) : 0;
       root.style.setProperty("--top-bar-height", `${bar.getBoundingClientRect().height}px`);
-      root.style.setProperty("--top-bar-free-left", `${Math.round(menuRight + clearance)}px`);
-      root.style.setProperty("--top-bar-free-right", `${Math.round(root.clientWidth - bellLeft + clearance)}px`);
+      root.style.setProperty("--top-bar-free-start", `${Math.round(menuEnd + clearance)}px`);
+      root.style.setProperty("--top-bar-free-end", `${Math.round(bellStart + clearance)}px`);
     };
     root.dataset.topBar = "";
     publish();
     const observer = new ResizeObserver(publish);
     observer.observe(bar);
+    // The language's direction swaps the two buttons' sides without resizing the bar.
+    const direction = new MutationObserver(publish);
+    direction.observe(root, { attributes: true, attributeFilter: ["dir"] });
     return () => {
+      direction.disconnect();
       observer.disconnect();
       delete root.dataset.topBar;
-      for (const name of ["--top-bar-height", "--top-bar-free-left", "--top-bar-free-right"]) root.style.removeProperty(name);
+      for (const name of ["--top-bar-height", "--top-bar-free-start", "--top-bar-free-end"]) root.style.removeProperty(name);
     };
   }, []);
   return { topBar, menuButton, bell };
@@ -67,6 +82,7 @@ function usePublishedTopBar() {
 
 /** SPEC §2 shared layout: sidebar (collapsible on small screens), top bar with title and bell. */
 export function Layout() {
+  const { t } = useTranslation("common");
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const data = useAppData();
@@ -87,10 +103,11 @@ export function Layout() {
   const [newInPanel, setNewInPanel] = useState<ReadonlySet<number>>(() => new Set());
   useEffect(() => setMenuOpen(false), [pathname]);
 
-  const title = titleOf(pathname);
+  const title = titleOf(pathname, t);
+  const documentTitle = t("documentTitle", { title });
   useEffect(() => {
-    document.title = `${title} · Mushroom Farm`;
-  }, [title]);
+    document.title = documentTitle;
+  }, [documentTitle]);
 
   async function signOutNow() {
     await signOut(data);
@@ -113,20 +130,20 @@ export function Layout() {
 
   return (
     <div className="min-h-screen bg-gray-50 lg:flex">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 btn-primary">
-        Skip to content
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:start-2 focus:z-50 btn-primary">
+        {t("layout.skipToContent")}
       </a>
       {menuOpen && <div className="fixed inset-0 bg-black/40 z-30 lg:hidden" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <aside
         id="sidebar"
-        className={`fixed inset-y-0 left-0 z-40 w-64 4xl:w-96 4xl:text-xl bg-brand-900 text-white flex flex-col transform transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 ${menuOpen ? "translate-x-0" : "-translate-x-full"}`}
-        aria-label="Main navigation"
+        className={`fixed inset-y-0 start-0 z-40 w-64 4xl:w-96 4xl:text-xl bg-brand-900 text-white flex flex-col transform transition-transform lg:sticky lg:top-0 lg:h-screen ${menuOpen ? "" : "max-lg:-translate-x-full max-lg:rtl:translate-x-full"}`}
+        aria-label={t("layout.mainNavigation")}
       >
         <div className="flex items-center justify-between px-5 py-4">
           <span className="flex items-center gap-2 text-lg font-bold">
-            <img src="/favicon.svg" alt="" className="w-7 h-7" /> Mushroom Farm
+            <img src="/favicon.svg" alt="" className="w-7 h-7" /> {t("appName")}
           </span>
-          <button type="button" className="icon-btn text-white hover:bg-white/10 hover:text-white lg:hidden" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
+          <button type="button" className="icon-btn text-white hover:bg-white/10 hover:text-white lg:hidden" aria-label={t("layout.closeMenu")} onClick={() => setMenuOpen(false)}>
             <CloseIcon />
           </button>
         </div>
@@ -144,7 +161,7 @@ export function Layout() {
                     aria-current={item.to === "/dashboard" && pathname === "/" ? "page" : undefined}
                     aria-describedby={item.to === "/alarms" ? "open-alarms-count" : undefined}
                   >
-                    <Icon className="text-lg" /> {item.label}
+                    <Icon className="text-lg" /> {t(item.label)}
                     {item.to === "/alarms" && <OpenAlarmsBadge />}
                   </NavLink>
                   {item.to === "/alarms" && <OpenAlarmsBadge describes="open-alarms-count" />}
@@ -154,34 +171,34 @@ export function Layout() {
             {/* The wall view leaves this layout for the whole screen. */}
             <li className="pt-2 mt-2 border-t border-white/15">
               <NavLink to="/wall" className="flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm 4xl:text-xl font-medium text-brand-100 hover:bg-white/10">
-                <MonitorIcon className="text-lg" /> Wall view
+                <MonitorIcon className="text-lg" /> {t("nav.wall")}
               </NavLink>
             </li>
           </ul>
         </nav>
         <div className="border-t border-white/15 p-4">
-          <p className="font-medium truncate">{client?.username || "Guest"}</p>
-          <p className="text-sm text-brand-100 truncate">{client?.email || "No email"}</p>
+          <p className="font-medium truncate">{client?.username || t("layout.guest")}</p>
+          <p className="text-sm text-brand-100 truncate">{client?.email || t("layout.noEmail")}</p>
           <button type="button" onClick={signOutNow} className="mt-3 w-full btn-base bg-white/10 text-white hover:bg-white/20">
-            <LogoutIcon /> Sign Out
+            <LogoutIcon className="rtl:-scale-x-100" /> {t("layout.signOut")}
           </button>
         </div>
       </aside>
 
       <div className="flex-1 min-w-0 flex flex-col">
         <header ref={topBar} className="sticky top-0 z-20 bg-white border-b border-gray-200 flex items-center gap-3 px-4 py-3">
-          <button ref={menuButton} type="button" className="icon-btn lg:hidden" aria-label="Open menu" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
+          <button ref={menuButton} type="button" className="icon-btn lg:hidden" aria-label={t("layout.openMenu")} aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(true)}>
             <MenuIcon className="text-xl" />
           </button>
           <h1 className="flex-1 text-xl 4xl:text-3xl font-semibold text-gray-900 truncate">{title}</h1>
           {connection.state === "reconnecting" && (
             <span role="status" className="text-sm text-amber-700 bg-amber-50 rounded-full px-3 py-1">
-              Reconnecting…
+              {t("layout.reconnecting")}
             </span>
           )}
-          <button ref={bell} type="button" className="icon-btn relative" aria-label={unread ? "Notifications (unread)" : "Notifications"} onClick={openPanel}>
+          <button ref={bell} type="button" className="icon-btn relative" aria-label={unread ? t("layout.notificationsUnread") : t("layout.notifications")} onClick={openPanel}>
             <BellIcon className="text-xl" />
-            {unread && <span data-testid="unread-dot" className="absolute top-1.5 right-1.5 w-2.5 h-2.5 rounded-full bg-red-600 ring-2 ring-white" />}
+            {unread && <span data-testid="unread-dot" className="absolute top-1.5 end-1.5 w-2.5 h-2.5 rounded-full bg-red-600 ring-2 ring-white" />}
           </button>
         </header>
         <main id="main" className="flex-1 p-4 sm:p-6 4xl:p-10">

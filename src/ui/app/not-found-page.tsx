@@ -1,14 +1,16 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 
 export default function NotFoundPage() {
+  const { t } = useTranslation("common");
   return (
     <main className="min-h-screen flex items-center justify-center bg-gray-50 p-6">
       <div className="text-center">
         <p className="text-6xl font-bold text-brand-700">404</p>
-        <h1 className="mt-2 text-2xl font-semibold text-gray-900">Page not found</h1>
-        <p className="mt-2 text-gray-600">There is nothing at this address.</p>
+        <h1 className="mt-2 text-2xl font-semibold text-gray-900">{t("notFound.title")}</h1>
+        <p className="mt-2 text-gray-600">{t("notFound.text")}</p>
         <Link to="/dashboard" className="btn-primary mt-6">
-          Go to the dashboard
+          {t("notFound.toDashboard")}
         </Link>
       </div>
     </main>

@@ -1,11 +1,14 @@
 import { Dialog, DialogPanel, DialogTitle, Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
 import { useMemo, type ComponentType, type ReactNode, type SVGProps } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { groupIncidents } from "../../contract/alarms-groups.ts";
 import { ALARM_KINDS, notificationPath, notificationSubject } from "../../contract/alarms-values.ts";
 import type { Notification } from "../../contract/entities.ts";
 import { formatDateTime } from "../components/dates.ts";
 import { useCollection } from "../data/hooks.ts";
+import { formatFixed } from "../i18n/format.ts";
+import { useLocale } from "../i18n/i18n.ts";
 import {
   AlertIcon,
   BatteryIcon,
@@ -63,8 +66,12 @@ function Target({ to, onNavigate, className, children }: { to: string | null; on
   );
 }
 
-/** SPEC §2: an unread notification is highlighted, a read one greyed. */
+/**
+ * SPEC §2: an unread notification is highlighted, a read one greyed. Its title and body are the
+ * server's, written in the person's language when it was sent; the app's own words are around them.
+ */
 function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onNavigate: () => void }) {
+  const { t } = useTranslation("common");
   const Icon = iconOf(n.type);
   return (
     <li data-read={!unread}>
@@ -75,7 +82,7 @@ function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onN
         <div className="min-w-0">
           <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
             {n.title}
-            {unread && <span className="sr-only"> (unread)</span>}
+            {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
           </p>
           <p className="text-sm break-words">{n.body}</p>
           <p className="text-xs mt-1 text-gray-500">
@@ -92,12 +99,15 @@ function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onN
  * that MCU's alarms, that expands to the notifications themselves. Unread while any of them is.
  */
 function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notification[]; isUnread: (n: Notification) => boolean; onNavigate: () => void }) {
+  const { t } = useTranslation("common");
   const newest = notes[0]!;
   const { mcuId, mcuName } = notificationSubject(newest);
   const unread = notes.some(isUnread);
   // The MCU's name now, else as the alarm's title has it ("Tunnel 1: CO2 high").
   const name = mcuName ?? newest.title.split(":")[0]!;
   const kinds = notes.map((n) => n.title.slice(n.title.indexOf(":") + 1).trim() || n.title);
+  // The count in the person's digits; the plural form follows the number itself.
+  const count = { count: notes.length, replace: { count: formatFixed(notes.length, 0), name } };
   return (
     <Disclosure as="li" data-read={!unread} data-incident>
       {({ open }) => (
@@ -108,19 +118,19 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
             </span>
             <div className="min-w-0">
               <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
-                {name}: {notes.length} alarms
-                {unread && <span className="sr-only"> (unread)</span>}
+                {t("notifications.incident", count)}
+                {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
               </p>
-              <p className="text-sm break-words">{kinds.join(", ")}</p>
+              <p className="text-sm break-words">{kinds.join(t("notifications.kindsSeparator"))}</p>
               <p className="text-xs mt-1 text-gray-500">
                 <time dateTime={newest.createdAt}>{formatDateTime(newest.createdAt)}</time>
               </p>
             </div>
           </Target>
           <DisclosureButton className="mx-3 mb-2 text-sm font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900">
-            {open ? `Hide the ${notes.length} alarms` : `Show the ${notes.length} alarms`}
+            {open ? t("notifications.hideAll", count) : t("notifications.showAll", count)}
           </DisclosureButton>
-          <DisclosurePanel as="ul" className="space-y-2 px-2 pb-2" aria-label={`${name}: ${notes.length} alarms`}>
+          <DisclosurePanel as="ul" className="space-y-2 px-2 pb-2" aria-label={t("notifications.incident", count)}>
             {notes.map((n) => (
               <Item key={n.notification_id} n={n} unread={isUnread(n)} onNavigate={onNavigate} />
             ))}
@@ -132,10 +142,13 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
 }
 
 /**
- * SPEC §2: slides in from the right, 85% wide up to 400 px, with a close button. `newIds` were
+ * SPEC §2: slides in from the right (from the left in a right-to-left language: the side the
+ * line ends), 85% wide up to 400 px, with a close button. `newIds` were
  * unread when it opened: they keep the unread look while it is open, though marked read by then.
  */
 export function NotificationPanel({ open, onClose, newIds }: { open: boolean; onClose: () => void; newIds: ReadonlySet<number> }) {
+  const { t } = useTranslation("common");
+  useLocale();
   const notifications = useCollection("notifications");
   // Only alarms group: an MCU back online or an account's notification stands alone.
   const groups = useMemo(
@@ -148,19 +161,19 @@ export function NotificationPanel({ open, onClose, newIds }: { open: boolean; on
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
       <DialogPanel
         transition
-        className="fixed inset-y-0 right-0 w-[85%] max-w-[400px] bg-white shadow-2xl flex flex-col transition duration-300 ease-out data-[closed]:translate-x-full"
+        className="fixed inset-y-0 end-0 w-[85%] max-w-[400px] bg-white shadow-2xl flex flex-col transition duration-300 ease-out data-[closed]:translate-x-full rtl:data-[closed]:-translate-x-full"
       >
         <div className="flex items-center justify-between px-4 py-3 border-b border-gray-200">
           <DialogTitle className="text-lg font-semibold flex items-center gap-2">
-            <BellIcon /> Notifications
+            <BellIcon /> {t("notifications.title")}
           </DialogTitle>
-          <button type="button" className="icon-btn" aria-label="Close notifications" onClick={onClose}>
+          <button type="button" className="icon-btn" aria-label={t("notifications.close")} onClick={onClose}>
             <CloseIcon />
           </button>
         </div>
         <div className="flex-1 overflow-y-auto p-3">
           {notifications.length === 0 ? (
-            <p className="text-center text-gray-500 py-12">No notifications yet</p>
+            <p className="text-center text-gray-500 py-12">{t("notifications.empty")}</p>
           ) : (
             <ul className="space-y-2">
               {groups.map((g) =>

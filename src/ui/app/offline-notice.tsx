@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router-dom";
 import { CoreError } from "../../contract/core-error.ts";
 import { useNow } from "../components/use-now.ts";
@@ -21,6 +22,7 @@ async function serverAnswers(me: () => Promise<unknown>): Promise<boolean> {
  * cannot be reached (navigator.onLine says nothing about a farm server that is down).
  */
 export function OfflineNotice() {
+  const { t } = useTranslation("common");
   const { core } = useAppData();
   const connection = useConnection();
   const [online, setOnline] = useState(() => navigator.onLine);
@@ -65,8 +67,8 @@ export function OfflineNotice() {
   if (!offline || onWall) return null;
   return (
     <div role="status" className="fixed bottom-4 inset-x-4 mx-auto z-40 max-w-xl rounded-xl bg-gray-900 text-white px-4 py-3 shadow-lg text-sm 4xl:text-xl">
-      {!online ? "You are offline." : "Cannot reach the farm server."}{" "}
-      {savedAt === null ? "Showing what this device has" : `Showing what this device saved ${savedAgeText(savedAt, Math.max(now, Date.now()))}`}; live data resumes when the connection is back.
+      {!online ? t("offline.deviceOffline") : t("offline.serverUnreachable")}{" "}
+      {savedAt === null ? t("offline.showingSaved") : t("offline.showingSavedAge", { age: savedAgeText(savedAt, Math.max(now, Date.now())) })}
     </div>
   );
 }

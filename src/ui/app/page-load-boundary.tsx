@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /** SPEC §9: a screen's script may take up to 120 s to load. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
@@ -38,15 +39,20 @@ export class PageLoadBoundary extends Component<{ children: ReactNode }, { faile
   }
 
   override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <div role="alert" className="max-w-md mx-auto my-16 text-center card p-6">
-        <h2 className="text-lg font-semibold text-gray-900">This screen could not be loaded</h2>
-        <p className="mt-2 text-gray-600">Check the connection and try again.</p>
-        <button type="button" className="btn-primary mt-4" onClick={() => window.location.reload()}>
-          Reload
-        </button>
-      </div>
-    );
+    return this.state.failed ? <PageLoadFailed /> : this.props.children;
   }
+}
+
+/** What the boundary shows: a function component, so it follows the person's language. */
+function PageLoadFailed() {
+  const { t } = useTranslation("common");
+  return (
+    <div role="alert" className="max-w-md mx-auto my-16 text-center card p-6">
+      <h2 className="text-lg font-semibold text-gray-900">{t("pageLoad.title")}</h2>
+      <p className="mt-2 text-gray-600">{t("pageLoad.hint")}</p>
+      <button type="button" className="btn-primary mt-4" onClick={() => window.location.reload()}>
+        {t("pageLoad.reload")}
+      </button>
+    </div>
+  );
 }

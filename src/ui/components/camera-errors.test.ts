@@ -1,10 +1,19 @@
-import { describe, expect, it } from "vitest";
-import { CameraUnsupportedError, cameraFailure } from "./camera-errors.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTexts } from "../../test-support/i18n.ts";
+import { CameraUnsupportedError, cameraErrorText, cameraFailure as failureOf } from "./camera-errors.ts";
 
 // getUserMedia rejects with DOMExceptions; a plain object with the name stands in (node realm).
 const named = (name: string) => Object.assign(new Error(name), { name });
 
+/** The failure as the scanner says it: its reason's text (SPEC §8's English here). */
+function cameraFailure(...args: Parameters<typeof failureOf>) {
+  const failure = failureOf(...args);
+  return failure.retryWithBasicConstraints ? failure : { retryWithBasicConstraints: false, text: cameraErrorText(failure.reason) };
+}
+
 describe("cameraFailure", () => {
+  beforeAll(() => startTexts());
+
   it("says the browser cannot use a camera when getUserMedia is missing", () => {
     expect(cameraFailure(new CameraUnsupportedError())).toEqual({ retryWithBasicConstraints: false, text: "Camera not supported in this browser." });
   });

@@ -1,3 +1,5 @@
+import { i18n } from "../i18n/i18n.ts";
+
 /**
  * SPEC §8 "Camera": what the scanner tells the user when the camera cannot be opened.
  *
@@ -15,14 +17,10 @@
  *   "anything else").
  * - anything else (AbortError, TypeError, unknown) → Failed to access camera. Please try again.
  */
-export const CAMERA_ERROR_TEXTS = {
-  browserUnsupported: "Camera not supported in this browser.",
-  permissionDenied: "Camera permission denied. Please allow camera access and try again.",
-  notFound: "No camera found on this device.",
-  deviceUnsupported: "Camera not supported on this device.",
-  busy: "Camera is being used by another application.",
-  other: "Failed to access camera. Please try again.",
-} as const;
+export type CameraErrorReason = "browserUnsupported" | "permissionDenied" | "notFound" | "deviceUnsupported" | "busy" | "other";
+
+/** What the scanner says for a reason, in the person's language (the `camera` texts of `common`). */
+export const cameraErrorText = (reason: CameraErrorReason): string => i18n.t(`common:camera.${reason}`);
 
 /** The rear camera of SPEC §9, and the basic settings of the retry when those are refused. */
 export const SCANNER_CONSTRAINTS: MediaStreamConstraints = {
@@ -36,17 +34,17 @@ export const SCANNER_CONSTRAINTS: MediaStreamConstraints = {
 };
 export const BASIC_CONSTRAINTS: MediaStreamConstraints = { audio: false, video: true };
 
-export type CameraFailure = { retryWithBasicConstraints: true } | { retryWithBasicConstraints: false; text: string };
+export type CameraFailure = { retryWithBasicConstraints: true } | { retryWithBasicConstraints: false; reason: CameraErrorReason };
 
-const NAMES: Record<string, string> = {
-  NotAllowedError: CAMERA_ERROR_TEXTS.permissionDenied,
-  PermissionDeniedError: CAMERA_ERROR_TEXTS.permissionDenied,
-  SecurityError: CAMERA_ERROR_TEXTS.permissionDenied,
-  NotFoundError: CAMERA_ERROR_TEXTS.notFound,
-  DevicesNotFoundError: CAMERA_ERROR_TEXTS.notFound,
-  NotSupportedError: CAMERA_ERROR_TEXTS.deviceUnsupported,
-  NotReadableError: CAMERA_ERROR_TEXTS.busy,
-  TrackStartError: CAMERA_ERROR_TEXTS.busy,
+const NAMES: Record<string, CameraErrorReason> = {
+  NotAllowedError: "permissionDenied",
+  PermissionDeniedError: "permissionDenied",
+  SecurityError: "permissionDenied",
+  NotFoundError: "notFound",
+  DevicesNotFoundError: "notFound",
+  NotSupportedError: "deviceUnsupported",
+  NotReadableError: "busy",
+  TrackStartError: "busy",
 };
 const CONSTRAINT_ERRORS = new Set(["OverconstrainedError", "ConstraintNotSatisfiedError"]);
 
@@ -60,9 +58,9 @@ export class CameraUnsupportedError extends Error {
  * retry with basic settings already, so the retry happens once.
  */
 export function cameraFailure(error: unknown, basicTried = false): CameraFailure {
-  if (error instanceof CameraUnsupportedError) return { retryWithBasicConstraints: false, text: CAMERA_ERROR_TEXTS.browserUnsupported };
+  if (error instanceof CameraUnsupportedError) return { retryWithBasicConstraints: false, reason: "browserUnsupported" };
   // Not `instanceof DOMException`: older engines throw plain objects/errors carrying the name.
   const name = typeof error === "object" && error !== null && "name" in error && typeof error.name === "string" ? error.name : "";
-  if (CONSTRAINT_ERRORS.has(name)) return basicTried ? { retryWithBasicConstraints: false, text: CAMERA_ERROR_TEXTS.other } : { retryWithBasicConstraints: true };
-  return { retryWithBasicConstraints: false, text: NAMES[name] ?? CAMERA_ERROR_TEXTS.other };
+  if (CONSTRAINT_ERRORS.has(name)) return basicTried ? { retryWithBasicConstraints: false, reason: "other" } : { retryWithBasicConstraints: true };
+  return { retryWithBasicConstraints: false, reason: NAMES[name] ?? "other" };
 }

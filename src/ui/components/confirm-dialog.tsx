@@ -1,5 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 type Ask = (text: string) => Promise<boolean>;
 const ConfirmContext = createContext<Ask | null>(null);
@@ -30,6 +31,7 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
 }
 
 export function ConfirmDialog({ text, onAnswer }: { text: string | null; onAnswer: (ok: boolean) => void }) {
+  const { t } = useTranslation("common");
   return (
     <Dialog open={text !== null} onClose={() => onAnswer(false)} className="relative z-60" role="alertdialog">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
@@ -38,10 +40,10 @@ export function ConfirmDialog({ text, onAnswer }: { text: string | null; onAnswe
           <DialogTitle className="text-base font-medium text-gray-900 mb-5">{text}</DialogTitle>
           <div className="flex justify-end gap-3">
             <button type="button" autoFocus onClick={() => onAnswer(false)} className="btn-secondary">
-              Cancel
+              {t("actions.cancel")}
             </button>
             <button type="button" onClick={() => onAnswer(true)} className="btn-danger">
-              OK
+              {t("actions.ok")}
             </button>
           </div>
         </DialogPanel>

@@ -2,6 +2,7 @@ import { act, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
+import { startTexts } from "../../test-support/i18n.ts";
 import { COUNTRIES, findCountry, flagUrl } from "./countries.ts";
 import { CountrySelect } from "./country-select.tsx";
 
@@ -110,6 +111,30 @@ describe("CountrySelect", () => {
     await choose("KE");
     await expect.poll(() => flag()?.alt).toBe("Flag of Kenya");
     expect(select().hasAttribute("aria-invalid")).toBe(false);
+  });
+});
+
+describe("CountrySelect in another language", () => {
+  afterEach(() => act(() => startTexts()));
+
+  it("names and sorts the countries in the person's language, and keeps the same codes", async () => {
+    await startTexts({ language: "fr", digits: "latn" });
+    await render(<CountrySelect />);
+    const s = page.getByLabelText("Pays", { exact: true }).element() as HTMLSelectElement;
+    expect(s.value).toBe("LB");
+    expect(flag()!.alt).toBe("Drapeau : Liban");
+    expect(s.options[0]!.textContent).toBe("Choisissez votre pays");
+    expect([...s.options].find((o) => o.value === "DE")?.textContent).toBe("Allemagne");
+    const names = [...s.options].slice(1).map((o) => o.textContent!);
+    expect(names).toEqual([...names].sort(new Intl.Collator("fr").compare));
+    expect(new Set([...s.options].slice(1).map((o) => o.value))).toEqual(new Set(COUNTRIES.map((c) => c.countryCode)));
+  });
+
+  it("names them in Arabic for an Arabic reader", async () => {
+    await startTexts({ language: "ar", digits: "latn" });
+    await render(<CountrySelect />);
+    const s = page.getByLabelText("البلد", { exact: true }).element() as HTMLSelectElement;
+    expect([...s.options].find((o) => o.value === "LB")?.textContent).toBe("لبنان");
   });
 });
 

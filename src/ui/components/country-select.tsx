@@ -1,8 +1,43 @@
 import { useEffect, useId, useRef, useState, type SelectHTMLAttributes } from "react";
+import { useTranslation } from "react-i18next";
+import type { Language } from "../../contract/language-values.ts";
+import { useLocale } from "../i18n/i18n.ts";
 import { COUNTRIES, DEFAULT_COUNTRY_CODE, findCountry, flagUrl } from "./countries.ts";
 
+interface CountryOption {
+  code: string;
+  name: string;
+}
+
+const optionsByLanguage = new Map<Language, readonly CountryOption[]>();
+
+/**
+ * The countries named in the person's language and sorted as that language sorts. English keeps
+ * SPEC's list as it is (countries.ts); another language takes the browser's own names (Intl's),
+ * and SPEC's English name where the browser has none. The value chosen is the ISO code either way.
+ */
+function countryOptions(language: Language): readonly CountryOption[] {
+  let options = optionsByLanguage.get(language);
+  if (!options) {
+    const english = COUNTRIES.map((c) => ({ code: c.countryCode, name: c.countryName }));
+    if (language === "en") options = english;
+    else {
+      let names: Intl.DisplayNames | null = null;
+      try {
+        names = new Intl.DisplayNames([language], { type: "region", fallback: "none" });
+      } catch {
+        // An engine without region names keeps SPEC's English names.
+      }
+      const collator = new Intl.Collator(language);
+      options = english.map((c) => ({ code: c.code, name: names?.of(c.code) ?? c.name })).sort((a, b) => collator.compare(a.name, b.name));
+    }
+    optionsByLanguage.set(language, options);
+  }
+  return options;
+}
+
 export interface CountrySelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "children" | "multiple"> {
-  /** Visible label; SPEC §2 calls it Country. */
+  /** Visible label; SPEC §2 calls it Country (the default, in the person's language). */
   label?: string;
   error?: string | string[];
 }
@@ -14,7 +49,7 @@ export interface CountrySelectProps extends Omit<SelectHTMLAttributes<HTMLSelect
  * `getSelectProps` fits) or controlled (`value` + `onChange`).
  */
 export function CountrySelect({
-  label = "Country",
+  label,
   error,
   id,
   name = "country",
@@ -24,6 +59,9 @@ export function CountrySelect({
   className,
   ...select
 }: CountrySelectProps) {
+  const { t } = useTranslation("common");
+  const { language } = useLocale();
+  const options = countryOptions(language);
   const auto = useId();
   const controlId = id ?? auto;
   const errorId = `${controlId}-error`;
@@ -41,18 +79,19 @@ export function CountrySelect({
   }, []);
 
   const country = findCountry(shown);
+  const countryName = country && options.find((o) => o.code === country.countryCode)?.name;
   const flag = flagUrl(country?.countryCode);
   const errorText = Array.isArray(error) ? error[0] : error;
 
   return (
     <div className={`mb-4 ${className ?? ""}`}>
       <label htmlFor={controlId} className="block text-sm font-medium text-gray-700 mb-1">
-        {label}
+        {label ?? t("country.label")}
       </label>
       <div className="flex items-center gap-3">
         <span className="shrink-0 flex items-center justify-center w-10 h-7.5 rounded overflow-hidden border border-gray-200 bg-gray-100">
-          {flag && country ? (
-            <img src={flag} alt={`Flag of ${country.countryName}`} width={40} height={30} className="w-full h-full object-cover" data-testid="country-flag" />
+          {flag && countryName ? (
+            <img src={flag} alt={t("country.flagOf", { country: countryName })} width={40} height={30} className="w-full h-full object-cover" data-testid="country-flag" />
           ) : null}
         </span>
         <select
@@ -69,10 +108,10 @@ export function CountrySelect({
           }}
           {...select}
         >
-          <option value="">Select your country</option>
-          {COUNTRIES.map((c) => (
-            <option key={c.countryCode} value={c.countryCode}>
-              {c.countryName}
+          <option value="">{t("country.choose")}</option>
+          {options.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.name}
             </option>
           ))}
         </select>

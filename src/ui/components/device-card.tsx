@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { EditIcon, TrashIcon } from "./icons.tsx";
 import { REFUSED_ICON_BUTTON, RefusalNote } from "./refusal-note.tsx";
 
@@ -21,6 +22,7 @@ export function DeviceCard({
 }: {
   name: string;
   mac: string;
+  /** The type as the person reads it (the kind's label for its value). */
   type: string;
   mcuName: string | null;
   /** Background and text colour of the type badge, e.g. "bg-sky-50 text-sky-800". */
@@ -32,6 +34,7 @@ export function DeviceCard({
   /** Why the person's role may not change or remove it (contract/team.ts), or null when it may. */
   refusal?: string | null;
 }) {
+  const { t } = useTranslation("common");
   const reasonId = useId();
   const describedBy = refusal ? reasonId : undefined;
   const refused = refusal ? ` ${REFUSED_ICON_BUTTON}` : "";
@@ -44,13 +47,13 @@ export function DeviceCard({
           <h3 className={`font-semibold truncate 4xl:text-2xl ${blank ? "text-gray-500 italic" : "text-gray-900"}`}>{shownName}</h3>
           <p className="font-mono text-sm 4xl:text-lg text-gray-600 break-all">{mac}</p>
         </div>
-        <button type="button" className={`icon-btn 4xl:text-2xl${refused}`} aria-label={`Edit ${shownName} (${mac})`} onClick={onEdit} disabled={refusal !== null} aria-describedby={describedBy}>
+        <button type="button" className={`icon-btn 4xl:text-2xl${refused}`} aria-label={t("device.edit", { name: shownName, mac })} onClick={onEdit} disabled={refusal !== null} aria-describedby={describedBy}>
           <EditIcon />
         </button>
         <button
           type="button"
           className={`icon-btn 4xl:text-2xl hover:text-red-700 hover:bg-red-50${refused}`}
-          aria-label={`Delete ${shownName} (${mac})`}
+          aria-label={t("device.delete", { name: shownName, mac })}
           onClick={onDelete}
           disabled={refusal !== null}
           aria-describedby={describedBy}
@@ -60,12 +63,12 @@ export function DeviceCard({
       </div>
       <RefusalNote id={reasonId} text={refusal} />
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-lg">
-        <dt className="text-gray-500">Type</dt>
+        <dt className="text-gray-500">{t("device.type")}</dt>
         <dd>
           <span className={`inline-block rounded-full ${badgeClass} px-2 py-0.5 text-xs 4xl:text-base font-medium`}>{type}</span>
         </dd>
-        <dt className="text-gray-500">MCU</dt>
-        <dd className={`truncate ${mcuName ? "text-gray-900" : "text-gray-500 italic"}`}>{mcuName ?? "Unassigned"}</dd>
+        <dt className="text-gray-500">{t("device.mcu")}</dt>
+        <dd className={`truncate ${mcuName ? "text-gray-900" : "text-gray-500 italic"}`}>{mcuName ?? t("device.unassigned")}</dd>
       </dl>
     </li>
   );

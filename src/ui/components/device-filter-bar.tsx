@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import { ALL_TYPES } from "./device-search.ts";
 
 /**
@@ -11,6 +12,7 @@ export function DeviceFilterBar({
   type,
   onType,
   types,
+  typeLabel = (type) => type,
   searchLabel,
 }: {
   query: string;
@@ -18,9 +20,12 @@ export function DeviceFilterBar({
   type: string;
   onType: (type: string) => void;
   types: readonly string[];
+  /** A type as the person reads it; the filter's value stays the type itself. */
+  typeLabel?: (type: string) => string;
   /** e.g. "Search controllers" */
   searchLabel: string;
 }) {
+  const { t } = useTranslation("common");
   const id = useId();
   return (
     <div role="search" className="flex flex-col sm:flex-row gap-3">
@@ -33,7 +38,7 @@ export function DeviceFilterBar({
           type="search"
           value={query}
           onChange={(e) => onQuery(e.target.value)}
-          placeholder="Search by name or MAC..."
+          placeholder={t("device.searchPlaceholder")}
           autoComplete="off"
           spellCheck={false}
           className="block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:py-3 4xl:text-xl text-gray-900 placeholder-gray-500 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
@@ -41,7 +46,7 @@ export function DeviceFilterBar({
       </div>
       <div className="flex items-center gap-2 sm:w-56 4xl:w-80">
         <label htmlFor={`${id}-t`} className="text-sm 4xl:text-xl font-medium text-gray-700 whitespace-nowrap">
-          Type
+          {t("device.type")}
         </label>
         <select
           id={`${id}-t`}
@@ -49,9 +54,10 @@ export function DeviceFilterBar({
           onChange={(e) => onType(e.target.value)}
           className="block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 4xl:py-3 4xl:text-xl text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
         >
-          {[ALL_TYPES, ...types].map((t) => (
-            <option key={t} value={t}>
-              {t}
+          <option value={ALL_TYPES}>{t("device.allTypes")}</option>
+          {types.map((type) => (
+            <option key={type} value={type}>
+              {typeLabel(type)}
             </option>
           ))}
         </select>

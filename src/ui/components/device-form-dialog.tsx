@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { ZodType } from "zod";
 import type { Mcu } from "../../contract/entities.ts";
@@ -47,6 +48,8 @@ interface DeviceFormOptions<Type extends string, Values> {
   /** The kind's SPEC §5 schema (controllerForm, sensorForm). */
   schema: ZodType<Values>;
   types: readonly Type[];
+  /** A type as the person reads it (the kind's label); the form sends the type itself. */
+  typeLabel?: (type: Type) => string;
   lockedType: LockedTypeStyle;
   /**
    * Saves; the parent closes the dialog on success. On failure it rejects (after SPEC §8's toast)
@@ -84,17 +87,19 @@ function DeviceForm<Type extends string, Values>({
   mcus,
   schema,
   types,
+  typeLabel = (type) => type,
   lockedType,
   onCancel,
   onSave,
 }: DeviceFormOptions<Type, Values> & { draft: DeviceDraft<Type>; onCancel: () => void }) {
+  const { t } = useTranslation("common");
   // `refusal`: the server's refusal of the last attempt. The MAC cannot be changed here, so a
   // refusal about it stands until the next attempt; one about the form goes as soon as something changes.
   const { form, fields, busy: saving, refusal, setRefusal } = useSubmitForm<ZodType<Values>, DeviceFields, FormRefusal>({
     schema,
     defaultValue: { name: draft.name, mac: draft.mac, type: draft.type ?? "", mcu_id: draft.mcuId === null ? "" : String(draft.mcuId) },
     send: onSave,
-    refused: (err) => refusalOf(err, "Save failed"),
+    refused: (err) => refusalOf(err, t("device.saveFailed")),
   });
   const typeLocked = draft.type !== null;
   const macError = fieldError(fields.mac.errors, refusal, "mac");
@@ -107,32 +112,36 @@ function DeviceForm<Type extends string, Values>({
           {draft.notice}
         </p>
       )}
-      <TextField label="Name" {...getInputProps(fields.name, { type: "text" })} error={fields.name.errors} autoComplete="off" autoFocus />
+      <TextField label={t("device.name")} {...getInputProps(fields.name, { type: "text" })} error={fields.name.errors} autoComplete="off" autoFocus />
       <TextField
-        label="MAC"
+        label={t("device.mac")}
         {...getInputProps(fields.mac, { type: "text" })}
         readOnly
         className={(macError ? REFUSED_READ_ONLY_CLASS : READ_ONLY_CLASS) + " font-mono"}
         error={macError}
       />
       {typeLocked && lockedType === "read-only" ? (
-        <TextField label="Type" {...getInputProps(fields.type, { type: "text" })} readOnly className={READ_ONLY_CLASS} />
+        <>
+          {/* The person reads the type's label; the form sends the type itself. */}
+          <TextField label={t("device.type")} value={typeLabel(draft.type!)} readOnly className={READ_ONLY_CLASS} />
+          <input type="hidden" name={typeName} value={draft.type ?? ""} />
+        </>
       ) : (
         <>
           {/* A disabled select is not submitted, so the fixed type travels in a hidden input. */}
-          <SelectField label="Type" {...typeSelect} name={typeLocked ? undefined : typeName} disabled={typeLocked} error={fields.type.errors}>
-            <option value="">Select a type</option>
-            {types.map((t) => (
-              <option key={t} value={t}>
-                {t}
+          <SelectField label={t("device.type")} {...typeSelect} name={typeLocked ? undefined : typeName} disabled={typeLocked} error={fields.type.errors}>
+            <option value="">{t("device.chooseType")}</option>
+            {types.map((type) => (
+              <option key={type} value={type}>
+                {typeLabel(type)}
               </option>
             ))}
           </SelectField>
           {typeLocked && <input type="hidden" name={typeName} value={draft.type ?? ""} />}
         </>
       )}
-      <SelectField label="Assign to MCU" {...getSelectProps(fields.mcu_id)} error={fields.mcu_id.errors}>
-        <option value="">Select an MCU</option>
+      <SelectField label={t("device.assignMcu")} {...getSelectProps(fields.mcu_id)} error={fields.mcu_id.errors}>
+        <option value="">{t("device.chooseMcu")}</option>
         {mcus.map((m) => (
           <option key={m.mcu_id} value={m.mcu_id}>
             {m.name} ({m.mac})
@@ -141,16 +150,16 @@ function DeviceForm<Type extends string, Values>({
       </SelectField>
       {mcus.length === 0 && (
         <p className="-mt-2 mb-4 text-sm text-gray-600">
-          You have no MCUs yet. <Link to="/mcu" className="text-brand-700 underline">Add an MCU</Link> first.
+          <Trans t={t} i18nKey="device.noMcus" components={{ link: <Link to="/mcu" className="text-brand-700 underline" /> }} />
         </p>
       )}
       <FormAlert refusal={refusal} />
       <div className="flex justify-end gap-3 mt-2">
         <button type="button" className="btn-secondary" onClick={onCancel}>
-          Cancel
+          {t("actions.cancel")}
         </button>
         <button type="submit" className="btn-primary" disabled={saving}>
-          {draft.id === null ? "Create" : "Update"}
+          {draft.id === null ? t("actions.create") : t("actions.update")}
         </button>
       </div>
     </form>

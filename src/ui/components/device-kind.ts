@@ -17,10 +17,16 @@ export interface ListedDevice<Type extends string> {
  * the kind's own SPEC §2/§4/§8 wording (the two screens do not say things the same way), so
  * each feature folder keeps them as configuration and DeviceListPage never invents one.
  * Core calls take the core as an argument so a kind can be a module constant: the page's
- * effects then depend on nothing that changes from render to render.
+ * effects then depend on nothing that changes from render to render. The texts are read each
+ * time the page renders (getters that ask the catalogue), so they follow the person's language.
  */
 export interface DeviceKind<Device extends ListedDevice<Type>, Type extends string, Values> {
   types: readonly Type[];
+  /**
+   * A type as the person reads it, in their language (the filter, the card's badge, the form);
+   * without it the type's own value is shown. The lists filter and the forms send the value.
+   */
+  typeLabel?: (type: Type) => string;
   idOf: (device: Device) => number;
   load: (core: CoreHandle) => Promise<void>;
   scan: (core: CoreHandle, mac: string) => Promise<ScanResult<Device>>;

@@ -1,8 +1,11 @@
 import { useCallback, useDeferredValue, useEffect, useId, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { CoreError } from "../../contract/core-error.ts";
 import { useFarmsWhere, useMcuRefusal } from "../data/farm-roles.ts";
 import { useCollection } from "../data/hooks.ts";
 import { useAppData } from "../data/provider.tsx";
+import { formatFixed } from "../i18n/format.ts";
+import { i18n, useLocale } from "../i18n/i18n.ts";
 import { useConfirm } from "./confirm-dialog.tsx";
 import { DeviceCard } from "./device-card.tsx";
 import { DeviceFilterBar } from "./device-filter-bar.tsx";
@@ -28,10 +31,15 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
   kind: DeviceKind<Device, Type, Values>;
   devices: readonly Device[];
 }) {
+  // The kind's texts come from the catalogue as they are read: a change of language or digits
+  // renders the page again, and they follow.
+  const { t } = useTranslation("common");
+  useLocale();
   const { core } = useAppData();
   const confirm = useConfirm();
   const mcus = useCollection("mcus");
   const { texts } = kind;
+  const typeLabel = (type: Type) => kind.typeLabel?.(type) ?? type;
   // A list kept in the store from an earlier visit stays on screen while it reloads.
   const [load, setLoad] = useState<"loading" | "ready" | "error">(devices.length > 0 ? "ready" : "loading");
   const [query, setQuery] = useState("");
@@ -59,7 +67,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
   useEffect(() => {
     void loadDevices();
     // The MCU list names each card's MCU and fills the form's select.
-    core.loadMcus().catch((err: unknown) => notify.info(messageOf(err, "Failed to fetch MCU by client"), { toastId: "mcus-load" }));
+    core.loadMcus().catch((err: unknown) => notify.info(messageOf(err, i18n.t("common:device.mcusLoadFailed")), { toastId: "mcus-load" }));
   }, [core, loadDevices]);
 
   const mcuNames = useMemo(() => new Map(mcus.map((m) => [m.mcu_id, m.name])), [mcus]);
@@ -99,7 +107,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
       notify.success(draft.id === null ? texts.created : texts.updated);
       setDraft(null);
     } catch (err) {
-      notify.error(messageOf(err, "Save failed"));
+      notify.error(messageOf(err, t("device.saveFailed")));
       // The open form shows the reason too.
       throw err;
     }
@@ -111,7 +119,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
       await kind.remove(core, kind.idOf(d));
       notify.success(texts.deleted);
     } catch (err) {
-      notify.error(withRefusal("Delete failed", err));
+      notify.error(withRefusal(t("device.deleteFailed"), err));
     }
   }
 
@@ -129,7 +137,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
   } else if (shown.length === 0) {
     content = (
       <EmptyState title={texts.noMatchTitle}>
-        <p>Try another name, MAC or type.</p>
+        <p>{t("device.noMatchHint")}</p>
       </EmptyState>
     );
   } else {
@@ -141,7 +149,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
             mcuId={d.mcu_id}
             name={d.name}
             mac={d.mac}
-            type={d.type}
+            type={typeLabel(d.type)}
             mcuName={(d.mcu_id !== null ? mcuNames.get(d.mcu_id) : undefined) ?? d.mcu_name}
             badgeClass={kind.badgeClass}
             unnamed={kind.unnamed}
@@ -170,12 +178,12 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
         >
           <ScanIcon /> {texts.scan}
         </button>
-        <RefusalNote id={scanReasonId} text={scanRefusal} className="basis-full text-right" />
+        <RefusalNote id={scanReasonId} text={scanRefusal} className="basis-full text-end" />
       </div>
-      <DeviceFilterBar query={query} onQuery={setQuery} type={type} onType={setType} types={kind.types} searchLabel={texts.searchLabel} />
+      <DeviceFilterBar query={query} onQuery={setQuery} type={type} onType={setType} types={kind.types} typeLabel={(value) => typeLabel(value as Type)} searchLabel={texts.searchLabel} />
       {devices.length > 0 && (
         <p role="status" className="text-sm 4xl:text-lg text-gray-600">
-          {shown.length === devices.length ? texts.count(devices.length) : `${shown.length} of ${texts.count(devices.length)}`}
+          {shown.length === devices.length ? texts.count(devices.length) : t("device.shownOf", { shown: formatFixed(shown.length, 0), all: texts.count(devices.length) })}
         </p>
       )}
       {content}
@@ -186,6 +194,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
         mcus={assignable}
         schema={kind.schema}
         types={kind.types}
+        typeLabel={typeLabel}
         lockedType={kind.lockedType}
         onClose={() => setDraft(null)}
         onSave={save}

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { EditIcon, TrashIcon } from "./icons.tsx";
 import { REFUSED_ICON_BUTTON, RefusalNote } from "./refusal-note.tsx";
 
@@ -21,7 +22,10 @@ export function EditableCardHeader({
   /** The id the card's `aria-labelledby` points at. */
   headingId: string;
   name: string;
-  /** What the item is, in the buttons' names: "Edit farm North Room". */
+  /**
+   * What the item is, in the buttons' names, in the person's language as it reads after the verb:
+   * "Edit farm North Room", "Modifier la ferme North Room".
+   */
   noun: string;
   /** The detail line under the name. */
   children: ReactNode;
@@ -32,6 +36,7 @@ export function EditableCardHeader({
   /** Why the person's role may neither edit nor delete it (contract/team.ts), or null when it may. */
   refusal?: string | null;
 }) {
+  const { t } = useTranslation("common");
   const reasonId = useId();
   const describedBy = refusal ? reasonId : undefined;
   const refused = refusal ? REFUSED_ICON_BUTTON : "";
@@ -44,14 +49,14 @@ export function EditableCardHeader({
           </h3>
           {children}
         </div>
-        <div className="flex shrink-0 -mr-2 -mt-1">
-          <button type="button" className={`icon-btn ${refused}`} aria-label={`Edit ${noun} ${name}`} onClick={onEdit} disabled={refusal !== null} aria-describedby={describedBy}>
+        <div className="flex shrink-0 -me-2 -mt-1">
+          <button type="button" className={`icon-btn ${refused}`} aria-label={t("card.edit", { noun, name })} onClick={onEdit} disabled={refusal !== null} aria-describedby={describedBy}>
             <EditIcon className="text-lg 4xl:text-3xl" />
           </button>
           <button
             type="button"
             className={`icon-btn hover:text-red-700 hover:bg-red-50 ${refused}`}
-            aria-label={`Delete ${noun} ${name}`}
+            aria-label={t("card.delete", { noun, name })}
             onClick={onDelete}
             disabled={deleting || refusal !== null}
             aria-describedby={describedBy}

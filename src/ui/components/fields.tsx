@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useTranslation } from "react-i18next";
 import { EyeIcon, EyeOffIcon } from "./icons.tsx";
 
 /**
@@ -47,8 +48,11 @@ export function TextField({ label, error, hint, id, ...input }: FieldShell & Inp
 
 /** A password input with a show/hide toggle (SPEC §2). */
 export function PasswordField({ label, error, id, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+  const { t, i18n } = useTranslation("common");
   const { controlId, errorId } = useFieldIds(id);
   const [shown, setShown] = useState(false);
+  // "Show password": the field's label inside a sentence, lower-cased as the language does it.
+  const named = label.toLocaleLowerCase(i18n.language);
   return (
     <div className="mb-4">
       <label htmlFor={controlId} className="block text-sm font-medium text-gray-700 mb-1">
@@ -59,16 +63,16 @@ export function PasswordField({ label, error, id, ...input }: FieldShell & Input
           id={controlId}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className={`${controlClass(Boolean(error))} pr-11`}
+          className={`${controlClass(Boolean(error))} pe-11`}
           {...input}
           type={shown ? "text" : "password"}
         />
         <button
           type="button"
           onClick={() => setShown((s) => !s)}
-          aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+          aria-label={shown ? t("fields.hide", { label: named }) : t("fields.show", { label: named })}
           aria-pressed={shown}
-          className="absolute inset-y-0 right-0 px-3 text-gray-500 hover:text-gray-800"
+          className="absolute inset-y-0 end-0 px-3 text-gray-500 hover:text-gray-800"
         >
           {shown ? <EyeOffIcon /> : <EyeIcon />}
         </button>

@@ -1,14 +1,12 @@
 import { useEffect, useRef, useState } from "react";
-import { BASIC_CONSTRAINTS, CAMERA_ERROR_TEXTS, CameraUnsupportedError, cameraFailure, SCANNER_CONSTRAINTS } from "./camera-errors.ts";
+import { useTranslation } from "react-i18next";
+import { BASIC_CONSTRAINTS, CameraUnsupportedError, cameraFailure, SCANNER_CONSTRAINTS, type CameraErrorReason } from "./camera-errors.ts";
 import { MacEntryForm } from "./mac-entry-form.tsx";
 import { Modal } from "./modal.tsx";
 import { macFromScan } from "./scanned-mac.ts";
 
-/** SPEC §4 camera states, and the texts of SPEC §2 for those that show one. */
+/** SPEC §4 camera states; SPEC §2 has a text (the `scanner` texts) for each but the error. */
 type CameraPhase = "starting" | "ready" | "scanning" | "error";
-const PHASE_TEXT = { starting: "Starting camera...", ready: "Ready", scanning: "Scanning..." } as const;
-
-const NOT_A_MAC = "This QR code does not contain a MAC address. Scan the code on the device's label.";
 
 /**
  * SPEC §2 QR scanner modal: the rear camera scans until a QR code holding a MAC is seen, then
@@ -57,15 +55,16 @@ class BasicRetryFailed extends Error {
   }
 }
 
-function failureText(err: unknown): string {
+function failureReason(err: unknown): CameraErrorReason {
   const failure = err instanceof BasicRetryFailed ? cameraFailure(err.reason, true) : cameraFailure(err);
-  return failure.retryWithBasicConstraints ? CAMERA_ERROR_TEXTS.other : failure.text;
+  return failure.retryWithBasicConstraints ? "other" : failure.reason;
 }
 
 function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onResult: (mac: string, text: string) => void; instructions: string }) {
+  const { t } = useTranslation("common");
   const videoRef = useRef<HTMLVideoElement>(null);
   const [phase, setPhase] = useState<CameraPhase>("starting");
-  const [errorText, setErrorText] = useState("");
+  const [errorReason, setErrorReason] = useState<CameraErrorReason>("other");
   const [rejected, setRejected] = useState(false);
   const [typing, setTyping] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -110,7 +109,7 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
       } catch (err) {
         stopAll();
         if (cancelled) return;
-        setErrorText(failureText(err));
+        setErrorReason(failureReason(err));
         setPhase("error");
         setTyping(true);
       }
@@ -130,25 +129,25 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
         // SPEC §8's scanner error and camera text, in one place: here, beside its Try Again. A toast
         // would sit behind this dialog (inert while it is open) and outlive the error.
         <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 mb-4 text-center">
-          <h3 className="text-sm 4xl:text-lg font-semibold text-red-800">Scanner error</h3>
-          <p className="text-sm 4xl:text-lg text-red-700 mt-1 mb-3">{errorText}</p>
+          <h3 className="text-sm 4xl:text-lg font-semibold text-red-800">{t("scanner.error")}</h3>
+          <p className="text-sm 4xl:text-lg text-red-700 mt-1 mb-3">{t(`camera.${errorReason}`)}</p>
           <button type="button" className="btn-primary" onClick={() => setAttempt((n) => n + 1)}>
-            Try Again
+            {t("scanner.tryAgain")}
           </button>
         </div>
       ) : (
         <div className="mb-4">
           <div className="relative overflow-hidden rounded-lg bg-gray-900 aspect-video">
-            <video ref={videoRef} className="h-full w-full object-cover" muted playsInline aria-label="Camera preview" />
+            <video ref={videoRef} className="h-full w-full object-cover" muted playsInline aria-label={t("scanner.preview")} />
             {/* A frame to aim at: the code decodes from anywhere in the picture. */}
             <div aria-hidden="true" className="pointer-events-none absolute inset-[15%] rounded-lg border-2 border-white/80" />
           </div>
           <p role="status" className="mt-2 text-sm 4xl:text-lg font-medium text-gray-700 text-center">
-            {PHASE_TEXT[phase]}
+            {t(`scanner.${phase}`)}
           </p>
           {rejected && (
             <p role="alert" className="mt-1 text-sm 4xl:text-lg text-red-600 text-center">
-              {NOT_A_MAC}
+              {t("scanner.notAMac")}
             </p>
           )}
         </div>
@@ -158,10 +157,10 @@ function Scanner({ onClose, onResult, instructions }: { onClose: () => void; onR
       ) : (
         <div className="flex flex-wrap justify-between gap-3">
           <button type="button" className="btn-secondary" onClick={() => setTyping(true)}>
-            Type the MAC instead
+            {t("scanner.typeInstead")}
           </button>
           <button type="button" className="btn-secondary" onClick={onClose}>
-            Cancel
+            {t("actions.cancel")}
           </button>
         </div>
       )}

@@ -4,10 +4,11 @@ import type { FarmRole } from "../../contract/team.ts";
 import { can, cannotText, higherRole } from "../../contract/team-values.ts";
 import type { Right } from "../../contract/team.ts";
 import { useCollection } from "../data/hooks.ts";
+import { i18n } from "../i18n/i18n.ts";
 
 /**
  * Why a control is switched off for the person's role, in the sentence the server's 403 uses
- * (contract/team.ts). It stands beside the control and is the control's description
+ * (contract/team.ts), as the caller gives it (in the person's language). It stands beside the control and is the control's description
  * (`aria-describedby` its id): a tooltip reaches neither a touch screen nor a screen reader
  * reliably. Nothing shows while the person may act, so a person who owns their farms sees SPEC's screen.
  */
@@ -16,7 +17,7 @@ export function RefusalNote({ id, text, className = "" }: { id: string; text: st
   return (
     // The padlock runs in the text, so it stays beside the first word however the note is aligned and wrapped.
     <p id={id} className={`text-xs 4xl:text-lg text-gray-600 ${className}`}>
-      <LockIcon className="inline -mt-0.5 mr-1 align-middle text-gray-500" />
+      <LockIcon className="inline -mt-0.5 me-1 align-middle text-gray-500" />
       {text}
     </p>
   );
@@ -56,5 +57,5 @@ export function useRefusalOnEveryFarm(right: Right): string | null {
  * who owns their farms is never refused so, and keeps SPEC's text.
  */
 export function withRefusal(text: string, err: unknown): string {
-  return err instanceof CoreError && err.status === 403 && err.serverMessage ? `${text}: ${err.serverMessage}` : text;
+  return err instanceof CoreError && err.status === 403 && err.serverMessage ? i18n.t("common:refusal.withReason", { text, reason: err.serverMessage }) : text;
 }

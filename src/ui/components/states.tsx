@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type { EntityName } from "../../contract/live.ts";
 import { useSavedAt } from "../data/hooks.ts";
 import { savedAgeText } from "../data/saved-age.ts";
@@ -6,11 +7,12 @@ import { formatDateTime } from "./dates.ts";
 import { useNow } from "./use-now.ts";
 
 /** A list's loading state, announced politely to screen readers. */
-export function Loading({ text = "Loading…" }: { text?: string }) {
+export function Loading({ text }: { text?: string }) {
+  const { t } = useTranslation("common");
   return (
     <div role="status" aria-live="polite" className="flex items-center gap-3 py-12 justify-center text-gray-600">
       <span className="inline-block w-5 h-5 rounded-full border-2 border-brand-600 border-t-transparent animate-spin" aria-hidden="true" />
-      {text}
+      {text ?? t("states.loading")}
     </div>
   );
 }
@@ -26,11 +28,12 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 /** A failed load that leaves the page usable, with a way to try again. */
 export function LoadError({ text, onRetry }: { text: string; onRetry: () => void }) {
+  const { t } = useTranslation("common");
   return (
     <div role="alert" className="text-center py-10 px-4 rounded-2xl bg-red-50 text-red-800">
       <p className="mb-3">{text}</p>
       <button type="button" className="btn-secondary" onClick={onRetry}>
-        Try again
+        {t("actions.tryAgain")}
       </button>
     </div>
   );
@@ -42,15 +45,21 @@ export function LoadError({ text, onRetry }: { text: string; onRetry: () => void
  * server answers again.
  */
 export function SavedDataNotice({ lists }: { lists: readonly EntityName[] }) {
+  const { t } = useTranslation("common");
   const savedAt = useSavedAt(lists);
   const now = useNow();
   if (savedAt === null) return null;
   return (
     <p role="status" className="rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 4xl:px-6 4xl:py-4 text-sm 4xl:text-2xl text-amber-950">
-      <span className="font-semibold">
-        Last updated <time dateTime={new Date(savedAt).toISOString()} title={formatDateTime(savedAt)}>{savedAgeText(savedAt, Math.max(now, Date.now()))}</time>
-      </span>{" "}
-      · saved on this device. It reloads by itself when the farm server answers again.
+      <Trans
+        t={t}
+        i18nKey="states.savedNotice"
+        values={{ age: savedAgeText(savedAt, Math.max(now, Date.now())) }}
+        components={{
+          strong: <span className="font-semibold" />,
+          time: <time dateTime={new Date(savedAt).toISOString()} title={formatDateTime(savedAt)} />,
+        }}
+      />
     </p>
   );
 }

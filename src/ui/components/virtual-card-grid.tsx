@@ -1,5 +1,6 @@
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /** How many columns fit: `width` is the list's content width, `gap` the column gap in px. */
 export type ColumnsFor = (width: number, gap: number) => number;
@@ -17,7 +18,7 @@ interface VirtualCardGridProps {
   renderItem: (id: number) => ReactNode;
   /** The id of the heading naming the list. */
   labelledBy?: string;
-  /** What the keyboard sentinels say while they pass focus on: e.g. "MCUs". */
+  /** What the keyboard sentinels say while they pass focus on, in the person's language: e.g. "MCUs". */
   itemsName: string;
 }
 
@@ -45,6 +46,7 @@ interface Layout {
  * gives it the focus, so Tab walks the whole list.
  */
 export function VirtualCardGrid({ ids, columnsFor, estimateRowHeight, gapClassName, itemClassName = "", renderItem, labelledBy, itemsName }: VirtualCardGridProps) {
+  const { t } = useTranslation("common");
   const listRef = useRef<HTMLDivElement>(null);
   const [layout, setLayout] = useState<Layout>({ columns: 1, gap: 0, scrollMargin: 0, wall: false });
 
@@ -121,7 +123,7 @@ export function VirtualCardGrid({ ids, columnsFor, estimateRowHeight, gapClassNa
     <div>
       {firstMounted > 0 && (
         <span tabIndex={0} className="sr-only" onFocus={onStartSentinel}>
-          Previous {itemsName}
+          {t("grid.previous", { items: itemsName })}
         </span>
       )}
       <div ref={listRef} role="list" aria-labelledby={labelledBy} className={gapClassName} style={{ position: "relative", height: virtualizer.getTotalSize() }}>
@@ -136,7 +138,7 @@ export function VirtualCardGrid({ ids, columnsFor, estimateRowHeight, gapClassNa
               className={`grid ${gapClassName}`}
               // Placed with `top`, not a transform: no stacking context that would put a card's
               // popover under the next row.
-              style={{ position: "absolute", top: row.start - scrollMargin, left: 0, width: "100%", gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
+              style={{ position: "absolute", top: row.start - scrollMargin, insetInlineStart: 0, width: "100%", gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
             >
               {ids.slice(from, from + columns).map((id, i) => (
                 <div key={id} role="listitem" aria-setsize={count} aria-posinset={from + i + 1} tabIndex={-1} className={`rounded-2xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${itemClassName}`}>
@@ -149,7 +151,7 @@ export function VirtualCardGrid({ ids, columnsFor, estimateRowHeight, gapClassNa
       </div>
       {lastMounted < count - 1 && (
         <span tabIndex={0} className="sr-only" onFocus={onEndSentinel}>
-          Next {itemsName}
+          {t("grid.next", { items: itemsName })}
         </span>
       )}
     </div>

@@ -1,13 +1,19 @@
+import { formatFixed } from "../i18n/format.ts";
+import { i18n } from "../i18n/i18n.ts";
+
 /**
  * How long ago the server last gave a list shown from what this device saved, in words ("12 min
- * ago"). Minutes are the finest unit: the screen's clock moves every 30 s.
+ * ago"), in the person's language and digits. Minutes are the finest unit: the screen's clock
+ * moves every 30 s.
  */
 export function savedAgeText(savedAt: number, now: number): string {
   const minutes = Math.floor(Math.max(0, now - savedAt) / 60_000);
-  if (minutes < 1) return "less than a minute ago";
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return i18n.t("common:savedAge.justNow");
+  if (minutes < 60) return i18n.t("common:savedAge.minutes", counted(minutes));
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  const days = Math.floor(hours / 24);
-  return `${days} days ago`;
+  if (hours < 48) return i18n.t("common:savedAge.hours", counted(hours));
+  return i18n.t("common:savedAge.days", counted(Math.floor(hours / 24)));
 }
+
+/** The count chooses the plural form; it is written in the person's digits. */
+const counted = (count: number) => ({ count, replace: { count: formatFixed(count, 0) } });
