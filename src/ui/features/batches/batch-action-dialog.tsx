@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import type { BatchAction, Batch } from "../../../contract/grow.ts";
 import { GROW_LIMITS } from "../../../contract/grow.ts";
@@ -8,38 +9,50 @@ import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { i18n } from "../../i18n/i18n.ts";
 import { batchActionForm } from "./batch-forms.ts";
+import { counted } from "./counted.ts";
 
-/** What a dialog for an action says: its title (also its button) and its success toast. */
+/** What a dialog for an action says: its title (also its button) and its success toast, in the reader's language. */
 export function actionWords(action: BatchAction, batch: Batch): { title: string; explain: string; done: (days: number) => string } {
   const phase = batch.phases[batch.phase_index]!;
   const next = batch.phases[batch.phase_index + 1];
+  const t = i18n.getFixedT(null, "batches");
+  const endsNow = () => (next ? t("actions.endsNowNext", { phase: phase.name, next: next.name }) : "");
   switch (action) {
-    case "confirm":
+    case "confirm": {
+      const confirm = phase.confirm ?? phase.name;
       return {
-        title: `Confirm: ${phase.confirm ?? phase.name}`,
-        explain: next ? `${phase.name} ends now and ${next.name} starts.` : `${phase.name} ends now, and with it the batch.`,
-        done: () => (next ? `${phase.confirm ?? phase.name} confirmed: ${next.name} started` : `${phase.confirm ?? phase.name} confirmed: the batch ended`),
+        title: t("actions.confirm.title", { confirm }),
+        explain: next ? endsNow() : t("actions.confirm.explainLast", { phase: phase.name }),
+        done: () => (next ? t("actions.confirm.doneNext", { confirm, next: next.name }) : t("actions.confirm.doneLast", { confirm })),
       };
+    }
     case "hold":
-      return { title: "Hold batch", explain: "The phase's days stop counting until you resume; the rooms keep today's climate.", done: () => `${batch.name} is on hold` };
+      return { title: t("actions.hold.title"), explain: t("actions.hold.explain"), done: () => t("actions.hold.done", { name: batch.name }) };
     case "resume":
-      return { title: "Resume batch", explain: "The phase's days count again from where they stopped.", done: () => `${batch.name} resumed` };
+      return { title: t("actions.resume.title"), explain: t("actions.resume.explain"), done: () => t("actions.resume.done", { name: batch.name }) };
     case "extend":
-      return { title: `Extend ${phase.name}`, explain: `Adds days to ${phase.name}; the later phases move on by as many.`, done: (days) => `${phase.name} extended by ${days === 1 ? "1 day" : `${days} days`}` };
+      return {
+        title: t("actions.extend.title", { phase: phase.name }),
+        explain: t("actions.extend.explain", { phase: phase.name }),
+        done: (days) => t("actions.extend.done", { phase: phase.name, ...counted(days) }),
+      };
     case "skip":
       return {
-        title: next ? `Skip to ${next.name}` : `Skip ${phase.name}`,
-        explain: next ? `${phase.name} ends now and ${next.name} starts.` : `${phase.name} is the last phase: skipping it ends the batch.`,
-        done: () => (next ? `Skipped to ${next.name}` : `${batch.name} ended`),
+        title: next ? t("actions.skip.titleNext", { next: next.name }) : t("actions.skip.titleLast", { phase: phase.name }),
+        explain: next ? endsNow() : t("actions.skip.explainLast", { phase: phase.name }),
+        done: () => (next ? t("actions.skip.doneNext", { next: next.name }) : t("actions.ended", { name: batch.name })),
       };
     case "end":
-      return { title: "End batch", explain: "The batch stops here: no later phase runs, and its MCUs are free for another batch. Harvests can still be recorded.", done: () => `${batch.name} ended` };
+      return { title: t("actions.end.title"), explain: t("actions.end.explain"), done: () => t("actions.ended", { name: batch.name }) };
   }
 }
 
 /** One action on a running batch, with an optional reason (and the days, to extend). Mount it per opening. */
 export function BatchActionDialog({ batch, action, onClose }: { batch: Batch; action: BatchAction | null; onClose: () => void }) {
+  // Its words follow the language.
+  useTranslation("batches");
   const words = action ? actionWords(action, batch) : null;
   return (
     <Modal open={action !== null} onClose={onClose} title={words?.title ?? ""}>
@@ -49,6 +62,7 @@ export function BatchActionDialog({ batch, action, onClose }: { batch: Batch; ac
 }
 
 function ActionForm({ batch, action, words, onDone }: { batch: Batch; action: BatchAction; words: ReturnType<typeof actionWords>; onDone: () => void }) {
+  const { t } = useTranslation("batches");
   const { core } = useAppData();
   const [schema] = useState(() => batchActionForm(action === "extend"));
   const { form, fields, busy, refusal } = useSubmitForm<typeof schema, { reason: string; days: string }, string>({
@@ -60,7 +74,7 @@ function ActionForm({ batch, action, words, onDone }: { batch: Batch; action: Ba
       onDone();
     },
     refused(err) {
-      const text = messageOf(err, "The batch could not be changed");
+      const text = messageOf(err, t("actions.refused"));
       notify.error(text);
       return text;
     },
@@ -71,8 +85,8 @@ function ActionForm({ batch, action, words, onDone }: { batch: Batch; action: Ba
   return (
     <form {...getFormProps(form)} aria-busy={busy || undefined}>
       <p className="mb-4 text-gray-700">{words.explain}</p>
-      {action === "extend" && <TextField key={daysKey} {...daysProps} label="Days" inputMode="numeric" min={1} max={GROW_LIMITS.extendDays} step={1} autoFocus error={fields.days.errors} />}
-      <TextAreaField key={reasonKey} {...reasonProps} label="Reason (optional)" maxLength={GROW_LIMITS.reason} rows={2} error={fields.reason.errors} />
+      {action === "extend" && <TextField key={daysKey} {...daysProps} label={t("actions.days")} inputMode="numeric" min={1} max={GROW_LIMITS.extendDays} step={1} autoFocus error={fields.days.errors} />}
+      <TextAreaField key={reasonKey} {...reasonProps} label={t("actions.reason")} maxLength={GROW_LIMITS.reason} rows={2} error={fields.reason.errors} />
       {refusal && (
         <p role="alert" className="mb-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-inset ring-red-200">
           {refusal}

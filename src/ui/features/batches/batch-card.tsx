@@ -1,15 +1,20 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { progressLabel, type Batch } from "../../../contract/grow.ts";
+import type { Batch } from "../../../contract/grow.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { harvestTotalKg } from "./batch-plan.ts";
 import { batchPath } from "./batch-path.ts";
-import { batchStatus, phaseOfText } from "./batch-status.ts";
+import { batchStatus, phaseOfText, progressText } from "./batch-status.ts";
+import { counted, num } from "./counted.ts";
 import { PhaseProgressBar } from "./phase-progress-bar.tsx";
 import { formatKg } from "./zone-dates.ts";
 
 /** A running batch at a glance: where it is, what comes next, what it gave so far. */
 export function BatchCard({ batch, mcuNames, now }: { batch: Batch; mcuNames: string[]; now: number }) {
+  const { t } = useTranslation("batches");
+  useLocale();
   const status = batchStatus(batch, now);
-  const label = progressLabel(status.progress);
+  const label = progressText(status.progress);
   const headingId = `batch-${batch.batch_id}-name`;
   const total = harvestTotalKg(batch);
   const flushes = batch.harvests.length;
@@ -21,9 +26,7 @@ export function BatchCard({ batch, mcuNames, now }: { batch: Batch; mcuNames: st
             {batch.name}
           </Link>
         </h3>
-        <p className="text-sm 4xl:text-xl text-gray-600">
-          {batch.recipe_name} · version {batch.recipe_version}
-        </p>
+        <p className="text-sm 4xl:text-xl text-gray-600">{t("card.recipeVersion", { recipe: batch.recipe_name, version: num(batch.recipe_version) })}</p>
       </div>
 
       <div>
@@ -31,24 +34,24 @@ export function BatchCard({ batch, mcuNames, now }: { batch: Batch; mcuNames: st
         <p className="text-sm 4xl:text-xl text-gray-700">{status.nextText}</p>
       </div>
 
-      <PhaseProgressBar phases={status.phases} currentFraction={status.progress.fraction} overall={status.overall} held={status.progress.held} label={`Progress of ${batch.name}`} valueText={phaseOfText(status, label)} />
+      <PhaseProgressBar phases={status.phases} currentFraction={status.progress.fraction} overall={status.overall} held={status.progress.held} label={t("card.progress", { name: batch.name })} valueText={phaseOfText(status, label)} />
 
       <dl className="grid grid-cols-2 gap-2 text-sm 4xl:text-xl">
         <div className="rounded-lg bg-gray-50 px-3 py-2 min-w-0">
-          <dt className="text-gray-500">{mcuNames.length === 1 ? "MCU" : "MCUs"}</dt>
-          <dd className="font-medium text-gray-900 break-words">{mcuNames.join(", ") || "—"}</dd>
+          <dt className="text-gray-500">{t("card.mcus", { count: mcuNames.length })}</dt>
+          <dd className="font-medium text-gray-900 break-words">{mcuNames.join(t("card.listSeparator")) || "—"}</dd>
         </div>
         <div className="rounded-lg bg-gray-50 px-3 py-2">
-          <dt className="text-gray-500">Harvest so far</dt>
+          <dt className="text-gray-500">{t("card.harvestSoFar")}</dt>
           <dd className="font-medium text-gray-900">
             {formatKg(total)}
-            {flushes > 0 && <span className="text-gray-600 font-normal"> · {flushes === 1 ? "1 flush" : `${flushes} flushes`}</span>}
+            {flushes > 0 && <span className="text-gray-600 font-normal"> · {t("card.flushes", counted(flushes))}</span>}
           </dd>
         </div>
       </dl>
 
-      <Link to={batchPath(batch.batch_id)} aria-label={`Open batch ${batch.name}`} className="btn-secondary mt-auto min-h-11 4xl:text-xl">
-        Open batch
+      <Link to={batchPath(batch.batch_id)} aria-label={t("card.openNamed", { name: batch.name })} className="btn-secondary mt-auto min-h-11 4xl:text-xl">
+        {t("card.open")}
       </Link>
     </article>
   );

@@ -1,6 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { batchActionForm, harvestForm, startBatchForm, substrateForm } from "./batch-forms.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+
+// The texts are the catalogue's, in English.
+await startTexts();
 
 /** The form's errors by field, as Conform shows them under the fields. */
 function errorsOf(schema: Parameters<typeof parseWithZod>[1]["schema"], entries: [string, string][]) {

@@ -1,4 +1,5 @@
 import { useCallback, useId, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { PlusIcon } from "../../components/icons.tsx";
 import { RefusalNote, useRefusalOnEveryFarm } from "../../components/refusal-note.tsx";
@@ -8,9 +9,11 @@ import { useNow } from "../../components/use-now.ts";
 import { useFarmsWhere } from "../../data/farm-roles.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { BatchCard } from "./batch-card.tsx";
 import { harvestTotalKg } from "./batch-plan.ts";
 import { batchPath } from "./batch-path.ts";
+import { num } from "./counted.ts";
 import { FarmCalendar } from "./farm-calendar.tsx";
 import { StartBatchDialog } from "./start-batch-dialog.tsx";
 import { formatDay, formatKg } from "./zone-dates.ts";
@@ -19,17 +22,19 @@ const BATCH_LISTS = ["batches"] as const;
 
 /** Grow cycles under way and done: a card per running batch, the farm calendar, the ended batches. */
 export default function BatchesPage() {
+  const { t } = useTranslation("batches");
+  useLocale();
   const { core } = useAppData();
   const batches = useCollection("batches");
   const mcus = useCollection("mcus");
   const recipes = useCollection("recipes");
   const { state, retry } = useListLoad({
     load: useCallback(() => core.loadBatches(), [core]),
-    failure: { kind: "info", fallback: "Failed to load batches" },
+    failure: { kind: "info", fallback: t("page.loadFailed") },
     toastId: "batches-load",
   });
-  useListLoad({ load: useCallback(() => core.loadMcus(), [core]), failure: { kind: "info", fallback: "Failed to fetch MCU by client" }, toastId: "mcus-load" });
-  useListLoad({ load: useCallback(() => core.loadRecipes(), [core]), failure: { kind: "info", fallback: "Failed to load recipes" }, toastId: "recipes-load" });
+  useListLoad({ load: useCallback(() => core.loadMcus(), [core]), failure: { kind: "info", fallback: t("page.mcusLoadFailed") }, toastId: "mcus-load" });
+  useListLoad({ load: useCallback(() => core.loadRecipes(), [core]), failure: { kind: "info", fallback: t("page.recipesLoadFailed") }, toastId: "recipes-load" });
   const now = useNow();
   // A new number per opening: the form starts afresh each time.
   const [dialog, setDialog] = useState({ open: false, session: 0 });
@@ -42,13 +47,13 @@ export default function BatchesPage() {
   const running = useMemo(() => batches.filter((b) => b.status === "running").sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at)), [batches]);
   const ended = useMemo(() => batches.filter((b) => b.status === "ended").sort((a, b) => Date.parse(b.ended_at ?? b.updatedAt) - Date.parse(a.ended_at ?? a.updatedAt)), [batches]);
   const mcuName = useMemo(() => new Map(mcus.map((m) => [m.mcu_id, m.name])), [mcus]);
-  const namesOf = (ids: number[]) => ids.map((id) => mcuName.get(id) ?? `MCU ${id}`);
+  const namesOf = (ids: number[]) => ids.map((id) => mcuName.get(id) ?? t("mcuFallback", { id }));
 
   return (
     <section aria-labelledby="batches-heading" className="space-y-8 4xl:space-y-12">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="batches-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-          Running batches
+          {t("page.running")}
         </h2>
         <button
           type="button"
@@ -57,9 +62,9 @@ export default function BatchesPage() {
           disabled={startRefusal !== null}
           aria-describedby={startRefusal ? startReasonId : undefined}
         >
-          <PlusIcon /> Start a batch
+          <PlusIcon /> {t("page.start")}
         </button>
-        <RefusalNote id={startReasonId} text={startRefusal} className="basis-full text-right" />
+        <RefusalNote id={startReasonId} text={startRefusal} className="basis-full text-end" />
       </div>
 
       <div className="empty:hidden -mt-4">
@@ -69,15 +74,15 @@ export default function BatchesPage() {
       {state.status === "error" && batches.length === 0 ? (
         <LoadError text={state.message} onRetry={retry} />
       ) : state.status === "loading" && batches.length === 0 ? (
-        <Loading text="Loading batches…" />
+        <Loading text={t("page.loading")} />
       ) : (
         <>
           {running.length === 0 ? (
-            <EmptyState title="No batch is running">
-              <p>Use Start a batch to run a recipe in one or more rooms; its phases then set the rooms' climate day by day.</p>
+            <EmptyState title={t("page.noneRunning")}>
+              <p>{t("page.noneRunningHelp")}</p>
             </EmptyState>
           ) : (
-            <ul className="grid gap-4 4xl:gap-6 md:grid-cols-2 2xl:grid-cols-3 4xl:grid-cols-4" aria-label="Running batches">
+            <ul className="grid gap-4 4xl:gap-6 md:grid-cols-2 2xl:grid-cols-3 4xl:grid-cols-4" aria-label={t("page.running")}>
               {running.map((b) => (
                 <li key={b.batch_id} className="flex">
                   <BatchCard batch={b} mcuNames={namesOf(b.mcu_ids)} now={now} />
@@ -88,7 +93,7 @@ export default function BatchesPage() {
 
           <section aria-labelledby="calendar-heading">
             <h2 id="calendar-heading" className="mb-3 text-lg 4xl:text-3xl font-semibold text-gray-900">
-              Farm calendar
+              {t("page.calendar")}
             </h2>
             <FarmCalendar batches={batches} mcus={mcus} now={now} />
           </section>
@@ -98,7 +103,7 @@ export default function BatchesPage() {
               <details className="card group">
                 <summary className="flex min-h-12 cursor-pointer items-center justify-between gap-3 px-5 py-3 4xl:px-7 4xl:py-5 list-none">
                   <h2 id="ended-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-                    Ended batches ({ended.length})
+                    {t("page.ended", { n: num(ended.length) })}
                   </h2>
                   <span aria-hidden="true" className="text-gray-500 transition-transform group-open:rotate-180">
                     ▾

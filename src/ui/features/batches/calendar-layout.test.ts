@@ -3,6 +3,10 @@ import { batchRecord, DAY, T0 } from "../../../test-support/batches.ts";
 import { mcuRecord } from "../../../test-support/records.ts";
 import { calendarLayout } from "./calendar-layout.ts";
 import { formatDay } from "./zone-dates.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+
+// The texts are the catalogue's, in English.
+await startTexts();
 
 const mcus = [mcuRecord(0), mcuRecord(1), mcuRecord(100)];
 

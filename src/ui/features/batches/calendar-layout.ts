@@ -1,12 +1,13 @@
 import { addLocalDays, type Batch } from "../../../contract/grow.ts";
 import type { Mcu } from "../../../contract/entities.ts";
+import { i18n } from "../../i18n/i18n.ts";
 import { plannedPhases, type PhaseState } from "./batch-plan.ts";
 import { formatDay, startOfLocalDay } from "./zone-dates.ts";
 
 export interface CalendarDay {
   start: number;
   end: number;
-  /** Day of the month, as the column's head shows it. */
+  /** Day of the month (a number: the column's head writes it in the person's digits). */
   date: number;
   /** The first column of a month (or of the calendar): its head names the month. */
   monthStart: boolean;
@@ -27,7 +28,7 @@ export interface CalendarBar {
   left: number;
   width: number;
   segments: CalendarSegment[];
-  /** What a screen reader says of it: "Batch Oyster 12, Fruiting, 2 Dec to 9 Dec". */
+  /** What a screen reader says of it: "Batch Oyster 12, Fruiting, 2 Dec to 9 Dec" (in the reader's language when laid out). */
   label: string;
 }
 
@@ -68,6 +69,7 @@ export interface CalendarInput {
  */
 export function calendarLayout({ batches, mcus, now, timeZone, daysBefore = 14, daysAfter = 42 }: CalendarInput): CalendarLayout {
   const first = addLocalDays(startOfLocalDay(now, timeZone), -daysBefore, timeZone);
+  // The day's number, read as a number (not shown as it is written here).
   const dayOfMonth = new Intl.DateTimeFormat("en-US", { timeZone, day: "numeric" });
   const days: CalendarDay[] = [];
   for (let i = 0; i < daysBefore + daysAfter; i++) {
@@ -102,8 +104,8 @@ export function calendarLayout({ batches, mcus, now, timeZone, daysBefore = 14, 
     const current = phases.find((p) => p.state === "current");
     const tz = batch.time_zone;
     const label = current
-      ? `Batch ${batch.name}, ${current.phase.name}, ${formatDay(current.start, tz)} to ${formatDay(current.end, tz)}`
-      : `Batch ${batch.name}, ended, ${formatDay(start, tz)} to ${formatDay(end, tz)}`;
+      ? i18n.t("batches:calendar.barRunning", { name: batch.name, phase: current.phase.name, from: formatDay(current.start, tz), to: formatDay(current.end, tz) })
+      : i18n.t("batches:calendar.barEnded", { name: batch.name, from: formatDay(start, tz), to: formatDay(end, tz) });
     const bar: CalendarBar = { batch, left, width, segments, label };
     for (const id of batch.mcu_ids) barsOf.set(id, [...(barsOf.get(id) ?? []), bar]);
   }

@@ -1,30 +1,35 @@
 import type { Batch, BatchEvent } from "../../../contract/grow.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { counted, num } from "./counted.ts";
+
+/** A phase's name, or its number when the batch has no such phase. */
+export const phaseName = (batch: Pick<Batch, "phases">, index: number) => batch.phases[index]?.name ?? i18n.t("batches:phaseNumber", { n: num(index + 1) });
 
 /**
  * What an event of a batch's log says: a grower's action ("Confirmed “Pins visible”"), or the
- * plan's own step ("Plan: Spawn run ended").
+ * plan's own step ("Plan: Spawn run ended"). Written when called, in the reader's language.
  */
 export function eventText(event: BatchEvent, batch: Pick<Batch, "phases">): string {
   const phase = batch.phases[event.phase_index];
-  const name = phase?.name ?? `Phase ${event.phase_index + 1}`;
+  const name = phaseName(batch, event.phase_index);
   switch (event.kind) {
     case "start":
-      return "Started";
+      return i18n.t("batches:events.start");
     case "confirm":
-      return phase?.confirm ? `Confirmed “${phase.confirm}”` : "Confirmed";
+      return phase?.confirm ? i18n.t("batches:events.confirm", { confirm: phase.confirm }) : i18n.t("batches:events.confirmPlain");
     case "hold":
-      return "Put on hold";
+      return i18n.t("batches:events.hold");
     case "resume":
-      return "Resumed";
+      return i18n.t("batches:events.resume");
     case "extend":
-      return event.days === 1 ? "Extended by 1 day" : `Extended by ${event.days ?? 0} days`;
+      return i18n.t("batches:events.extend", counted(event.days ?? 0));
     case "skip":
-      return `Skipped the rest of ${name}`;
+      return i18n.t("batches:events.skip", { phase: name });
     case "end":
-      return "Ended the batch";
+      return i18n.t("batches:events.end");
     case "advance":
-      return `Plan: ${name} ended`;
+      return i18n.t("batches:events.advance", { phase: name });
     case "maximum":
-      return phase ? `Plan: ${name} reached its ${phase.days} days without “${phase.confirm ?? ""}”` : `Plan: ${name} reached its maximum`;
+      return phase ? i18n.t("batches:events.maximum", { phase: name, confirm: phase.confirm ?? "", ...counted(phase.days) }) : i18n.t("batches:events.maximumPlain", { phase: name });
   }
 }

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { GROW_LIMITS, type Batch } from "../../../contract/grow.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { TextField } from "../../components/fields.tsx";
@@ -8,8 +9,10 @@ import { REFUSED_ICON_BUTTON, RefusalNote } from "../../components/refusal-note.
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { harvestForm, substrateForm } from "./batch-forms.ts";
 import { biologicalEfficiency, harvestTotalKg, nextFlush } from "./batch-plan.ts";
+import { num } from "./counted.ts";
 import { useBatchRefusal } from "./use-batch-refusal.ts";
 import { formatDateTimeIn, formatKg, formatPercent } from "./zone-dates.ts";
 
@@ -24,17 +27,18 @@ function Refused({ text }: { text: string | null }) {
 
 /** A flush's weight as it is picked: the next flush number, fresh kg, an optional note. */
 function HarvestEntry({ batch }: { batch: Batch }) {
+  const { t } = useTranslation("batches");
   const { core } = useAppData();
   const flush = nextFlush(batch);
   const { form, fields, busy, refusal } = useSubmitForm<typeof harvestForm, { fresh_kg: string; note: string }, string>({
     schema: harvestForm,
     async send(v) {
       await core.addHarvest(batch.batch_id, v.note ? { fresh_kg: v.fresh_kg, note: v.note } : { fresh_kg: v.fresh_kg });
-      notify.success(`Flush ${flush}: ${formatKg(v.fresh_kg)} recorded`);
+      notify.success(t("harvests.recorded", { flush: num(flush), kg: formatKg(v.fresh_kg) }));
       form.reset();
     },
     refused(err) {
-      const text = messageOf(err, "The harvest was not saved");
+      const text = messageOf(err, t("harvests.notSaved"));
       notify.error(text);
       return text;
     },
@@ -44,15 +48,15 @@ function HarvestEntry({ batch }: { batch: Batch }) {
   return (
     <form {...getFormProps(form)} aria-busy={busy || undefined} aria-labelledby={`${form.id}-title`} className="rounded-xl bg-brand-50 p-4 4xl:p-6 ring-1 ring-inset ring-brand-100">
       <h4 id={`${form.id}-title`} className="mb-3 font-semibold text-gray-900 4xl:text-2xl">
-        Record flush {flush}
+        {t("harvests.recordFlush", { flush: num(flush) })}
       </h4>
       <div className="grid gap-x-3 sm:grid-cols-[minmax(0,12rem)_1fr]">
-        <TextField key={kgKey} {...kgProps} label="Fresh weight (kg)" inputMode="decimal" autoComplete="off" className="block w-full rounded-lg border border-gray-300 bg-white px-3 py-3 text-lg text-gray-900 focus:outline-none focus:ring-2 focus:ring-brand-600/30 focus:border-brand-600 aria-[invalid]:border-red-500" error={fields.fresh_kg.errors} />
-        <TextField key={noteKey} {...noteProps} label="Note (optional)" autoComplete="off" maxLength={GROW_LIMITS.note} error={fields.note.errors} />
+        <TextField key={kgKey} {...kgProps} label={t("form.labels.freshKg")} inputMode="decimal" autoComplete="off" className="block w-full rounded-lg border border-gray-300 bg-white px-3 py-3 text-lg text-gray-900 focus:outline-none focus:ring-2 focus:ring-brand-600/30 focus:border-brand-600 aria-[invalid]:border-red-500" error={fields.fresh_kg.errors} />
+        <TextField key={noteKey} {...noteProps} label={t("harvests.noteOptional")} autoComplete="off" maxLength={GROW_LIMITS.note} error={fields.note.errors} />
       </div>
       <Refused text={refusal} />
       <button type="submit" className="btn-primary w-full sm:w-auto min-h-12 text-base 4xl:text-xl" disabled={busy}>
-        Record flush {flush}
+        {t("harvests.recordFlush", { flush: num(flush) })}
       </button>
     </form>
   );
@@ -63,6 +67,7 @@ function HarvestEntry({ batch }: { batch: Batch }) {
  * it. It changes the batch: a role that may not shows the weight it has, and why it cannot save.
  */
 function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: string | null }) {
+  const { t } = useTranslation("batches");
   const { core } = useAppData();
   const reasonId = useId();
   const { form, fields, busy, refusal } = useSubmitForm<typeof substrateForm, { substrate_dry_kg: string }, string>({
@@ -70,10 +75,10 @@ function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: str
     defaultValue: { substrate_dry_kg: batch.substrate_dry_kg === null ? "" : String(batch.substrate_dry_kg) },
     async send(v) {
       await core.updateBatch(batch.batch_id, { substrate_dry_kg: v.substrate_dry_kg });
-      notify.success(v.substrate_dry_kg === null ? "Substrate dry weight cleared" : `Substrate dry weight saved: ${formatKg(v.substrate_dry_kg)}`);
+      notify.success(v.substrate_dry_kg === null ? t("harvests.dryCleared") : t("harvests.drySaved", { kg: formatKg(v.substrate_dry_kg) }));
     },
     refused(err) {
-      const text = messageOf(err, "The dry weight was not saved");
+      const text = messageOf(err, t("harvests.dryNotSaved"));
       notify.error(text);
       return text;
     },
@@ -85,7 +90,7 @@ function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: str
         <TextField
           key={key}
           {...props}
-          label="Substrate dry weight (kg)"
+          label={t("form.labels.dryKg")}
           inputMode="decimal"
           autoComplete="off"
           disabled={roleRefusal !== null}
@@ -95,7 +100,7 @@ function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: str
         />
       </div>
       <button type="submit" className="btn-secondary mt-6 min-h-11" disabled={busy || roleRefusal !== null} aria-describedby={roleRefusal ? reasonId : undefined}>
-        Save dry weight
+        {t("harvests.saveDry")}
       </button>
       <RefusalNote id={reasonId} text={roleRefusal} className="basis-full -mt-2" />
     </form>
@@ -107,6 +112,8 @@ function SubstrateEntry({ batch, roleRefusal }: { batch: Batch; roleRefusal: str
  * not record harvests sees them without the entry form, its delete buttons off, and why.
  */
 export function HarvestSection({ batch, manageRefusal }: { batch: Batch; manageRefusal: string | null }) {
+  const { t } = useTranslation("batches");
+  useLocale();
   const { core } = useAppData();
   const harvestRefusal = useBatchRefusal(batch.mcu_ids, "recordHarvests");
   const harvestReasonId = useId();
@@ -117,13 +124,13 @@ export function HarvestSection({ batch, manageRefusal }: { batch: Batch; manageR
   const flushes = [...batch.harvests].sort((a, b) => a.flush - b.flush || Date.parse(a.at) - Date.parse(b.at));
 
   async function remove(harvestId: number, flush: number) {
-    if (!(await confirm(`Are you sure you want to delete the harvest of flush ${flush}?`))) return;
+    if (!(await confirm(t("harvests.deleteConfirm", { flush: num(flush) })))) return;
     setDeleting(harvestId);
     try {
       await core.deleteHarvest(batch.batch_id, harvestId);
-      notify.success(`Harvest of flush ${flush} deleted`);
+      notify.success(t("harvests.deleted", { flush: num(flush) }));
     } catch (err) {
-      notify.error(messageOf(err, "Delete failed"));
+      notify.error(messageOf(err, t("harvests.deleteFailed")));
     } finally {
       setDeleting(null);
     }
@@ -132,18 +139,18 @@ export function HarvestSection({ batch, manageRefusal }: { batch: Batch; manageR
   return (
     <section aria-labelledby="harvests-heading" className="card p-4 sm:p-5 4xl:p-8 space-y-4">
       <h3 id="harvests-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-        Harvests
+        {t("harvests.heading")}
       </h3>
 
-      <dl className="grid grid-cols-2 gap-3" aria-label="Yield">
+      <dl className="grid grid-cols-2 gap-3" aria-label={t("harvests.yield")}>
         <div className="rounded-lg bg-gray-50 px-3 py-2">
-          <dt className="text-sm 4xl:text-xl text-gray-500">Yield</dt>
+          <dt className="text-sm 4xl:text-xl text-gray-500">{t("harvests.yield")}</dt>
           <dd className="text-2xl 4xl:text-4xl font-semibold text-gray-900">{formatKg(total)}</dd>
         </div>
         <div className="rounded-lg bg-gray-50 px-3 py-2">
-          <dt className="text-sm 4xl:text-xl text-gray-500">Biological efficiency</dt>
+          <dt className="text-sm 4xl:text-xl text-gray-500">{t("harvests.efficiency")}</dt>
           <dd className={efficiency === null ? "text-sm 4xl:text-xl text-gray-600 pt-1" : "text-2xl 4xl:text-4xl font-semibold text-gray-900"}>
-            {efficiency === null ? "Needs the substrate's dry weight" : formatPercent(efficiency)}
+            {efficiency === null ? t("harvests.needsDry") : formatPercent(efficiency)}
           </dd>
         </div>
       </dl>
@@ -152,35 +159,35 @@ export function HarvestSection({ batch, manageRefusal }: { batch: Batch; manageR
       <RefusalNote id={harvestReasonId} text={harvestRefusal} className="text-sm 4xl:text-xl" />
 
       {flushes.length === 0 ? (
-        <p className="text-gray-600">No harvest recorded yet.</p>
+        <p className="text-gray-600">{t("harvests.none")}</p>
       ) : (
-        <table className="w-full text-left text-sm 4xl:text-xl">
-          <caption className="sr-only">Harvests by flush</caption>
+        <table className="w-full text-start text-sm 4xl:text-xl">
+          <caption className="sr-only">{t("harvests.caption")}</caption>
           <thead className="text-gray-500">
             <tr>
-              <th scope="col" className="py-2 pr-2 font-medium">Flush</th>
-              <th scope="col" className="py-2 pr-2 font-medium">Date</th>
-              <th scope="col" className="py-2 pr-2 font-medium text-right">Fresh</th>
-              <th scope="col" className="py-2 pr-2 font-medium">Note</th>
+              <th scope="col" className="py-2 pe-2 font-medium">{t("harvests.flush")}</th>
+              <th scope="col" className="py-2 pe-2 font-medium">{t("harvests.date")}</th>
+              <th scope="col" className="py-2 pe-2 font-medium text-end">{t("harvests.fresh")}</th>
+              <th scope="col" className="py-2 pe-2 font-medium">{t("harvests.note")}</th>
               <th scope="col" className="py-2 w-11">
-                <span className="sr-only">Delete</span>
+                <span className="sr-only">{t("harvests.delete")}</span>
               </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-gray-100 border-t border-gray-200">
             {flushes.map((h) => (
               <tr key={h.harvest_id}>
-                <td className="py-2 pr-2 font-medium text-gray-900">{h.flush}</td>
-                <td className="py-2 pr-2 text-gray-700">
+                <td className="py-2 pe-2 font-medium text-gray-900">{num(h.flush)}</td>
+                <td className="py-2 pe-2 text-gray-700">
                   <time dateTime={h.at}>{formatDateTimeIn(Date.parse(h.at), batch.time_zone)}</time>
                 </td>
-                <td className="py-2 pr-2 text-right font-medium text-gray-900 whitespace-nowrap">{formatKg(h.fresh_kg)}</td>
-                <td className="py-2 pr-2 text-gray-700 break-words">{h.note}</td>
-                <td className="py-1 text-right">
+                <td className="py-2 pe-2 text-end font-medium text-gray-900 whitespace-nowrap">{formatKg(h.fresh_kg)}</td>
+                <td className="py-2 pe-2 text-gray-700 break-words">{h.note}</td>
+                <td className="py-1 text-end">
                   <button
                     type="button"
                     className={`icon-btn min-h-11 min-w-11 hover:text-red-700 hover:bg-red-50${harvestRefusal ? ` ${REFUSED_ICON_BUTTON}` : ""}`}
-                    aria-label={`Delete the harvest of flush ${h.flush}`}
+                    aria-label={t("harvests.deleteFlush", { flush: num(h.flush) })}
                     disabled={deleting === h.harvest_id || harvestRefusal !== null}
                     aria-describedby={harvestRefusal ? harvestReasonId : undefined}
                     onClick={() => void remove(h.harvest_id, h.flush)}

@@ -12,7 +12,7 @@ export function PhaseProgressBar({ phases, currentFraction, overall, label, valu
         const filled = p.state === "done" ? 1 : p.state === "current" ? currentFraction : 0;
         return (
           <div key={p.index} title={p.phase.name} className={`relative overflow-hidden rounded-full ${p.state === "not-run" ? "bg-gray-100" : "bg-gray-200"}`} style={{ flexGrow: p.phase.days, flexBasis: 0 }}>
-            <div className={`absolute inset-y-0 left-0 ${held && p.state === "current" ? "bg-amber-500" : p.state === "current" ? "bg-brand-600" : "bg-brand-800/70"}`} style={{ width: `${filled * 100}%` }} />
+            <div className={`absolute inset-y-0 start-0 ${held && p.state === "current" ? "bg-amber-500" : p.state === "current" ? "bg-brand-600" : "bg-brand-800/70"}`} style={{ width: `${filled * 100}%` }} />
           </div>
         );
       })}

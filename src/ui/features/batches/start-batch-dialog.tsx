@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useId, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { Mcu } from "../../../contract/entities.ts";
 import type { Batch, Recipe } from "../../../contract/grow.ts";
@@ -12,6 +13,7 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { startBatchForm } from "./batch-forms.ts";
+import { counted, num } from "./counted.ts";
 import { deviceTimeZone, fromDateTimeLocal, toDateTimeLocal } from "./zone-dates.ts";
 
 type Field = "name" | "recipe_id" | "mcu_ids" | "started_at" | "time_zone";
@@ -43,17 +45,18 @@ const defaultName = (recipe: Recipe | undefined, now: number) => (recipe ? `${re
 
 /** Starts a recipe's current version on MCUs free of other running batches. Mount it per opening. */
 export function StartBatchDialog({ open, onClose, recipes, mcus, running }: { open: boolean; onClose: () => void; recipes: readonly Recipe[]; mcus: readonly Mcu[]; running: readonly Batch[] }) {
+  const { t } = useTranslation("batches");
   return (
-    <Modal open={open} onClose={onClose} title="Start a batch" wide>
+    <Modal open={open} onClose={onClose} title={t("page.start")} wide>
       {recipes.length === 0 ? (
         <div>
-          <p className="mb-4 text-gray-700">A batch follows a recipe: its phases and their climate. There is no recipe yet.</p>
+          <p className="mb-4 text-gray-700">{t("start.noRecipe")}</p>
           <div className="flex flex-col-reverse sm:flex-row sm:justify-end gap-3">
             <button type="button" className="btn-secondary" onClick={onClose}>
-              Close
+              {t("start.close")}
             </button>
             <Link to="/recipes" className="btn-primary">
-              Create a recipe
+              {t("start.createRecipe")}
             </Link>
           </div>
         </div>
@@ -65,6 +68,7 @@ export function StartBatchDialog({ open, onClose, recipes, mcus, running }: { op
 }
 
 function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void; recipes: readonly Recipe[]; mcus: readonly Mcu[]; running: readonly Batch[] }) {
+  const { t } = useTranslation("batches");
   const { core } = useAppData();
   const ids = useId();
   const [openedAt] = useState(() => Date.now());
@@ -76,11 +80,11 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
     defaultValue: { name: defaultName(first, openedAt), recipe_id: first ? String(first.recipe_id) : "", mcu_ids: [], started_at: toDateTimeLocal(openedAt, zone), time_zone: zone },
     async send(v) {
       const saved = await core.startBatch({ name: v.name, recipe_id: v.recipe_id, mcu_ids: v.mcu_ids, time_zone: v.time_zone, started_at: new Date(fromDateTimeLocal(v.started_at, v.time_zone)).toISOString() });
-      notify.success(`Batch ${saved.name} started`);
+      notify.success(t("start.started", { name: saved.name }));
       onDone();
     },
     refused(err) {
-      const text = messageOf(err, "Failed to start the batch");
+      const text = messageOf(err, t("start.failed"));
       notify.error(text);
       return { field: fieldOf(text), text };
     },
@@ -125,7 +129,7 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
       <SelectField
         key={recipeKey}
         {...recipeProps}
-        label="Recipe"
+        label={t("start.recipe")}
         error={errorOf("recipe_id", fields.recipe_id.errors)}
         onChange={(event) => {
           // A name still as it was proposed follows the recipe chosen.
@@ -137,19 +141,19 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
       >
         {recipes.map((r) => (
           <option key={r.recipe_id} value={String(r.recipe_id)}>
-            {r.name} (version {r.version}, {r.phases.length === 1 ? "1 phase" : `${r.phases.length} phases`})
+            {t("start.recipeOption", { name: r.name, version: num(r.version), ...counted(r.phases.length) })}
           </option>
         ))}
       </SelectField>
-      <TextField key={nameKey} {...nameProps} label="Batch name" autoComplete="off" maxLength={LIMITS.name} error={errorOf("name", fields.name.errors)} />
+      <TextField key={nameKey} {...nameProps} label={t("start.name")} autoComplete="off" maxLength={LIMITS.name} error={errorOf("name", fields.name.errors)} />
 
       <fieldset className="mb-4" aria-describedby={mcuErrorText ? mcuErrorId : undefined} aria-invalid={mcuErrorText ? true : undefined}>
-        <legend className="block text-sm font-medium text-gray-700 mb-1">MCUs</legend>
+        <legend className="block text-sm font-medium text-gray-700 mb-1">{t("start.mcus")}</legend>
         {farms.length === 0 ? (
           <p className="text-sm text-gray-600">
-            No MCUs yet.{" "}
+            {t("start.noMcus")}{" "}
             <Link to="/mcu" className="font-medium text-brand-700 underline underline-offset-2">
-              Add an MCU
+              {t("start.addMcu")}
             </Link>
           </p>
         ) : (
@@ -166,7 +170,7 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
                     <label key={mcu.mcu_id} className={`flex min-h-11 items-center gap-3 ${inBatch ? "text-gray-400" : "text-gray-900 cursor-pointer"}`}>
                       <input type="checkbox" name={fields.mcu_ids.name} value={String(mcu.mcu_id)} disabled={inBatch !== undefined} className="h-5 w-5 4xl:h-7 4xl:w-7 accent-brand-700" />
                       <span className="flex-1 min-w-0 break-words">{mcu.name}</span>
-                      {inBatch && <span className="shrink-0 text-xs 4xl:text-lg text-gray-500">in {inBatch}</span>}
+                      {inBatch && <span className="shrink-0 text-xs 4xl:text-lg text-gray-500">{t("start.inBatch", { name: inBatch })}</span>}
                     </label>
                   );
                 })}
@@ -182,22 +186,22 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
       </fieldset>
 
       <div className="grid gap-x-3 sm:grid-cols-2">
-        <TextField key={startKey} {...startProps} label="Start" error={errorOf("started_at", fields.started_at.errors)} />
-        <TextField key={zoneKey} {...zoneProps} label="Time zone" list={zoneListId} autoComplete="off" spellCheck={false} error={errorOf("time_zone", fields.time_zone.errors)} />
+        <TextField key={startKey} {...startProps} label={t("start.start")} error={errorOf("started_at", fields.started_at.errors)} />
+        <TextField key={zoneKey} {...zoneProps} label={t("form.labels.timeZone")} list={zoneListId} autoComplete="off" spellCheck={false} error={errorOf("time_zone", fields.time_zone.errors)} />
         <datalist id={zoneListId}>
           {zones.map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
       </div>
-      <p className="-mt-2 mb-4 text-xs 4xl:text-lg text-gray-500">The start is the room's clock in that time zone; a start in the past catches the plan up.</p>
+      <p className="-mt-2 mb-4 text-xs 4xl:text-lg text-gray-500">{t("start.startHelp")}</p>
 
       {refusal && refusal.field === null && (
         <p role="alert" className="mb-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-inset ring-red-200">
           {refusal.text}
         </p>
       )}
-      <CancelAndSubmit submit="Start batch" busy={busy} busyText="Starting…" onCancel={onDone} />
+      <CancelAndSubmit submit={t("start.submit")} busy={busy} busyText={t("start.busy")} onCancel={onDone} />
     </form>
   );
 }

@@ -1,31 +1,21 @@
+import { i18n } from "../../i18n/i18n.ts";
+import { dateTimeFormat, numberFormat } from "../../i18n/format.ts";
+
 /**
  * A batch's dates in its own time zone (its days are counted there): the room's clock, wherever
- * the grower looks from. Each formatter is made once per zone and style (Intl formatters are
- * costly to create).
+ * the grower looks from, written in the person's language and digits (format.ts keeps each
+ * formatter, made once per locale, zone and style).
  */
-const made = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string, style: "day" | "dayTime" | "full"): Intl.DateTimeFormat {
-  const key = `${style} ${timeZone}`;
-  let f = made.get(key);
-  if (!f) {
-    const options: Intl.DateTimeFormatOptions =
-      style === "day"
-        ? { timeZone, day: "numeric", month: "short" }
-        : style === "dayTime"
-          ? { timeZone, day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
-          : { timeZone, dateStyle: "medium", timeStyle: "short", hourCycle: "h23" };
-    f = new Intl.DateTimeFormat(undefined, options);
-    made.set(key, f);
-  }
-  return f;
-}
+const DAY: Intl.DateTimeFormatOptions = { day: "numeric", month: "short" };
+const DAY_TIME: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+const FULL: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" };
 
 /** "2 Dec" */
-export const formatDay = (ms: number, timeZone: string) => formatter(timeZone, "day").format(ms);
+export const formatDay = (ms: number, timeZone: string) => dateTimeFormat({ ...DAY, timeZone }).format(ms);
 /** "2 Dec, 08:00" */
-export const formatDayTime = (ms: number, timeZone: string) => formatter(timeZone, "dayTime").format(ms);
+export const formatDayTime = (ms: number, timeZone: string) => dateTimeFormat({ ...DAY_TIME, timeZone }).format(ms);
 /** "2 Dec 2026, 08:00": the event log and harvests, where the year matters. */
-export const formatDateTimeIn = (ms: number, timeZone: string) => formatter(timeZone, "full").format(ms);
+export const formatDateTimeIn = (ms: number, timeZone: string) => dateTimeFormat({ ...FULL, timeZone }).format(ms);
 
 /** The time zone of this device, the default of a new batch. */
 export const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -62,12 +52,10 @@ export function fromDateTimeLocal(value: string, timeZone: string): number {
   return guess;
 }
 
-const kg = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-const percent = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 /** "12.45 kg" */
-export const formatKg = (n: number) => `${kg.format(n)} kg`;
+export const formatKg = (n: number) => i18n.t("batches:units.kg", { value: numberFormat({ maximumFractionDigits: 2 }).format(n) });
 /** "85.3 %" */
-export const formatPercent = (n: number) => `${percent.format(n)} %`;
+export const formatPercent = (n: number) => i18n.t("batches:units.percent", { value: numberFormat({ maximumFractionDigits: 1 }).format(n) });
 
 /** The start of the local day (midnight, or the first moment after a change at midnight) of `ms` in `timeZone`. */
 export function startOfLocalDay(ms: number, timeZone: string): number {

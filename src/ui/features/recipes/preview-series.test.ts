@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { RecipePhase } from "../../../contract/grow.ts";
 import { previewSeries, previewSummary, setpointText } from "./preview-series.ts";
 import { phaseLengthText, runningBatchesText, totalDaysText } from "./recipe-summary.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+
+// The texts are the catalogue's, in English.
+await startTexts();
 
 const config = (target_temp: number, on: number, off: number, co2: number): RecipePhase["config"] => ({
   irrigation: { on_cycle_hours: 6, off_cycle_liters: 2, soil_moisture_on: 55, soil_moisture_off: 70 },
@@ -50,4 +54,16 @@ describe("a recipe's card", () => {
     expect(runningBatchesText(1)).toBe("1 running batch");
     expect(runningBatchesText(0)).toBe("0 running batches");
   });
+
+  it("says them in the reader's language and digits", async () => {
+    await startTexts({ language: "ar", digits: "arab" });
+    try {
+      expect(totalDaysText([spawnRun, fruiting])).toBe("حتى ١٤ يومًا");
+      expect(setpointText(spawnRun, (c) => c.ac.target_temp, "°C")).toBe("٢٤ ← ٢٠ °C");
+      expect(runningBatchesText(2)).toBe("دفعتان جاريتان");
+    } finally {
+      await startTexts();
+    }
+  });
 });
+

@@ -1,4 +1,7 @@
 import { phaseConfigAt, type RecipePhase } from "../../../contract/grow.ts";
+import { numberFormat } from "../../i18n/format.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { counted, num } from "./counted.ts";
 
 /**
  * A recipe's planned setpoints over its whole cycle, as the preview chart draws them: each phase
@@ -40,23 +43,25 @@ export function previewSeries(phases: readonly RecipePhase[], samplesPerPhase = 
   return out;
 }
 
-/** A phase's start and end value of one setpoint: "18 °C", or "18 → 15 °C" when it ramps. */
+/** A phase's start and end value of one setpoint: "18 °C", or "18 → 15 °C" when it ramps (the reader's language and digits). */
 export function setpointText(phase: RecipePhase, read: (config: RecipePhase["config"]) => number, unit: string): string {
   const from = read(phaseConfigAt(phase, 0));
   const to = read(phaseConfigAt(phase, 1));
-  const show = (n: number) => (Number.isFinite(n) ? String(n) : "–");
-  return from === to || (!Number.isFinite(from) && !Number.isFinite(to)) ? `${show(from)} ${unit}` : `${show(from)} → ${show(to)} ${unit}`;
+  const show = (n: number) => (Number.isFinite(n) ? numberFormat({ maximumFractionDigits: 3, useGrouping: false }).format(n) : "–");
+  return from === to || (!Number.isFinite(from) && !Number.isFinite(to))
+    ? i18n.t("recipes:preview.setpoint", { value: show(from), unit })
+    : i18n.t("recipes:preview.setpointRamp", { from: show(from), to: show(to), unit });
 }
 
 /** The chart's summary for a screen reader: the cycle's length and each phase's span. */
 export function previewSummary(phases: readonly RecipePhase[]): string {
-  if (phases.length === 0) return "No phases to preview yet";
+  if (phases.length === 0) return i18n.t("recipes:preview.nothing");
   const total = phases.reduce((n, p) => n + p.days, 0);
   let start = 0;
   const parts = phases.map((p) => {
-    const part = `${p.name} from day ${start} to day ${start + p.days}`;
+    const part = i18n.t("recipes:preview.span", { name: p.name, from: num(start), to: num(start + p.days) });
     start += p.days;
     return part;
   });
-  return `Planned setpoints over ${total} ${total === 1 ? "day" : "days"}: ${parts.join("; ")}`;
+  return i18n.t("recipes:preview.summary", { parts: parts.join(i18n.t("recipes:preview.spanSeparator")), ...counted(total) });
 }

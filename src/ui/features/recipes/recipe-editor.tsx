@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import type { RecipeRequest } from "../../../contract/api.ts";
 import { GROW_LIMITS, type Recipe } from "../../../contract/grow.ts";
@@ -9,6 +10,8 @@ import { PlusIcon } from "../../components/icons.tsx";
 import { RefusalNote } from "../../components/refusal-note.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
+import { useLocale } from "../../i18n/i18n.ts";
+import { num } from "./counted.ts";
 import { PhaseSection } from "./phase-section.tsx";
 import { fieldOfRefusal, nextPhaseText, previewPhasesOf, recipeForm, recipeText, type PhaseText, type RecipeText } from "./recipe-form.ts";
 import { RecipePreviewChart } from "./recipe-preview-chart.tsx";
@@ -32,6 +35,8 @@ interface Refusal {
  * and says why beside Save. (A new recipe goes to the person's own account.)
  */
 export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
+  const { t } = useTranslation("recipes");
+  const locale = useLocale();
   const { core } = useAppData();
   const navigate = useNavigate();
   const formId = `recipe-${useId()}`;
@@ -46,11 +51,11 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
     send: async (value) => {
       sentRef.current = value;
       await core.saveRecipe(recipe?.recipe_id ?? null, value);
-      notify.success("Recipe saved");
+      notify.success(t("editor.saved"));
       navigate("/recipes");
     },
     refused: (err) => {
-      const text = messageOf(err, "Failed to save recipe");
+      const text = messageOf(err, t("editor.saveFailed"));
       notify.error(text);
       return { text, field: sentRef.current ? fieldOfRefusal(sentRef.current, text) : null };
     },
@@ -103,7 +108,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
     document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   });
 
-  const nameOf = (value: { name?: string } | undefined, index: number) => value?.name?.trim() || `phase ${index + 1}`;
+  const nameOf = (value: { name?: string } | undefined, index: number) => value?.name?.trim() || t("phase.fallbackName", { n: num(index + 1) });
   const movesOf = (index: number) => {
     const field = phases[index]!;
     const name = nameOf(field.value, index);
@@ -114,7 +119,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
               form.reorder({ name: fields.phases.name, from: index, to: index - 1 });
               swapFolded(index, index - 1);
               focusAfter.current = `${phases[index - 1]!.id}-up`;
-              setAnnouncement(`${name} moved up, now phase ${index}`);
+              setAnnouncement(t("editor.movedUp", { name, n: num(index) }));
             }
           : null,
       down:
@@ -123,7 +128,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
               form.reorder({ name: fields.phases.name, from: index, to: index + 1 });
               swapFolded(index, index + 1);
               focusAfter.current = `${phases[index + 1]!.id}-down`;
-              setAnnouncement(`${name} moved down, now phase ${index + 2}`);
+              setAnnouncement(t("editor.movedDown", { name, n: num(index + 2) }));
             }
           : null,
       // A recipe needs a phase: the last one stays.
@@ -133,7 +138,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
               form.remove({ name: fields.phases.name, index });
               setFolded((f) => phases.map((_, i) => f[i] ?? false).filter((_, i) => i !== index));
               focusAfter.current = `${phases[Math.max(0, index - 1)]!.id}-toggle`;
-              setAnnouncement(`${name} removed`);
+              setAnnouncement(t("editor.removed", { name }));
             }
           : null,
     };
@@ -145,10 +150,11 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
     setFolded((f) => [...phases.map((_, i) => f[i] ?? false), false]);
     // Conform names a list item by its index: the new one's name field is the next index.
     focusAfter.current = `${formId}-phases[${phases.length}].name`;
-    setAnnouncement(`Phase ${phases.length + 1} added`);
+    setAnnouncement(t("editor.added", { n: num(phases.length + 1) }));
   }
 
-  const preview = useMemo(() => previewPhasesOf(form.value), [form.value]);
+  // An unnamed phase is named in the reader's language: a new language names it again.
+  const preview = useMemo(() => previewPhasesOf(form.value), [form.value, locale]);
   const formAlert = refusal && refusal.field === null ? refusal.text : null;
 
   return (
@@ -160,12 +166,12 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
       <div className="grid gap-5 min-w-0">
         <section aria-labelledby={`${formId}-about`} className="card p-4 sm:p-5 4xl:p-7 pb-0 sm:pb-1">
           <h3 id={`${formId}-about`} className="sr-only">
-            About the recipe
+            {t("editor.about")}
           </h3>
           <div className="grid gap-x-4 sm:grid-cols-2">
             <TextField
-              label="Name"
-              placeholder="e.g. Oyster, fast fruiting"
+              label={t("form.labels.name")}
+              placeholder={t("editor.namePlaceholder")}
               autoComplete="off"
               maxLength={LIMITS.name}
               style={clearOfActions}
@@ -173,8 +179,8 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
               error={fields.name.errors ?? serverError(fields.name.name)}
             />
             <TextField
-              label="Species"
-              placeholder="e.g. Oyster"
+              label={t("form.labels.species")}
+              placeholder={t("editor.speciesPlaceholder")}
               autoComplete="off"
               maxLength={60}
               style={clearOfActions}
@@ -187,9 +193,9 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
         <section aria-labelledby={`${formId}-phases`}>
           <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
             <h3 id={`${formId}-phases`} className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-              Phases
+              {t("editor.phases")}
             </h3>
-            <p className="text-sm 4xl:text-xl text-gray-600">In the order the crop goes through them.</p>
+            <p className="text-sm 4xl:text-xl text-gray-600">{t("editor.phasesHelp")}</p>
           </div>
           {fields.phases.errors && (
             <p role="alert" className="mb-3 text-sm text-red-600">
@@ -210,7 +216,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
             ))}
           </ol>
           <button type="button" className="btn-secondary mt-3 min-h-11 w-full sm:w-auto 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={addPhase} disabled={phases.length >= GROW_LIMITS.phases}>
-            <PlusIcon /> Add phase
+            <PlusIcon /> {t("editor.addPhase")}
           </button>
           <p role="status" className="sr-only">
             {announcement}
@@ -218,7 +224,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
         </section>
       </div>
 
-      <section aria-label="Preview" className="card p-4 sm:p-5 4xl:p-7 min-w-0 xl:sticky xl:top-20">
+      <section aria-label={t("preview.heading")} className="card p-4 sm:p-5 4xl:p-7 min-w-0 xl:sticky xl:top-20">
         <RecipePreviewChart phases={preview} />
       </section>
 
@@ -229,9 +235,9 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
           </p>
         )}
         <div className="flex flex-wrap items-center justify-end gap-3">
-          <RefusalNote id={saveReasonId} text={saveRefusal} className="mr-auto" />
+          <RefusalNote id={saveReasonId} text={saveRefusal} className="me-auto" />
           <Link to="/recipes" className="btn-secondary min-h-11 4xl:text-xl 4xl:px-6 4xl:py-3">
-            Cancel
+            {t("editor.cancel")}
           </Link>
           {/* A click, not the form's submit event: Conform's list actions submit the form too. Enter
               in a field clicks this default button as well. */}
@@ -244,7 +250,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
               focusPending.current = true;
             }}
           >
-            {busy ? "Saving…" : "Save Recipe"}
+            {busy ? t("editor.saving") : t("editor.save")}
           </button>
         </div>
       </div>

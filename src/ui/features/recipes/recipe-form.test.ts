@@ -4,6 +4,10 @@ import { describe, expect, it } from "vitest";
 import { recipeRequest } from "../../../contract/api.ts";
 import type { RecipePhase } from "../../../contract/grow.ts";
 import { fieldOfRefusal, nextPhaseText, phaseText, previewPhasesOf, recipeForm } from "./recipe-form.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+
+// The texts are the catalogue's, in English.
+await startTexts();
 
 const pinning: RecipePhase = {
   name: "Pinning",

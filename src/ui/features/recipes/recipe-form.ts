@@ -5,12 +5,17 @@ import type { ProfileConfig } from "../../../contract/entities.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
 import { GROW_LIMITS, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS, type Recipe, type RecipePhase, type RampableSetting } from "../../../contract/grow.ts";
 import { LIMITS } from "../../../contract/limits.ts";
-import { breaksOrder, orderMessage, PROFILE_ORDER_RULES, standaloneLabel } from "../../../contract/profile-settings.ts";
+import { breaksOrder, PROFILE_ORDER_RULES } from "../../../contract/profile-settings.ts";
+import { numberFormat } from "../../i18n/format.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { num } from "./counted.ts";
+import { settingName, settingUnit, standaloneText, type SettingPath } from "./setting-texts.ts";
 
 /**
  * The recipe editor's values as the form holds them (text, as typed) and the checks the server
  * makes on a recipe (recipeRequest in src/contract/api.ts), with its messages, so a mistake shows
- * under its field before anything is sent. A phase's ramps are kept by setting, like its config:
+ * under its field before anything is sent. Each message is written when a value is checked, in the
+ * reader's language then (English: the server's words). A phase's ramps are kept by setting, like its config:
  * `ramp.ac.target_temp` holds the toggle (`on`) and the end value (`to`).
  */
 
@@ -96,12 +101,17 @@ export function nextPhaseText(previous: PhaseText | undefined): PhaseText {
   return { name: "", days: "", confirm: "", config: config as Partial<ConfigText>, ramp: {} };
 }
 
-const text = (message: string, max: number, label: string) =>
+type Label = "name" | "phaseName" | "species" | "confirm";
+const tooLong = (label: Label, max: number) => () => i18n.t("recipes:form.tooLong", { label: i18n.t(`recipes:form.labels.${label}`), max: num(max) });
+/** A limit as the server writes it: no grouping ("100000"), in the person's digits. */
+const limit = (n: number) => numberFormat({ useGrouping: false, maximumFractionDigits: 3 }).format(n);
+
+const text = (message: () => string, max: number, label: Label) =>
   z
     .string({ error: message })
     .trim()
     .min(1, { error: message })
-    .max(max, { error: `${label} must be at most ${max} characters` });
+    .max(max, { error: tooLong(label, max) });
 
 const toNumber = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : typeof v === "number" ? v : Number(v));
 
@@ -109,24 +119,24 @@ const toNumber = (v: unknown) => (v === "" || v === undefined || v === null ? un
 const daysNumber = z.preprocess(
   toNumber,
   z
-    .number({ error: (issue) => (issue.input === undefined ? "Days is required" : "Days must be a number") })
-    .min(1, { error: `Days must be between 1 and ${GROW_LIMITS.phaseDays}` })
-    .max(GROW_LIMITS.phaseDays, { error: `Days must be between 1 and ${GROW_LIMITS.phaseDays}` })
-    .refine(Number.isInteger, { error: "Days must be a whole number" }),
+    .number({ error: (issue) => i18n.t(issue.input === undefined ? "recipes:form.daysRequired" : "recipes:form.daysNotNumber") })
+    .min(1, { error: () => i18n.t("recipes:form.daysRange", { min: limit(1), max: limit(GROW_LIMITS.phaseDays) }) })
+    .max(GROW_LIMITS.phaseDays, { error: () => i18n.t("recipes:form.daysRange", { min: limit(1), max: limit(GROW_LIMITS.phaseDays) }) })
+    .refine(Number.isInteger, { error: () => i18n.t("recipes:form.daysWhole") }),
 );
 
 /** A ramp's end value: needed once its toggle is on, in its setting's range (the server's message). */
 function rampEnd(setting: RampableSetting) {
   const s = RAMPABLE_SETTINGS[setting];
-  const label = standaloneLabel(s);
   return z
     .object({ on: z.unknown().optional(), to: z.unknown().optional() })
     .optional()
     .superRefine((r, ctx) => {
       if (!isOn(r?.on)) return;
       const to = toNumber(r?.to);
-      if (to === undefined) ctx.addIssue({ code: "custom", path: ["to"], message: `${label} at the end of the ramp is required` });
-      else if (!Number.isFinite(to) || to < s.min || to > s.max) ctx.addIssue({ code: "custom", path: ["to"], message: `${label} at the end of the ramp must be between ${s.min} and ${s.max}` });
+      const label = standaloneText(setting);
+      if (to === undefined) ctx.addIssue({ code: "custom", path: ["to"], message: i18n.t("recipes:form.rampEndRequired", { label }) });
+      else if (!Number.isFinite(to) || to < s.min || to > s.max) ctx.addIssue({ code: "custom", path: ["to"], message: i18n.t("recipes:form.rampEndRange", { label, min: limit(s.min), max: limit(s.max) }) });
     });
 }
 
@@ -173,17 +183,25 @@ function endOrderIssues(config: unknown, ramp: RampsText | undefined, ctx: z.Ref
     // Not the ramps' doing: the start values break the rule, and their own fields say so.
     if (!lowerRamps && !upperRamps) continue;
     const at = lowerRamps ? rule.lower : rule.upper;
+    const lower = `${rule.group}.${rule.lower}` as SettingPath;
+    const upper = `${rule.group}.${rule.upper}` as SettingPath;
+    const valued = (path: SettingPath, value: number) => i18n.t("recipes:form.valueWithUnit", { value: limit(value), unit: settingUnit(path) });
     ctx.addIssue({
       code: "custom",
       path: ["ramp", rule.group, at, "to"],
-      message: `At the end of the phase, ${orderMessage(rule, group[rule.lower] as number, group[rule.upper] as number)}`,
+      message: i18n.t("recipes:form.endOrder", {
+        lower: settingName(lower),
+        lowerValue: valued(lower, group[rule.lower] as number),
+        upper: settingName(upper),
+        upperValue: valued(upper, group[rule.upper] as number),
+      }),
     });
   }
 }
 
 const phaseForm = z
   .object({
-    name: text("Phase name is required", PHASE_TEXT_MAX, "Phase name"),
+    name: text(() => i18n.t("recipes:form.phaseNameRequired"), PHASE_TEXT_MAX, "phaseName"),
     days: daysNumber,
     waits: z.unknown().optional(),
     confirm: z.string().optional(),
@@ -193,8 +211,8 @@ const phaseForm = z
   .superRefine(
     (p, ctx) => {
       const confirm = (p.confirm ?? "").trim();
-      if (isOn(p.waits) && confirm === "") ctx.addIssue({ code: "custom", path: ["confirm"], message: "What the grower confirms is required" });
-      if (isOn(p.waits) && confirm.length > PHASE_TEXT_MAX) ctx.addIssue({ code: "custom", path: ["confirm"], message: `What the grower confirms must be at most ${PHASE_TEXT_MAX} characters` });
+      if (isOn(p.waits) && confirm === "") ctx.addIssue({ code: "custom", path: ["confirm"], message: i18n.t("recipes:form.confirmRequired") });
+      if (isOn(p.waits) && confirm.length > PHASE_TEXT_MAX) ctx.addIssue({ code: "custom", path: ["confirm"], message: tooLong("confirm", PHASE_TEXT_MAX)() });
       endOrderIssues(p.config, p.ramp as RampsText | undefined, ctx);
     },
     // Judged while other fields are still wrong, so every mistake shows at once.
@@ -212,17 +230,17 @@ const phaseForm = z
 
 /** The recipe editor's form: the server's rules and messages, converted to the request on submit. */
 export const recipeForm = z.object({
-  name: text("Name is required", LIMITS.name, "Name"),
+  name: text(() => i18n.t("recipes:form.nameRequired"), LIMITS.name, "name"),
   species: z
     .string()
     .trim()
-    .max(PHASE_TEXT_MAX, { error: `Species must be at most ${PHASE_TEXT_MAX} characters` })
+    .max(PHASE_TEXT_MAX, { error: tooLong("species", PHASE_TEXT_MAX) })
     .optional()
     .transform((s) => s ?? ""),
   phases: z
-    .array(phaseForm, { error: "A recipe needs at least one phase" })
-    .min(1, { error: "A recipe needs at least one phase" })
-    .max(GROW_LIMITS.phases, { error: `A recipe has at most ${GROW_LIMITS.phases} phases` }),
+    .array(phaseForm, { error: () => i18n.t("recipes:form.atLeastOnePhase") })
+    .min(1, { error: () => i18n.t("recipes:form.atLeastOnePhase") })
+    .max(GROW_LIMITS.phases, { error: () => i18n.t("recipes:form.atMostPhases", { max: num(GROW_LIMITS.phases) }) }),
 }) satisfies z.ZodType<RecipeRequest, unknown>;
 
 /**
@@ -243,7 +261,7 @@ export function previewPhasesOf(value: unknown): RecipePhase[] {
     const c = (raw?.config ?? {}) as Partial<Record<string, Record<string, unknown> | undefined>>;
     const at = (group: string, key: string) => num(c[group]?.[key]);
     out.push({
-      name: (raw?.name ?? "").trim() || `Phase ${out.length + 1}`,
+      name: (raw?.name ?? "").trim() || i18n.t("recipes:phaseNumber", { n: num(out.length + 1) }),
       days,
       confirm: isOn(raw?.waits) && (raw?.confirm ?? "").trim() !== "" ? (raw?.confirm ?? "").trim() : null,
       config: {

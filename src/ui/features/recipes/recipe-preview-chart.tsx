@@ -1,9 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from "react";
+import { useTranslation } from "react-i18next";
 import type uPlot from "uplot";
 import type { RecipePhase } from "../../../contract/grow.ts";
 import { useUplot } from "../../components/use-uplot.ts";
+import { numberFormat } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
+import { num } from "./counted.ts";
 import { previewSeries, previewSummary, setpointText, type PreviewSeries } from "./preview-series.ts";
-import { daysText } from "./recipe-summary.ts";
+import { daysText, upToText } from "./recipe-summary.ts";
 
 const COLORS = { temp: "#c2410c", humidity: "#1d4ed8", co2: "#6d28d9", phase: "#6b7280", grid: "#e5e7eb", axis: "#374151" } as const;
 
@@ -71,14 +75,20 @@ const paddedRange =
     min === null || max === null || !Number.isFinite(min) || !Number.isFinite(max) ? empty : [Math.max(floor, Math.floor(min - pad)), Math.min(ceiling, Math.ceil(max + pad))];
 
 function PreviewPlot({ series, which, wall, label }: { series: PreviewSeries; which: "climate" | "co2"; wall: boolean; label: string }) {
+  const { t } = useTranslation("recipes");
+  const { tag } = useLocale();
   const startsRef = useRef(series.starts);
   startsRef.current = series.starts;
   const fontPx = wall ? 22 : 12;
+  // A new language or digits makes a new chart: its axes, key and values are written in them.
   const options = useMemo((): uPlot.Options => {
     const font = `${fontPx}px ${FONT_STACK}`;
-    const axis = { font, stroke: COLORS.axis, grid: { stroke: COLORS.grid, width: 1 }, ticks: { stroke: COLORS.grid, width: 1 } };
+    const numbers = numberFormat({ maximumFractionDigits: 1 }, tag);
+    const tickValues = (_u: uPlot, splits: number[]) => splits.map((v) => numbers.format(v));
+    const axis = { font, stroke: COLORS.axis, grid: { stroke: COLORS.grid, width: 1 }, ticks: { stroke: COLORS.grid, width: 1 }, values: tickValues };
     const lineWidth = wall ? 3 : 2;
-    const x: uPlot.Axis = { ...axis, label: which === "co2" ? "Days from start" : undefined, labelFont: font, labelSize: fontPx * 2, values: (_u, splits) => splits.map((d) => String(d)), space: fontPx * 4 };
+    const x: uPlot.Axis = { ...axis, label: which === "co2" ? t("preview.daysFromStart") : undefined, labelFont: font, labelSize: fontPx * 2, space: fontPx * 4 };
+    const day: uPlot.Series = { label: t("preview.day"), value: (_u, v) => (v === null ? "–" : t("preview.dayValue", { day: numbers.format(Math.round(v * 10) / 10) })) };
     const common = {
       width: 300,
       height: wall ? 300 : 170,
@@ -92,7 +102,7 @@ function PreviewPlot({ series, which, wall, label }: { series: PreviewSeries; wh
         ...common,
         scales: { x: { time: false }, ppm: { range: paddedRange(0, 50_000, 200, [0, 2000]) } },
         axes: [x, { ...axis, scale: "ppm", size: wall ? 110 : 56, label: "ppm", labelFont: font, labelSize: fontPx * 1.6 }],
-        series: [{ label: "Day", value: (_u, v) => (v === null ? "–" : `day ${Math.round(v * 10) / 10}`) }, { label: "CO2 threshold (ppm)", scale: "ppm", stroke: COLORS.co2, width: lineWidth }],
+        series: [day, { label: t("preview.co2Legend"), scale: "ppm", stroke: COLORS.co2, width: lineWidth }],
       };
     }
     return {
@@ -104,14 +114,14 @@ function PreviewPlot({ series, which, wall, label }: { series: PreviewSeries; wh
         { ...axis, scale: "pct", side: 1, size: wall ? 110 : 56, grid: { show: false }, label: "%", labelFont: font, labelSize: fontPx * 1.6, stroke: COLORS.humidity },
       ],
       series: [
-        { label: "Day", value: (_u, v) => (v === null ? "–" : `day ${Math.round(v * 10) / 10}`) },
-        { label: "AC target (°C)", scale: "temp", stroke: COLORS.temp, width: lineWidth },
-        { label: "Humidifier off above (%)", scale: "pct", stroke: COLORS.humidity, width: lineWidth, dash: [6, 4] },
-        { label: "Humidifier on below (%)", scale: "pct", stroke: COLORS.humidity, width: lineWidth },
+        day,
+        { label: t("preview.acLegend"), scale: "temp", stroke: COLORS.temp, width: lineWidth },
+        { label: t("preview.offAboveLegend"), scale: "pct", stroke: COLORS.humidity, width: lineWidth, dash: [6, 4] },
+        { label: t("preview.onBelowLegend"), scale: "pct", stroke: COLORS.humidity, width: lineWidth },
       ],
       bands: [{ series: [2, 3], fill: "rgba(29, 78, 216, 0.12)" }],
     };
-  }, [which, wall, fontPx]);
+  }, [which, wall, fontPx, t, tag]);
 
   const data = useCallback(
     (): uPlot.AlignedData => (which === "co2" ? [series.days, series.co2] : [series.days, series.acTarget, series.humidityOffAbove, series.humidityOnBelow]),
@@ -126,7 +136,8 @@ function PreviewPlot({ series, which, wall, label }: { series: PreviewSeries; wh
       <p className="text-xs 4xl:text-lg font-medium text-gray-600 mb-1" aria-hidden="true">
         {label}
       </p>
-      <div ref={hostRef} className="min-w-0 text-xs [&_.u-legend]:text-xs 4xl:[&_.u-legend]:text-xl" aria-hidden="true" />
+      {/* The days run left to right in every language, as on the history charts; the words around them follow the page. */}
+      <div dir="ltr" ref={hostRef} className="min-w-0 text-xs [&_.u-legend]:text-xs 4xl:[&_.u-legend]:text-xl" aria-hidden="true" />
     </div>
   );
 }
@@ -137,6 +148,8 @@ function PreviewPlot({ series, which, wall, label }: { series: PreviewSeries; wh
  * reads the summary and a table of each phase's start and setpoints instead.
  */
 export function RecipePreviewChart({ phases }: { phases: readonly RecipePhase[] }) {
+  const { t } = useTranslation("recipes");
+  useLocale();
   const wall = useWall();
   const series = useMemo(() => previewSeries(phases), [phases]);
   let start = 0;
@@ -148,37 +161,37 @@ export function RecipePreviewChart({ phases }: { phases: readonly RecipePhase[] 
 
   return (
     <figure className="m-0">
-      <figcaption className="text-base 4xl:text-2xl font-semibold text-gray-900">Preview</figcaption>
-      <p className="text-sm 4xl:text-xl text-gray-600 mb-3">The setpoints the plan gives over the whole cycle; a phase that waits for the grower at its maximum.</p>
+      <figcaption className="text-base 4xl:text-2xl font-semibold text-gray-900">{t("preview.heading")}</figcaption>
+      <p className="text-sm 4xl:text-xl text-gray-600 mb-3">{t("preview.explain")}</p>
       {phases.length === 0 ? (
-        <p className="rounded-xl border-2 border-dashed border-gray-200 px-4 py-8 text-center text-sm 4xl:text-xl text-gray-600">Give a phase its days to see its plan here.</p>
+        <p className="rounded-xl border-2 border-dashed border-gray-200 px-4 py-8 text-center text-sm 4xl:text-xl text-gray-600">{t("preview.empty")}</p>
       ) : (
         <>
           <div role="img" aria-label={previewSummary(phases)} className="grid gap-3">
-            <PreviewPlot series={series} which="climate" wall={wall} label="AC target (°C) and humidity band (%)" />
-            <PreviewPlot series={series} which="co2" wall={wall} label="CO2 threshold (ppm)" />
+            <PreviewPlot series={series} which="climate" wall={wall} label={t("preview.climateLabel")} />
+            <PreviewPlot series={series} which="co2" wall={wall} label={t("preview.co2Legend")} />
           </div>
           {/* A table ignores a 1 px width: its box is the one kept out of sight. */}
           <div className="sr-only">
           <table>
-            <caption>Planned setpoints by phase</caption>
+            <caption>{t("preview.table.caption")}</caption>
             <thead>
               <tr>
-                <th scope="col">Phase</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Length</th>
-                <th scope="col">AC target</th>
-                <th scope="col">Humidifier on below</th>
-                <th scope="col">Humidifier off above</th>
-                <th scope="col">CO2 threshold</th>
+                <th scope="col">{t("preview.table.phase")}</th>
+                <th scope="col">{t("preview.table.starts")}</th>
+                <th scope="col">{t("preview.table.length")}</th>
+                <th scope="col">{t("preview.table.ac")}</th>
+                <th scope="col">{t("preview.table.onBelow")}</th>
+                <th scope="col">{t("preview.table.offAbove")}</th>
+                <th scope="col">{t("preview.table.co2")}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map(({ phase, start: day }, i) => (
                 <tr key={i}>
                   <th scope="row">{phase.name}</th>
-                  <td>day {day}</td>
-                  <td>{phase.confirm === null ? daysText(phase.days) : `up to ${daysText(phase.days)}, waits for: ${phase.confirm}`}</td>
+                  <td>{t("preview.dayValue", { day: num(day) })}</td>
+                  <td>{phase.confirm === null ? daysText(phase.days) : t("preview.table.waits", { length: upToText(phase.days), confirm: phase.confirm })}</td>
                   <td>{setpointText(phase, (c) => c.ac.target_temp, "°C")}</td>
                   <td>{setpointText(phase, (c) => c.humidifier.humidity_on_below, "%")}</td>
                   <td>{setpointText(phase, (c) => c.humidifier.humidity_off_above, "%")}</td>

@@ -1,8 +1,9 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
-import type { ProfileSetting } from "../../../contract/profile-settings.ts";
+import { useTranslation } from "react-i18next";
 import { TextField } from "../../components/fields.tsx";
 import type { RampText } from "./recipe-form.ts";
+import { settingLabel, settingName, settingOf, settingUnit, type SettingPath } from "./setting-texts.ts";
 
 /**
  * Room below a field scrolled into view (by focus, or the focus on the first error) for its
@@ -27,10 +28,12 @@ export function SettingGroup({ legend, children }: { legend: string; children: R
  * A setting's number at the phase's start, its range (the contract's) given to the spin buttons;
  * the form is noValidate, so the range is judged with the other rules, each message under its field.
  */
-export function SettingNumber({ setting, field, serverError }: { setting: ProfileSetting; field: FieldMetadata<unknown>; serverError: ServerFieldError }) {
+export function SettingNumber({ path, field, serverError }: { path: SettingPath; field: FieldMetadata<unknown>; serverError: ServerFieldError }) {
+  useTranslation("recipes");
+  const setting = settingOf(path);
   return (
     <TextField
-      label={setting.label}
+      label={settingLabel(path)}
       inputMode="decimal"
       step="any"
       min={setting.min}
@@ -48,34 +51,38 @@ export function SettingNumber({ setting, field, serverError }: { setting: Profil
  * they move with their phase and are checked with the rest.
  */
 export function RampableSettingNumber({
-  setting,
+  path,
   field,
   ramp,
   serverError,
 }: {
-  setting: ProfileSetting;
+  path: SettingPath;
   field: FieldMetadata<unknown>;
   ramp: FieldMetadata<RampText | undefined>;
   serverError: ServerFieldError;
 }) {
+  const { t } = useTranslation("recipes");
+  const setting = settingOf(path);
+  const unit = settingUnit(path);
   const { on, to } = ramp.getFieldset();
   const ramping = on.value === "on";
   return (
     <div className="mb-4">
       <div className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-3">
         <div className="[&>div]:mb-0">
-          <SettingNumber setting={setting} field={field} serverError={serverError} />
+          <SettingNumber path={path} field={field} serverError={serverError} />
         </div>
         <label className="mt-6 4xl:mt-9 inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-2 text-sm 4xl:text-lg font-medium text-gray-700 hover:bg-gray-50">
           <input {...getInputProps(on, { type: "checkbox", value: "on" })} className="h-5 w-5 4xl:h-7 4xl:w-7 rounded accent-brand-700" />
-          Ramp<span className="sr-only"> {setting.name}</span>
+          {t("setting.ramp")}
+          <span className="sr-only"> {settingName(path)}</span>
         </label>
       </div>
       {ramping && (
-        <div className="mt-2 ml-4 border-l-2 border-brand-200 pl-3 [&>div]:mb-0">
+        <div className="mt-2 ms-4 border-s-2 border-brand-200 ps-3 [&>div]:mb-0">
           <TextField
-            label={`Ramps to (${setting.unit})`}
-            aria-label={`${setting.name} ramps to (${setting.unit})`}
+            label={t("setting.rampsTo", { unit })}
+            aria-label={t("setting.rampsToNamed", { name: settingName(path), unit })}
             inputMode="decimal"
             step="any"
             min={setting.min}
@@ -83,7 +90,7 @@ export function RampableSettingNumber({
             style={clearOfActions}
             {...getInputProps(to, { type: "number" })}
             error={to.errors ?? serverError(to.name)}
-            hint={<p className="mt-1 text-xs 4xl:text-base text-gray-500">Moves evenly from the start value to this one by the phase's end.</p>}
+            hint={<p className="mt-1 text-xs 4xl:text-base text-gray-500">{t("setting.rampHint")}</p>}
           />
         </div>
       )}
