@@ -55,10 +55,12 @@ const lineOf = (source: string, index: number) => source.slice(0, index).split("
 /** Words between tags (`<p>Save</p>`), and words in attributes people read or hear. */
 const WRITTEN_TEXT = [/>\s*([^<>{}\n]*[A-Za-z]{2,}[^<>{}\n]*?)\s*</g, /\b(?:aria-label|title|placeholder|alt|label|aria-description|aria-roledescription)="([^"]*[A-Za-z]{2,}[^"]*)"/g];
 /**
- * Code between a type's angle brackets (`Promise<void>`, `(x): Map<`) that the first pattern also meets.
+ * Code between a type's angle brackets (`Promise<void>`, `(x): Map<`, `(t: T<"a">, b: Map<`) that
+ * the first pattern also meets, and the next key between two elements of an object
+ * (`<Trans components={{ a: <b />, c: <d /> }}>`).
  * A MAC address written as an example of its format (`AA:BB:CC:DD:EE:FF`) reads the same in every language.
  */
-const NOT_TEXT = /[;=|]|=>|\bPromise\b|^\s*\)|\bnew\b|^[\s\d.,:;%°/+\-–×()]*$|^(?:[0-9A-F]{2}:){5}[0-9A-F]{2}$/;
+const NOT_TEXT = /[;=|]|=>|\bPromise\b|^\s*\)|\bnew\b|^[\s\d.,:;%°/+\-–×()]*$|^,\s*\w+\??:(\s*\w+)?$|^(?:[0-9A-F]{2}:){5}[0-9A-F]{2}$/;
 /** Toasts and failure texts written in code. */
 const WRITTEN_MESSAGE = /\b(?:notify\.\w+\(|toast(?:\.\w+)?\(|messageOf\([^,()]+,)\s*["'`]([^"'`]*[A-Za-z]{2,}[^"'`]*)["'`]/g;
 

@@ -1,9 +1,13 @@
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ALARM_COMMENT_MAX, type Alarm } from "../../../contract/alarms-values.ts";
 import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { AcknowledgeForm, useAcknowledging } from "./acknowledge-form.tsx";
+import { alarmBody, alarmTitle } from "./alarm-words.ts";
 
 /**
  * Acknowledging an alarm: who and when the server records; the farmer may add a
@@ -11,9 +15,11 @@ import { AcknowledgeForm, useAcknowledging } from "./acknowledge-form.tsx";
  * dropped) is shown here with the comment kept, so nothing typed is lost.
  */
 export function AcknowledgeDialog({ alarm, onClose, onAcknowledged }: { alarm: Alarm | null; onClose: () => void; onAcknowledged: (alarm: Alarm) => void }) {
+  const { t } = useTranslation("alarms");
+  const { language } = useLocale();
   const { core } = useAppData();
   const [comment, setComment] = useState("");
-  const { saving, error, clearError, submit } = useAcknowledging("The alarm could not be acknowledged. Try again.");
+  const { saving, error, clearError, submit } = useAcknowledging(t("acknowledge.failed"));
   const counterId = useId();
   // Another alarm starts with an empty comment; cancelling and opening the same one again keeps what was typed.
   const [commentFor, setCommentFor] = useState<number | null>(null);
@@ -23,33 +29,34 @@ export function AcknowledgeDialog({ alarm, onClose, onAcknowledged }: { alarm: A
     clearError();
   }
 
-  const left = ALARM_COMMENT_MAX - comment.length;
+  const remaining = ALARM_COMMENT_MAX - comment.length;
+  const title = alarm ? alarmTitle(t, language, alarm) : "";
   return (
-    <Modal open={alarm !== null} onClose={onClose} title="Acknowledge alarm">
+    <Modal open={alarm !== null} onClose={onClose} title={t("acknowledge.title")}>
       {alarm && (
         <AcknowledgeForm
           comment={comment}
           onComment={setComment}
-          commentField={{ label: "Comment (optional)", placeholder: "What was done, e.g. Door closed, humidifier checked", "aria-describedby": counterId, autoFocus: true }}
+          commentField={{ label: t("acknowledge.comment"), placeholder: t("acknowledge.commentPlaceholder"), "aria-describedby": counterId, autoFocus: true }}
           afterComment={
-            <p id={counterId} className={`-mt-3 mb-4 text-right text-xs 4xl:text-base tabular-nums ${left < 50 ? "text-amber-800" : "text-gray-600"}`}>
-              {comment.length} / {ALARM_COMMENT_MAX} characters
+            <p id={counterId} className={`-mt-3 mb-4 text-end text-xs 4xl:text-base tabular-nums ${remaining < 50 ? "text-amber-800" : "text-gray-600"}`}>
+              {t("acknowledge.counter", { used: formatFixed(comment.length, 0), max: formatFixed(ALARM_COMMENT_MAX, 0) })}
             </p>
           }
           saving={saving}
           error={error}
-          action="Acknowledge"
+          action={t("acknowledge.action")}
           onSubmit={submit(async () => {
             const acknowledged = await core.acknowledgeAlarm(alarm.alarm_id, comment.trim());
-            notify.success(`Acknowledged: ${alarm.title}`);
+            notify.success(t("acknowledge.done", { title }));
             setComment("");
             onAcknowledged(acknowledged);
           })}
           onCancel={onClose}
         >
-          <p className="font-medium text-gray-900">{alarm.title}</p>
-          <p className="mb-4 text-sm 4xl:text-lg text-gray-600">{alarm.body}</p>
-          <p className="mb-4 text-sm 4xl:text-lg text-gray-700">It stays listed, as acknowledged, until its condition clears.</p>
+          <p className="font-medium text-gray-900">{title}</p>
+          <p className="mb-4 text-sm 4xl:text-lg text-gray-600">{alarmBody(t, language, alarm)}</p>
+          <p className="mb-4 text-sm 4xl:text-lg text-gray-700">{t("acknowledge.staysListed")}</p>
         </AcknowledgeForm>
       )}
     </Modal>

@@ -1,4 +1,5 @@
 import type { FormEvent, ReactNode, TextareaHTMLAttributes } from "react";
+import { useTranslation } from "react-i18next";
 import { ALARM_COMMENT_MAX } from "../../../contract/alarms-values.ts";
 import { CoreError } from "../../../contract/core-error.ts";
 import { TextAreaField } from "../../components/fields.tsx";
@@ -57,6 +58,7 @@ export function AcknowledgeForm({
   onSubmit: (event: FormEvent) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation("alarms");
   return (
     <form onSubmit={onSubmit} noValidate>
       {children}
@@ -67,7 +69,7 @@ export function AcknowledgeForm({
           {error}
         </p>
       )}
-      <CancelAndSubmit submit={action} onCancel={onCancel} busy={saving} busyText="Acknowledging…" />
+      <CancelAndSubmit submit={action} onCancel={onCancel} busy={saving} busyText={t("acknowledge.busy")} />
     </form>
   );
 }

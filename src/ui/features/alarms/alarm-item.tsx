@@ -1,21 +1,22 @@
 import { memo } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { ALARM_KIND_LABELS, formatMetricValue, metricValue, type Alarm, type AlarmMetric, type AlarmState } from "../../../contract/alarms-values.ts";
+import { metricValue, type Alarm, type AlarmMetric, type AlarmState } from "../../../contract/alarms-values.ts";
 import type { McuLive } from "../../../contract/live.ts";
 import { AlarmCallsToggle } from "../../components/alarm-calls.tsx";
-import { formatDateTime } from "../../components/dates.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
 import { useMcuLiveWith } from "../../data/hooks.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { alarmDurationMs, formatAgo, formatDuration } from "./alarm-times.ts";
+import { alarmBody, alarmMoment, alarmTitle, alarmValue, kindLabel } from "./alarm-words.ts";
 import { useRefusal } from "../../data/farm-roles.ts";
 
-const STATE_LABELS: Record<AlarmState, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
 const STATE_LOOKS: Record<AlarmState, string> = {
   open: "bg-red-50 text-red-800 ring-red-200",
   acknowledged: "bg-amber-50 text-amber-900 ring-amber-200",
   resolved: "bg-green-50 text-green-800 ring-green-200",
 };
-const EDGES: Record<AlarmState, string> = { open: "border-l-red-600", acknowledged: "border-l-amber-500", resolved: "border-l-green-600" };
+const EDGES: Record<AlarmState, string> = { open: "border-s-red-600", acknowledged: "border-s-amber-500", resolved: "border-s-green-600" };
 
 /** What "Now" shows: the MCU's live value of the alarm's metric, "offline" while it reports nothing, or nothing known yet. */
 type LiveValue = { value: number } | "offline" | null;
@@ -26,6 +27,8 @@ const sameLiveValue = (a: LiveValue, b: LiveValue) => (a !== null && b !== null 
  * with (its words keep that one): it re-renders when that value changes, not at every reading.
  */
 function CurrentValue({ mac, metric }: { mac: string; metric: AlarmMetric }) {
+  const { t } = useTranslation("alarms");
+  useLocale();
   const live = useMcuLiveWith(
     mac,
     (l: McuLive | undefined): LiveValue => {
@@ -37,9 +40,9 @@ function CurrentValue({ mac, metric }: { mac: string; metric: AlarmMetric }) {
     },
     sameLiveValue,
   );
-  if (live === null) return <span className="text-gray-600">No reading yet</span>;
-  if (live === "offline") return <span className="text-gray-600">No current reading (MCU offline)</span>;
-  return <span className="font-semibold">{formatMetricValue(metric, live.value)}</span>;
+  if (live === null) return <span className="text-gray-600">{t("item.noReadingYet")}</span>;
+  if (live === "offline") return <span className="text-gray-600">{t("item.offlineNow")}</span>;
+  return <span className="font-semibold">{alarmValue(t, metric, live.value)}</span>;
 }
 
 /** The DOM id of an alarm's entry (focus goes back to it after its Acknowledge button is gone). */
@@ -62,6 +65,9 @@ export const AlarmItem = memo(function AlarmItem({
   /** The alarm a link (the bell, a push) led to: marked, and announced as current. */
   selected?: boolean;
 }) {
+  const { t } = useTranslation("alarms");
+  const { language } = useLocale();
+  const title = alarmTitle(t, language, alarm);
   const titleId = `${alarmEntryId(alarm.alarm_id)}-title`;
   const active = alarm.state !== "resolved";
   // A role that may not acknowledge sees the alarm, and why the button is not for them.
@@ -76,22 +82,22 @@ export const AlarmItem = memo(function AlarmItem({
         aria-labelledby={titleId}
         aria-current={selected ? "true" : undefined}
         data-state={alarm.state}
-        className={`card h-full p-4 4xl:p-6 border-l-4 ${EDGES[alarm.state]} flex flex-col gap-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600/40 ${selected ? "ring-2 ring-brand-600" : ""}`}
+        className={`card h-full p-4 4xl:p-6 border-s-4 ${EDGES[alarm.state]} flex flex-col gap-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600/40 ${selected ? "ring-2 ring-brand-600" : ""}`}
       >
         <div className="flex flex-wrap items-center gap-2">
           <span data-state-badge className={`inline-flex rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ring-1 ring-inset ${STATE_LOOKS[alarm.state]}`}>
-            {STATE_LABELS[alarm.state]}
+            {t(`states.${alarm.state}`)}
           </span>
-          <span className="inline-flex rounded-full bg-gray-100 px-2.5 py-0.5 text-xs 4xl:text-lg font-medium text-gray-800">{ALARM_KIND_LABELS[alarm.kind]}</span>
+          <span className="inline-flex rounded-full bg-gray-100 px-2.5 py-0.5 text-xs 4xl:text-lg font-medium text-gray-800">{kindLabel(t, alarm.kind)}</span>
         </div>
         <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
-          {alarm.title}
+          {title}
         </h3>
-        <p className="text-sm 4xl:text-xl text-gray-700 break-words">{alarm.body}</p>
+        <p className="text-sm 4xl:text-xl text-gray-700 break-words">{alarmBody(t, language, alarm)}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-xl">
           {active && metric !== null && (
             <>
-              <dt className="text-gray-600">Now</dt>
+              <dt className="text-gray-600">{t("item.now")}</dt>
               <dd className="text-gray-900 tabular-nums" data-current-value>
                 <CurrentValue mac={alarm.mac} metric={metric} />
               </dd>
@@ -100,44 +106,52 @@ export const AlarmItem = memo(function AlarmItem({
           {metric !== null && worst !== null && (
             <>
               {/* A stuck sensor's value does not get worse: it is the one it is stuck on. */}
-              <dt className="text-gray-600">{alarm.kind === "sensor_stuck" ? "Stuck at" : "Worst"}</dt>
+              <dt className="text-gray-600">{alarm.kind === "sensor_stuck" ? t("item.stuckAt") : t("item.worst")}</dt>
               <dd className="text-gray-900 tabular-nums" data-worst-value>
-                {formatMetricValue(metric, worst)}
+                {alarmValue(t, metric, worst)}
               </dd>
             </>
           )}
-          <dt className="text-gray-600">MCU</dt>
+          <dt className="text-gray-600">{t("item.mcu")}</dt>
           <dd className="min-w-0 break-words">
-            <Link to={mcuHistoryPath(alarm.mcu_id)} className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900" aria-label={`${alarm.mcu_name} (history)`}>
+            <Link to={mcuHistoryPath(alarm.mcu_id)} className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900" aria-label={t("item.historyOf", { mcu: alarm.mcu_name })}>
               {alarm.mcu_name}
             </Link>
           </dd>
-          <dt className="text-gray-600">Farm</dt>
-          <dd className="min-w-0 break-words text-gray-900">{alarm.farm_name ?? "No farm"}</dd>
-          <dt className="text-gray-600">Opened</dt>
+          <dt className="text-gray-600">{t("item.farm")}</dt>
+          <dd className="min-w-0 break-words text-gray-900">{alarm.farm_name ?? t("item.noFarm")}</dd>
+          <dt className="text-gray-600">{t("item.opened")}</dt>
           <dd className="text-gray-900">
-            <time dateTime={alarm.opened_at}>{formatDateTime(alarm.opened_at)}</time> <span className="text-gray-600">({formatAgo(alarm.opened_at, now)})</span>
+            <time dateTime={alarm.opened_at}>{alarmMoment(alarm.opened_at)}</time> <span className="text-gray-600">({formatAgo(t, alarm.opened_at, now)})</span>
           </dd>
           {alarm.resolved_at !== null && (
             <>
-              <dt className="text-gray-600">Resolved</dt>
+              <dt className="text-gray-600">{t("item.resolved")}</dt>
               <dd className="text-gray-900">
-                <time dateTime={alarm.resolved_at}>{formatDateTime(alarm.resolved_at)}</time>
+                <time dateTime={alarm.resolved_at}>{alarmMoment(alarm.resolved_at)}</time>
               </dd>
             </>
           )}
-          <dt className="text-gray-600">Duration</dt>
+          <dt className="text-gray-600">{t("item.duration")}</dt>
           <dd className="text-gray-900 tabular-nums" data-duration>
-            {formatDuration(alarmDurationMs(alarm, now))}
-            {active && <span className="text-gray-600"> so far</span>}
+            {active ? (
+              <Trans t={t} i18nKey="item.durationSoFar" values={{ duration: formatDuration(t, alarmDurationMs(alarm, now)) }} components={{ muted: <span className="text-gray-600" /> }} />
+            ) : (
+              formatDuration(t, alarmDurationMs(alarm, now))
+            )}
           </dd>
         </dl>
         {alarm.acknowledged_at !== null && (
           <div className="rounded-lg bg-amber-50 px-3 py-2 text-sm 4xl:text-xl text-amber-950" data-acknowledgement>
             <p>
-              Acknowledged by <span className="font-medium">{alarm.acknowledged_by ?? "someone"}</span> at <time dateTime={alarm.acknowledged_at}>{formatDateTime(alarm.acknowledged_at)}</time>
+              <Trans
+                t={t}
+                i18nKey="item.acknowledgedBy"
+                values={{ name: alarm.acknowledged_by ?? t("item.someone"), at: alarmMoment(alarm.acknowledged_at) }}
+                components={{ who: <span className="font-medium" />, when: <time dateTime={alarm.acknowledged_at} /> }}
+              />
             </p>
-            {alarm.ack_comment && <p className="mt-1 break-words whitespace-pre-line">“{alarm.ack_comment}”</p>}
+            {alarm.ack_comment && <p className="mt-1 break-words whitespace-pre-line">{t("item.comment", { comment: alarm.ack_comment })}</p>}
           </div>
         )}
         <AlarmCallsToggle alarmId={alarm.alarm_id} />
@@ -146,12 +160,12 @@ export const AlarmItem = memo(function AlarmItem({
             <button
               type="button"
               className="btn-primary w-full sm:w-auto 4xl:text-xl 4xl:px-6 4xl:py-3 disabled:cursor-not-allowed disabled:opacity-60"
-              aria-label={`Acknowledge: ${alarm.title}`}
+              aria-label={t("item.acknowledgeLabel", { title })}
               disabled={refusal !== null}
               aria-describedby={refusal ? refusalId : undefined}
               onClick={() => onAcknowledge(alarm)}
             >
-              Acknowledge
+              {t("item.acknowledge")}
             </button>
             {refusal && (
               <p id={refusalId} className="mt-1 text-sm 4xl:text-lg text-gray-600">

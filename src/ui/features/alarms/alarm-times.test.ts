@@ -1,7 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { alarmDurationMs, formatAgo, formatDuration } from "./alarm-times.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { alarmDurationMs, formatAgo as agoIn, formatDuration as durationIn } from "./alarm-times.ts";
 
 const MIN = 60_000;
+
+beforeAll(() => startTexts());
+const formatDuration = (ms: number) => durationIn(i18n.getFixedT("en", "alarms"), ms);
+const formatAgo = (at: string, now: number) => agoIn(i18n.getFixedT("en", "alarms"), at, now);
 
 describe("alarm times", () => {
   it("reads a duration in its two largest units, minutes the finest", () => {

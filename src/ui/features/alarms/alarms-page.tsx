@@ -1,7 +1,8 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import { ALARM_KIND_LABELS, ALARM_KINDS, type Alarm, type AlarmKind } from "../../../contract/alarms-values.ts";
+import { ALARM_KINDS, type Alarm, type AlarmKind } from "../../../contract/alarms-values.ts";
 import { FilterSelect } from "../../components/filter-select.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
@@ -16,14 +17,15 @@ import { AlarmList } from "./alarm-list.tsx";
 import { FarmAcknowledgeDialog, farmsWithOpenAlarms } from "./farm-acknowledge-dialog.tsx";
 import { useRecentAlarms } from "./use-recent-alarms.ts";
 import { useFarmsWhere } from "../../data/farm-roles.ts";
-
-const KIND_OPTIONS = ALARM_KINDS.map((k) => ({ value: k, label: ALARM_KIND_LABELS[k] }));
+import { formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
+import { kindLabel } from "./alarm-words.ts";
 
 function SectionHeading({ id, title, count }: { id: string; title: string; count?: number }) {
   return (
     <h2 id={id} className="text-lg 4xl:text-3xl font-semibold text-gray-900">
       {title}
-      {count !== undefined && <span className="ml-2 text-gray-600 font-normal tabular-nums">({count})</span>}
+      {count !== undefined && <span className="ms-2 text-gray-600 font-normal tabular-nums">({formatFixed(count, 0)})</span>}
     </h2>
   );
 }
@@ -34,6 +36,9 @@ function SectionHeading({ id, title, count }: { id: string; title: string; count
  * screens show them in a row.
  */
 function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: AlarmFilters) => void }) {
+  const { t } = useTranslation("alarms");
+  useLocale();
+  const kindOptions = useMemo(() => ALARM_KINDS.map((k) => ({ value: k, label: kindLabel(t, k) })), [t]);
   const farms = useCollection("farms");
   const mcus = useCollection("mcus");
   const farmOptions = useMemo(() => farms.map((f) => ({ value: String(f.farm_id), label: f.name })), [farms]);
@@ -43,29 +48,29 @@ function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: A
   );
   const count = filterCount(filters);
   return (
-    <Disclosure as="div" role="search" aria-label="Filter alarms">
+    <Disclosure as="div" role="search" aria-label={t("filters.label")}>
       {({ open }) => (
         <>
           <DisclosureButton className="sm:hidden btn-secondary w-full justify-between">
-            <span>Filters{count > 0 ? ` (${count} set)` : ""}</span>
+            <span>{count > 0 ? t("filters.buttonSet", { count, n: formatFixed(count, 0) }) : t("filters.button")}</span>
             <span aria-hidden="true">{open ? "▴" : "▾"}</span>
           </DisclosureButton>
           {/* Always in the page (wider screens show it whatever the button says); folded away on a phone until asked for. */}
           <DisclosurePanel static className={`${open ? "flex mt-3" : "hidden"} sm:mt-0 sm:flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3`}>
             <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1">
               <FilterSelect
-                label="Farm"
-                allLabel="All farms"
+                label={t("filters.farm")}
+                allLabel={t("filters.allFarms")}
                 value={filters.farmId === null ? "" : String(filters.farmId)}
                 options={farmOptions}
                 // Another farm's MCU would leave the list empty for no visible reason.
                 onChange={(v) => onChange({ ...filters, farmId: v ? Number(v) : null, mcuId: null })}
               />
-              <FilterSelect label="MCU" allLabel="All MCUs" value={filters.mcuId === null ? "" : String(filters.mcuId)} options={mcuOptions} onChange={(v) => onChange({ ...filters, mcuId: v ? Number(v) : null })} />
-              <FilterSelect<AlarmKind> label="Kind" allLabel="All kinds" value={filters.kind ?? ""} options={KIND_OPTIONS} onChange={(v) => onChange({ ...filters, kind: v || null })} />
+              <FilterSelect label={t("filters.mcu")} allLabel={t("filters.allMcus")} value={filters.mcuId === null ? "" : String(filters.mcuId)} options={mcuOptions} onChange={(v) => onChange({ ...filters, mcuId: v ? Number(v) : null })} />
+              <FilterSelect<AlarmKind> label={t("filters.kind")} allLabel={t("filters.allKinds")} value={filters.kind ?? ""} options={kindOptions} onChange={(v) => onChange({ ...filters, kind: v || null })} />
             </div>
             <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" disabled={!isFiltered(filters)} onClick={() => onChange({ farmId: null, mcuId: null, kind: null })}>
-              Reset
+              {t("filters.reset")}
             </button>
           </DisclosurePanel>
         </>
@@ -93,6 +98,8 @@ function useRevealSelected(selectedId: number | null, listed: boolean) {
  * time, with what resolves meanwhile on top. Filters by farm, MCU and kind, kept in the address.
  */
 export default function AlarmsPage() {
+  const { t } = useTranslation("alarms");
+  useLocale();
   const { core } = useAppData();
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => filtersFrom(params), [params]);
@@ -102,8 +109,8 @@ export default function AlarmsPage() {
   const now = useNow();
 
   // The filters' farms and MCUs; SPEC §8's toasts if they fail (the alarms themselves carry their names).
-  useListLoad({ load: useCallback(() => core.loadFarms(), [core]), failure: { kind: "info", fallback: "Failed to fetch farms" } });
-  useListLoad({ load: useCallback(() => core.loadMcus(), [core]), failure: { kind: "info", fallback: "Failed to fetch MCU by client" } });
+  useListLoad({ load: useCallback(() => core.loadFarms(), [core]), failure: { kind: "info", fallback: t("page.farmsFailed") } });
+  useListLoad({ load: useCallback(() => core.loadMcus(), [core]), failure: { kind: "info", fallback: t("page.mcusFailed") } });
 
   const load = useAlarmLoad();
   const allActive = useActiveAlarms();
@@ -114,7 +121,7 @@ export default function AlarmsPage() {
   const [acknowledgingFarm, setAcknowledgingFarm] = useState(false);
   // Only the farms where the person's role may acknowledge.
   const mayAcknowledge = useFarmsWhere("acknowledgeAlarms");
-  const farmsToAcknowledge = useMemo(() => farmsWithOpenAlarms(allActive).filter((f) => mayAcknowledge === null || mayAcknowledge.has(f.farmId)), [allActive, mayAcknowledge]);
+  const farmsToAcknowledge = useMemo(() => farmsWithOpenAlarms(t, allActive).filter((f) => mayAcknowledge === null || mayAcknowledge.has(f.farmId)), [t, allActive, mayAcknowledge]);
   useRevealSelected(selectedId, active.some((a) => a.alarm_id === selectedId) || (recent.state.status === "ready" && recent.state.alarms.some((a) => a.alarm_id === selectedId)));
   const acknowledged = (a: Alarm) => {
     setAcknowledging(null);
@@ -129,50 +136,50 @@ export default function AlarmsPage() {
 
       <section aria-labelledby="active-alarms-heading" className="flex flex-col gap-3 4xl:gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <SectionHeading id="active-alarms-heading" title="Active" count={activeKnown ? active.length : undefined} />
+          <SectionHeading id="active-alarms-heading" title={t("page.active")} count={activeKnown ? active.length : undefined} />
           {farmsToAcknowledge.length > 0 && (
             <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => setAcknowledgingFarm(true)}>
-              Acknowledge all…
+              {t("page.acknowledgeAll")}
             </button>
           )}
         </div>
         {/* Alarms come and go while the page is open: a screen reader hears the count change. */}
         <p aria-live="polite" className="sr-only">
-          {activeKnown ? (active.length === 1 ? "1 active alarm" : `${active.length} active alarms`) : ""}
+          {activeKnown ? t("page.activeCount", { count: active.length, n: formatFixed(active.length, 0) }) : ""}
         </p>
-        {load.state === "error" && <LoadError text={`The active alarms could not be loaded: ${load.message ?? "try again"}`} onRetry={() => void core.loadAlarms().catch(() => undefined)} />}
+        {load.state === "error" && <LoadError text={t("page.activeFailed", { reason: load.message ?? t("page.tryAgain") })} onRetry={() => void core.loadAlarms().catch(() => undefined)} />}
         {active.length > 0 ? (
-          <AlarmList alarms={active} label="Active alarms, newest first" now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
+          <AlarmList alarms={active} label={t("page.activeList")} now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
         ) : !activeKnown ? (
-          load.state !== "error" && <Loading text="Loading alarms…" />
+          load.state !== "error" && <Loading text={t("page.loadingActive")} />
         ) : (
-          <EmptyState title="No active alarms">
-            <p>{filtered ? "None for these filters. Reset them to see every active alarm." : "Every room is within its profile, online and charged."}</p>
+          <EmptyState title={t("page.noActive")}>
+            <p>{filtered ? t("page.noActiveFiltered") : t("page.noActiveText")}</p>
           </EmptyState>
         )}
       </section>
 
       <section aria-labelledby="recent-alarms-heading" className="flex flex-col gap-3 4xl:gap-4">
-        <SectionHeading id="recent-alarms-heading" title="Recent" />
+        <SectionHeading id="recent-alarms-heading" title={t("page.recent")} />
         {recent.state.status === "loading" ? (
-          <Loading text="Loading recent alarms…" />
+          <Loading text={t("page.loadingRecent")} />
         ) : recent.state.status === "error" ? (
-          <LoadError text={`The recent alarms could not be loaded: ${recent.state.message}`} onRetry={recent.retry} />
+          <LoadError text={t("page.recentFailed", { reason: recent.state.message })} onRetry={recent.retry} />
         ) : recent.state.alarms.length === 0 ? (
-          <EmptyState title="No resolved alarms">
-            <p>{filtered ? "None for these filters." : "An alarm is listed here, with how long it lasted, once its condition clears."}</p>
+          <EmptyState title={t("page.noResolved")}>
+            <p>{filtered ? t("page.noResolvedFiltered") : t("page.noResolvedText")}</p>
           </EmptyState>
         ) : (
           <>
-            <AlarmList alarms={recent.state.alarms} label="Resolved alarms, newest first" now={now} selectedId={selectedId} />
+            <AlarmList alarms={recent.state.alarms} label={t("page.resolvedList")} now={now} selectedId={selectedId} />
             {recent.state.next !== null && (
               <div className="flex flex-col items-center gap-2">
                 <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => void recent.loadMore()} disabled={recent.more.loading} aria-busy={recent.more.loading}>
-                  {recent.more.loading ? "Loading…" : "Load more"}
+                  {recent.more.loading ? t("page.loadingMore") : t("page.loadMore")}
                 </button>
                 {recent.more.error && (
                   <p role="alert" className="text-sm text-red-800">
-                    More alarms could not be loaded: {recent.more.error}
+                    {t("page.moreFailed", { reason: recent.more.error })}
                   </p>
                 )}
               </div>

@@ -1,8 +1,12 @@
+import type { TFunction } from "i18next";
 import { useId, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Alarm } from "../../../contract/alarms-values.ts";
 import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { AcknowledgeForm, useAcknowledging } from "./acknowledge-form.tsx";
 
 /** A farm with open alarms, as the dialog offers it. */
@@ -13,18 +17,18 @@ export interface FarmWithOpenAlarms {
 }
 
 /** The farms of the open alarms, with how many each has, most first (then by name). */
-export function farmsWithOpenAlarms(active: readonly Alarm[]): FarmWithOpenAlarms[] {
+export function farmsWithOpenAlarms(t: TFunction<"alarms">, active: readonly Alarm[]): FarmWithOpenAlarms[] {
   const byFarm = new Map<number, FarmWithOpenAlarms>();
   for (const a of active) {
     if (a.state !== "open" || a.farm_id === null) continue;
-    const farm = byFarm.get(a.farm_id) ?? { farmId: a.farm_id, name: a.farm_name ?? `Farm ${a.farm_id}`, open: 0 };
+    const farm = byFarm.get(a.farm_id) ?? { farmId: a.farm_id, name: a.farm_name ?? t("farmAcknowledge.farmNumbered", { id: a.farm_id }), open: 0 };
     farm.open++;
     byFarm.set(a.farm_id, farm);
   }
   return [...byFarm.values()].sort((x, y) => y.open - x.open || x.name.localeCompare(y.name));
 }
 
-const alarmsWord = (n: number) => (n === 1 ? "1 open alarm" : `${n} open alarms`);
+const alarmsWord = (t: TFunction<"alarms">, count: number) => t("farmAcknowledge.openAlarms", { count, n: formatFixed(count, 0) });
 
 /**
  * Acknowledging every open alarm of a farm at once (after a visit that dealt with them all): the
@@ -32,10 +36,12 @@ const alarmsWord = (n: number) => (n === 1 ? "1 open alarm" : `${n} open alarms`
  * it will acknowledge, may add one comment for all, and confirms. Each alarm keeps its own record.
  */
 export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: { open: boolean; farms: readonly FarmWithOpenAlarms[]; initialFarmId: number | null; onClose: () => void }) {
+  const { t } = useTranslation("alarms");
+  useLocale();
   const { core } = useAppData();
   const [farmId, setFarmId] = useState<number | null>(null);
   const [comment, setComment] = useState("");
-  const { saving, error, clearError, submit } = useAcknowledging("The alarms could not be acknowledged. Try again.");
+  const { saving, error, clearError, submit } = useAcknowledging(t("farmAcknowledge.failed"));
   const selectId = useId();
   // Opening starts from the page's farm; a farm whose alarms were all acknowledged meanwhile falls back to the next.
   const [wasOpen, setWasOpen] = useState(false);
@@ -50,26 +56,26 @@ export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: {
   const chosen = useMemo(() => farms.find((f) => f.farmId === farmId) ?? farms[0] ?? null, [farms, farmId]);
 
   return (
-    <Modal open={open} onClose={onClose} title="Acknowledge all alarms of a farm">
+    <Modal open={open} onClose={onClose} title={t("farmAcknowledge.title")}>
       {chosen === null ? (
-        <p className="text-gray-700">No open alarms are left to acknowledge.</p>
+        <p className="text-gray-700">{t("farmAcknowledge.noneLeft")}</p>
       ) : (
         <AcknowledgeForm
           comment={comment}
           onComment={setComment}
-          commentField={{ label: "Comment for all (optional)", placeholder: "What was done, e.g. Closed the tunnel door" }}
+          commentField={{ label: t("farmAcknowledge.comment"), placeholder: t("farmAcknowledge.commentPlaceholder") }}
           saving={saving}
           error={error}
-          action={`Acknowledge ${chosen.open === 1 ? "1 alarm" : `${chosen.open} alarms`}`}
+          action={t("farmAcknowledge.action", { count: chosen.open, n: formatFixed(chosen.open, 0) })}
           onSubmit={submit(async () => {
             const acknowledged = await core.acknowledgeFarmAlarms(chosen.farmId, comment.trim());
-            notify.success(acknowledged.length === 1 ? `Acknowledged 1 alarm in ${chosen.name}` : `Acknowledged ${acknowledged.length} alarms in ${chosen.name}`);
+            notify.success(t("farmAcknowledge.done", { count: acknowledged.length, n: formatFixed(acknowledged.length, 0), farm: chosen.name }));
             onClose();
           })}
           onCancel={onClose}
         >
           <label htmlFor={selectId} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
-            Farm
+            {t("farmAcknowledge.farm")}
           </label>
           <select
             id={selectId}
@@ -79,12 +85,12 @@ export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: {
           >
             {farms.map((f) => (
               <option key={f.farmId} value={f.farmId}>
-                {f.name} ({alarmsWord(f.open)})
+                {t("farmAcknowledge.option", { farm: f.name, alarms: alarmsWord(t, f.open) })}
               </option>
             ))}
           </select>
           <p className="mb-4 text-sm 4xl:text-lg text-gray-700" data-confirm-text>
-            Every open alarm of {chosen.name} ({alarmsWord(chosen.open)}) will be marked acknowledged by you. Each stays listed until its condition clears.
+            {t("farmAcknowledge.confirm", { farm: chosen.name, alarms: alarmsWord(t, chosen.open) })}
           </p>
         </AcknowledgeForm>
       )}

@@ -26,7 +26,7 @@ export function useRecentAlarms(filters: AlarmFilters) {
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<RecentLoad>({ status: "loading" });
   const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
-  // The latest request wins: pages of filters the farmer has already left are dropped.
+  // The latest request wins: pages of filters the farmer has since changed are dropped.
   const request = useRef(0);
 
   useEffect(() => {

@@ -1,5 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { actorOf, describeCommand, outcomeText, switchReasonOf } from "./command-labels.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import * as labels from "./command-labels.ts";
+
+beforeAll(() => startTexts());
+const en = () => i18n.getFixedT("en", "history");
+const describeCommand = (e: Parameters<typeof labels.describeCommand>[1]) => labels.describeCommand(en(), e);
+const actorOf = (e: Parameters<typeof labels.actorOf>[1]) => labels.actorOf(en(), e);
+const outcomeText = (e: Parameters<typeof labels.outcomeText>[1]) => labels.outcomeText(en(), e);
+const switchReasonOf = (e: Parameters<typeof labels.switchReasonOf>[1]) => labels.switchReasonOf(en(), e);
 
 describe("the command log's words", () => {
   it("says what was switched", () => {

@@ -1,15 +1,9 @@
+import type { TFunction } from "i18next";
 import type { CommandLogEntry, CommandOutcome } from "../../../contract/history.ts";
-import { reasonText } from "../../../contract/switch-reasons.ts";
+import { switchReasonWords, targetName } from "./history-words.ts";
 
 /** Each outcome as the command log names it (its filter options too). */
-export const OUTCOME_LABELS: Record<CommandOutcome, string> = {
-  pending: "Waiting for the device",
-  acknowledged: "Done",
-  refused: "Refused by the device",
-  timed_out: "No answer from the device",
-  failed: "Not sent",
-  reported: "Done by the automation",
-};
+export const outcomeLabel = (t: TFunction<"history">, outcome: CommandOutcome): string => t(`commands.outcomes.${outcome}`);
 
 /** How the outcome reads at a glance: good, bad, waiting or by the device itself. */
 export type OutcomeTone = "ok" | "bad" | "waiting" | "device";
@@ -22,23 +16,25 @@ export const OUTCOME_TONES: Record<CommandOutcome, OutcomeTone> = {
   reported: "device",
 };
 
-export const SOURCE_LABELS = { user: "From the app", automation: "Device automation" } as const;
+/** Where a command came from, as the command log's filter names it. */
+export const sourceLabel = (t: TFunction<"history">, source: "user" | "automation"): string => t(`commands.sources.${source}`);
 
 /** What was done, in words: "Humidifier switched on", "AC automation turned off". */
-export function describeCommand(e: Pick<CommandLogEntry, "target" | "type" | "on_off">): string {
-  return e.type === "status" ? `${e.target} switched ${e.on_off ? "on" : "off"}` : `${e.target} automation turned ${e.on_off ? "on" : "off"}`;
+export function describeCommand(t: TFunction<"history">, e: Pick<CommandLogEntry, "target" | "type" | "on_off">): string {
+  const target = targetName(t, e.target);
+  return e.type === "status" ? t(e.on_off ? "commands.switchedOn" : "commands.switchedOff", { target }) : t(e.on_off ? "commands.automationOn" : "commands.automationOff", { target });
 }
 
 /** Who did it: the user's name, or the device's automation. */
-export function actorOf(e: Pick<CommandLogEntry, "source" | "actor">): string {
-  if (e.source === "automation") return "Device automation";
-  return e.actor ?? "A user";
+export function actorOf(t: TFunction<"history">, e: Pick<CommandLogEntry, "source" | "actor">): string {
+  if (e.source === "automation") return t("commands.sources.automation");
+  return e.actor ?? t("commands.aUser");
 }
 
-/** The outcome with its reason, when the device or the server gave one. */
-export function outcomeText(e: Pick<CommandLogEntry, "outcome" | "reason">): string {
-  const label = OUTCOME_LABELS[e.outcome];
-  return e.reason && (e.outcome === "refused" || e.outcome === "failed" || e.outcome === "timed_out") ? `${label}: ${e.reason}` : label;
+/** The outcome with its reason, when the device or the server gave one (the reason is theirs, as they wrote it). */
+export function outcomeText(t: TFunction<"history">, e: Pick<CommandLogEntry, "outcome" | "reason">): string {
+  const label = outcomeLabel(t, e.outcome);
+  return e.reason && (e.outcome === "refused" || e.outcome === "failed" || e.outcome === "timed_out") ? t("commands.withReason", { label, reason: e.reason }) : label;
 }
 
 /**
@@ -46,7 +42,7 @@ export function outcomeText(e: Pick<CommandLogEntry, "outcome" | "reason">): str
  * 84.1 % below 85 % — Fruiting, day 3"), or the person who did it ("Humidifier on: switched by
  * sam"). Null for an automation command (`type: "auto"`) and for an automation switch with no reason known.
  */
-export function switchReasonOf(e: Pick<CommandLogEntry, "source" | "actor" | "target" | "type" | "on_off" | "why">): string | null {
+export function switchReasonOf(t: TFunction<"history">, e: Pick<CommandLogEntry, "source" | "actor" | "target" | "type" | "on_off" | "why">): string | null {
   if (e.type !== "status") return null;
-  return reasonText({ target: e.target, on: e.on_off, source: e.source, actor: e.actor, why: e.why });
+  return switchReasonWords(t, { target: e.target, on: e.on_off, source: e.source, actor: e.actor, why: e.why });
 }

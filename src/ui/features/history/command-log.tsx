@@ -1,12 +1,14 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { CommandLogEntry } from "../../../contract/history.ts";
 import { COMMAND_OUTCOMES, COMMAND_SOURCES, HISTORY_PATHS, STATE_TARGETS } from "../../../contract/history-values.ts";
-import { formatDateTime } from "../../components/dates.ts";
 import { FilterSelect } from "../../components/filter-select.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
-import { actorOf, describeCommand, OUTCOME_LABELS, OUTCOME_TONES, outcomeText, SOURCE_LABELS, switchReasonOf, type OutcomeTone } from "./command-labels.ts";
+import { useLocale } from "../../i18n/i18n.ts";
+import { actorOf, describeCommand, OUTCOME_TONES, outcomeLabel, outcomeText, sourceLabel, switchReasonOf, type OutcomeTone } from "./command-labels.ts";
 import { csvUrl } from "./csv-links.ts";
 import { ExportLink } from "./export-link.tsx";
+import { formatMoment, targetName } from "./history-words.ts";
 import type { RangeChoice } from "./time-range.ts";
 import { commandQuery, NO_COMMAND_FILTERS, useCommandLog, type CommandFilters } from "./use-command-log.ts";
 
@@ -17,20 +19,18 @@ const TONE_STYLES: Record<OutcomeTone, string> = {
   device: "bg-blue-50 text-blue-800 ring-blue-200",
 };
 
-const SOURCE_OPTIONS = COMMAND_SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] }));
-const OUTCOME_OPTIONS = COMMAND_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }));
-const TARGET_OPTIONS = STATE_TARGETS.map((t) => ({ value: t, label: t }));
-
 function CommandRow({ entry }: { entry: CommandLogEntry }) {
-  const reason = switchReasonOf(entry);
+  const { t } = useTranslation("history");
+  useLocale();
+  const reason = switchReasonOf(t, entry);
   return (
     <li className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4" data-outcome={entry.outcome} data-target={entry.target}>
       <time dateTime={entry.at} className="shrink-0 text-sm 4xl:text-xl text-gray-600 tabular-nums sm:w-44 4xl:w-80">
-        {formatDateTime(entry.at)}
+        {formatMoment(entry.at)}
       </time>
       <div className="min-w-0 flex-1">
-        <p className="font-medium text-gray-900 4xl:text-2xl">{describeCommand(entry)}</p>
-        <p className="text-sm 4xl:text-xl text-gray-600">{actorOf(entry)}</p>
+        <p className="font-medium text-gray-900 4xl:text-2xl">{describeCommand(t, entry)}</p>
+        <p className="text-sm 4xl:text-xl text-gray-600">{actorOf(t, entry)}</p>
         {reason && (
           <p className="text-sm 4xl:text-xl text-gray-800 break-words" data-reason={entry.why?.rule ?? entry.source}>
             {reason}
@@ -38,7 +38,7 @@ function CommandRow({ entry }: { entry: CommandLogEntry }) {
         )}
       </div>
       <p className={`self-start sm:self-center inline-flex rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ring-1 ring-inset ${TONE_STYLES[OUTCOME_TONES[entry.outcome]]}`}>
-        {outcomeText(entry)}
+        {outcomeText(t, entry)}
       </p>
     </li>
   );
@@ -46,6 +46,15 @@ function CommandRow({ entry }: { entry: CommandLogEntry }) {
 
 /** The command log of an MCU over the range: filters, the entries newest first, a page at a time, and its CSV. */
 export function CommandLog({ mcuId, choice, rangeKey }: { mcuId: number; choice: RangeChoice; rangeKey: string }) {
+  const { t } = useTranslation("history");
+  const options = useMemo(
+    () => ({
+      sources: COMMAND_SOURCES.map((s) => ({ value: s, label: sourceLabel(t, s) })),
+      outcomes: COMMAND_OUTCOMES.map((o) => ({ value: o, label: outcomeLabel(t, o) })),
+      targets: STATE_TARGETS.map((target) => ({ value: target, label: targetName(t, target) })),
+    }),
+    [t],
+  );
   const [filters, setFilters] = useState<CommandFilters>(NO_COMMAND_FILTERS);
   const { state, retry, refresh, loadMore, moreState } = useCommandLog(mcuId, choice, rangeKey, filters);
   const filtered = filters.source !== "" || filters.outcome !== "" || filters.target !== "";
@@ -55,33 +64,29 @@ export function CommandLog({ mcuId, choice, rangeKey }: { mcuId: number; choice:
     <div className="flex flex-col gap-4">
       <div className="flex flex-col sm:flex-row sm:flex-wrap sm:items-end gap-3">
         <div className="grid grid-cols-1 sm:grid-cols-3 gap-3 w-full sm:w-auto sm:flex-1 sm:min-w-[28rem]">
-          <FilterSelect label="Source" allLabel="All sources" value={filters.source} options={SOURCE_OPTIONS} onChange={(v) => set("source", v)} />
-          <FilterSelect label="Outcome" allLabel="All outcomes" value={filters.outcome} options={OUTCOME_OPTIONS} onChange={(v) => set("outcome", v)} />
-          <FilterSelect label="Controller" allLabel="All controllers" value={filters.target} options={TARGET_OPTIONS} onChange={(v) => set("target", v)} />
+          <FilterSelect label={t("commands.source")} allLabel={t("commands.allSources")} value={filters.source} options={options.sources} onChange={(v) => set("source", v)} />
+          <FilterSelect label={t("commands.outcome")} allLabel={t("commands.allOutcomes")} value={filters.outcome} options={options.outcomes} onChange={(v) => set("outcome", v)} />
+          <FilterSelect label={t("commands.controller")} allLabel={t("commands.allControllers")} value={filters.target} options={options.targets} onChange={(v) => set("target", v)} />
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={refresh}>
-            Refresh
+            {t("commands.refresh")}
           </button>
-          <ExportLink name="Export CSV of commands" href={() => csvUrl(HISTORY_PATHS.commandsCsv(mcuId), commandQuery(choice, filters, Date.now()))} />
+          <ExportLink name={t("commands.export")} href={() => csvUrl(HISTORY_PATHS.commandsCsv(mcuId), commandQuery(choice, filters, Date.now()))} />
         </div>
       </div>
 
       {state.status === "loading" ? (
-        <Loading text="Loading the command log…" />
+        <Loading text={t("commands.loading")} />
       ) : state.status === "error" ? (
-        <LoadError text={`The command log could not be loaded: ${state.message}`} onRetry={retry} />
+        <LoadError text={t("commands.failed", { reason: state.message })} onRetry={retry} />
       ) : state.value.entries.length === 0 ? (
-        <EmptyState title={filtered ? "No commands match these filters" : "No commands in this range"}>
-          <p>
-            {filtered
-              ? "Choose All in the filters, or pick a longer range."
-              : "Switches made from the dashboard and the changes the device's automation makes are listed here."}
-          </p>
+        <EmptyState title={filtered ? t("commands.noneFiltered") : t("commands.none")}>
+          <p>{filtered ? t("commands.noneFilteredText") : t("commands.noneText")}</p>
         </EmptyState>
       ) : (
         <div className="card px-4 4xl:px-6">
-          <ol className="divide-y divide-gray-100" aria-label="Commands, newest first">
+          <ol className="divide-y divide-gray-100" aria-label={t("commands.list")}>
             {state.value.entries.map((e) => (
               <CommandRow key={e.command_id} entry={e} />
             ))}
@@ -89,11 +94,11 @@ export function CommandLog({ mcuId, choice, rangeKey }: { mcuId: number; choice:
           {state.value.next !== null && (
             <div className="py-3 flex flex-col items-center gap-2 border-t border-gray-100">
               <button type="button" className="btn-secondary 4xl:text-xl" onClick={() => void loadMore()} disabled={moreState.loading}>
-                {moreState.loading ? "Loading…" : "Load more"}
+                {moreState.loading ? t("commands.loadingMore") : t("commands.loadMore")}
               </button>
               {moreState.error && (
                 <p role="alert" className="text-sm text-red-800">
-                  More commands could not be loaded: {moreState.error}
+                  {t("commands.moreFailed", { reason: moreState.error })}
                 </p>
               )}
             </div>

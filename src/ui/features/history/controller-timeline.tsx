@@ -1,12 +1,14 @@
+import type { TFunction } from "i18next";
 import { useEffect, useId, useMemo, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 import type uPlot from "uplot";
 import { STATE_TARGETS } from "../../../contract/history-values.ts";
-import { reasonText } from "../../../contract/switch-reasons.ts";
-import { formatDateTime } from "../../components/dates.ts";
 import { LoadError } from "../../components/states.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { useChartLayout, type ChartLayout } from "./chart-layout.ts";
 import { framesOf } from "./chart-frames.ts";
 import { baseOptions } from "./chart-options.ts";
+import { formatMoment, switchHead, switchReasonWords, targetName } from "./history-words.ts";
 import type { LiveValue } from "./live-value.ts";
 import { describeLane, segmentsOf, summarizeLane, switchNear, type Lanes, type StateChange } from "./timeline.ts";
 import type { Load } from "./use-load.ts";
@@ -25,7 +27,7 @@ const LABEL = "#1f2937";
  * thin blue stripe under it while its automation was on. The states come from `lanes` at paint
  * time, so a redraw after a change shows it; the last state lasts until now.
  */
-function lanesPlugin(lanes: LiveValue<Lanes>, layout: ChartLayout): uPlot.Plugin {
+function lanesPlugin(t: TFunction<"history">, lanes: LiveValue<Lanes>, layout: ChartLayout): uPlot.Plugin {
   return {
     hooks: {
       draw: [
@@ -44,8 +46,8 @@ function lanesPlugin(lanes: LiveValue<Lanes>, layout: ChartLayout): uPlot.Plugin
           ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
           ctx.clip();
           ctx.font = layout.font.replace(/^\d+px/, `${Math.round(fontPx * dpr)}px`);
-          // uPlot leaves the y axis's alignment (right) on the context.
-          ctx.textAlign = "left";
+          // uPlot leaves the y axis's alignment on the context; the chart's box is left to right in every language.
+          ctx.textAlign = "start";
           ctx.textBaseline = "top";
           STATE_TARGETS.forEach((target, i) => {
             const top = bbox.top + i * laneH;
@@ -63,7 +65,7 @@ function lanesPlugin(lanes: LiveValue<Lanes>, layout: ChartLayout): uPlot.Plugin
               }
             }
             ctx.fillStyle = LABEL;
-            ctx.fillText(target, bbox.left + 4 * dpr, top + 2 * dpr);
+            ctx.fillText(targetName(t, target), bbox.left + 4 * dpr, top + 2 * dpr);
           });
           ctx.restore();
         },
@@ -76,9 +78,9 @@ function lanesPlugin(lanes: LiveValue<Lanes>, layout: ChartLayout): uPlot.Plugin
 const HOVER_SLACK_PX = 10;
 
 /** A switch in words for its tooltip: when, and why (the rule, or who), else only what. */
-function switchText(target: (typeof STATE_TARGETS)[number], c: StateChange): string {
-  const why = c.cause ? reasonText({ target, on: c.status, source: c.cause.source, actor: c.cause.actor, why: c.cause.why }) : null;
-  return `${formatDateTime(c.at)} · ${why ?? `${target} ${c.status ? "on" : "off"}`}`;
+function switchText(t: TFunction<"history">, target: (typeof STATE_TARGETS)[number], c: StateChange): string {
+  const why = c.cause ? switchReasonWords(t, { target, on: c.status, source: c.cause.source, actor: c.cause.actor, why: c.cause.why }) : null;
+  return t("timeline.tooltip", { at: formatMoment(c.at), what: why ?? switchHead(t, target, c.status) });
 }
 
 /**
@@ -86,7 +88,7 @@ function switchText(target: (typeof STATE_TARGETS)[number], c: StateChange): str
  * too): the lane under the pointer, its switch nearest in time within HOVER_SLACK_PX. Only the
  * pointer over this chart counts, not a cursor synced from another chart of the page.
  */
-function switchTooltipPlugin(lanes: LiveValue<Lanes>): uPlot.Plugin {
+function switchTooltipPlugin(t: TFunction<"history">, lanes: LiveValue<Lanes>): uPlot.Plugin {
   let tip: HTMLDivElement | null = null;
   let over = false;
   const hide = () => {
@@ -99,6 +101,8 @@ function switchTooltipPlugin(lanes: LiveValue<Lanes>): uPlot.Plugin {
           tip = document.createElement("div");
           tip.className = "switch-tooltip pointer-events-none absolute z-10 max-w-[18rem] rounded-md bg-gray-900 px-2 py-1 text-xs 4xl:text-lg text-white shadow-lg";
           tip.hidden = true;
+          // The chart's box is left to right; its words run in the page's direction.
+          tip.dir = document.documentElement.dir || "ltr";
           u.over.appendChild(tip);
           u.over.addEventListener("mouseenter", () => (over = true));
           u.over.addEventListener("mouseleave", () => {
@@ -116,7 +120,7 @@ function switchTooltipPlugin(lanes: LiveValue<Lanes>): uPlot.Plugin {
           const at = u.posToVal(left, "x");
           const change = switchNear(lanes.value[target], at, Math.abs(u.posToVal(left + HOVER_SLACK_PX, "x") - at));
           if (!change) return hide();
-          tip.textContent = switchText(target, change);
+          tip.textContent = switchText(t, target, change);
           tip.dataset.target = target;
           tip.hidden = false;
           const x = u.valToPos(change.at, "x");
@@ -131,7 +135,7 @@ function switchTooltipPlugin(lanes: LiveValue<Lanes>): uPlot.Plugin {
   };
 }
 
-function timelineOptions(lanes: LiveValue<Lanes>, range: XRange, syncKey: string, layout: ChartLayout): uPlot.Options {
+function timelineOptions(t: TFunction<"history">, lanes: LiveValue<Lanes>, range: XRange, syncKey: string, layout: ChartLayout): uPlot.Options {
   const base = baseOptions(layout, syncKey);
   const [xAxis, yAxis] = base.axes!;
   // Room for a time axis of two lines (a tick naming its day): the lanes keep their height.
@@ -146,7 +150,7 @@ function timelineOptions(lanes: LiveValue<Lanes>, range: XRange, syncKey: string
     // The y axis draws nothing, but takes the charts' width, so the lanes start where the plots do.
     axes: [{ ...xAxis, grid: { show: false } }, { ...yAxis, values: (_u, splits) => splits.map(() => ""), grid: { show: false }, ticks: { show: false } }],
     series: [{}, { show: false }],
-    plugins: [xRangePlugin(range), lanesPlugin(lanes, layout), switchTooltipPlugin(lanes)],
+    plugins: [xRangePlugin(range), lanesPlugin(t, lanes, layout), switchTooltipPlugin(t, lanes)],
   };
 }
 
@@ -164,22 +168,25 @@ export function ControllerTimeline({
   syncKey: string;
   rangeText: string;
 }) {
+  const { t } = useTranslation("history");
   if (load.status === "loading")
     return (
       <div role="status" className="card p-4 4xl:p-6">
-        <span className="sr-only">Loading the controllers' timeline…</span>
+        <span className="sr-only">{t("timeline.loading")}</span>
         <div aria-hidden="true" className="h-[183px] 4xl:h-[313px] rounded-lg bg-gray-100 animate-pulse" />
       </div>
     );
-  if (load.status === "error") return <LoadError text={`The controllers' timeline could not be loaded: ${load.message}`} onRetry={retry} />;
+  if (load.status === "error") return <LoadError text={t("timeline.failed", { reason: load.message })} onRetry={retry} />;
   return <TimelineFigure lanes={load.value} range={range} syncKey={syncKey} rangeText={rangeText} />;
 }
 
 function TimelineFigure({ lanes, range, syncKey, rangeText }: { lanes: LiveValue<Lanes>; range: XRange; syncKey: string; rangeText: string }) {
+  const { t } = useTranslation("history");
+  useLocale();
   const layout = useChartLayout();
   const titleId = useId();
   const version = useSyncExternalStore(lanes.subscribe, lanes.version);
-  const options = useMemo(() => timelineOptions(lanes, range, syncKey, layout), [lanes, range, syncKey, layout]);
+  const options = useMemo(() => timelineOptions(t, lanes, range, syncKey, layout), [t, lanes, range, syncKey, layout]);
   const { hostRef, plotRef } = useUplot(options, () => [[...range.full()], [null, null]]);
 
   useEffect(() => {
@@ -194,25 +201,25 @@ function TimelineFigure({ lanes, range, syncKey, rangeText }: { lanes: LiveValue
     <figure aria-labelledby={titleId} data-changes={changes} className="card p-3 sm:p-4 4xl:p-6 min-w-0 flex flex-col gap-2 4xl:gap-3">
       <figcaption className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-3xl">
-          Controllers
+          {t("timeline.title")}
         </h3>
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs 4xl:text-xl text-gray-700" aria-label="Key">
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs 4xl:text-xl text-gray-700" aria-label={t("timeline.key")}>
           <li className="flex items-center gap-1.5">
             <span aria-hidden="true" className="inline-block w-4 h-2.5 4xl:w-7 4xl:h-4 rounded-sm" style={{ background: ON }} />
-            On
+            {t("timeline.on")}
           </li>
           <li className="flex items-center gap-1.5">
             <span aria-hidden="true" className="inline-block w-4 h-2.5 4xl:w-7 4xl:h-4 rounded-sm border border-gray-300" style={{ background: OFF }} />
-            Off
+            {t("timeline.off")}
           </li>
           <li className="flex items-center gap-1.5">
             <span aria-hidden="true" className="inline-block w-4 h-1 4xl:w-7 4xl:h-1.5 rounded-sm" style={{ background: AUTO }} />
-            Automation on
+            {t("timeline.automationOn")}
           </li>
         </ul>
       </figcaption>
-      <div ref={hostRef} className="history-chart min-w-0" aria-hidden="true" />
-      <ul className="grid gap-x-6 gap-y-1 sm:grid-cols-2 text-sm 4xl:text-2xl text-gray-700" aria-label={`Controllers over ${rangeText}`}>
+      <div ref={hostRef} dir="ltr" className="history-chart min-w-0" aria-hidden="true" />
+      <ul className="grid gap-x-6 gap-y-1 sm:grid-cols-2 text-sm 4xl:text-2xl text-gray-700" aria-label={t("timeline.summaryLabel", { range: rangeText })}>
         {summaries.map((s) => (
           <li
             key={s.target}
@@ -221,7 +228,7 @@ function TimelineFigure({ lanes, range, syncKey, rangeText }: { lanes: LiveValue
             data-auto={s.current ? (s.current.auto ? "on" : "off") : "unknown"}
             data-changes={lanes.value[s.target].filter((c) => c.at >= from).length}
           >
-            {describeLane(s)}
+            {describeLane(t, s)}
           </li>
         ))}
       </ul>

@@ -29,11 +29,11 @@ const batch = (status: Batch["status"], mcuIds: number[]) =>
 
 describe("the config an MCU keeps now", () => {
   it("is its running batch's plan, with the phase and day", () => {
-    expect(effectiveConfig(linked, [batch("running", [4])], NOW)).toEqual({ config: FRUITING, source: "the plan of batch Oyster 12 (Fruiting, day 3)" });
+    expect(effectiveConfig(linked, [batch("running", [4])], NOW)).toEqual({ config: FRUITING, source: { kind: "plan", batch: "Oyster 12", phase: "Fruiting", day: 3 } });
   });
 
   it("is the linked profile's when no batch runs on it", () => {
-    expect(effectiveConfig(linked, [batch("ended", [4]), batch("running", [5])], NOW)).toEqual({ config: PROFILE, source: "the profile Pinning" });
+    expect(effectiveConfig(linked, [batch("ended", [4]), batch("running", [5])], NOW)).toEqual({ config: PROFILE, source: { kind: "profile", profile: "Pinning" } });
   });
 
   it("is unknown with neither (the device's built-in settings)", () => {

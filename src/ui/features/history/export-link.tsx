@@ -1,4 +1,5 @@
 import type { MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
 
 function DownloadIcon({ className }: { className?: string }) {
   return (
@@ -12,13 +13,14 @@ function DownloadIcon({ className }: { className?: string }) {
  * "Export CSV": a download link whose address is made when it is followed, so a range that ends
  * now ends at the moment of the click, not when the page was drawn.
  */
-export function ExportLink({ href, label = "Export CSV", name }: { href: () => string; label?: string; /** The accessible name when the visible label needs its context ("Export commands as CSV"). */ name?: string }) {
+export function ExportLink({ href, label, name }: { href: () => string; label?: string; /** The accessible name when the visible label needs its context ("Export commands as CSV"). */ name?: string }) {
+  const { t } = useTranslation("history");
   const follow = (e: MouseEvent<HTMLAnchorElement>) => {
     e.currentTarget.href = href();
   };
   return (
     <a href={href()} download onClick={follow} className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" aria-label={name}>
-      <DownloadIcon /> {label}
+      <DownloadIcon /> {label ?? t("exportCsv")}
     </a>
   );
 }

@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useId, useMemo } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { HISTORY_METRICS, HISTORY_PATHS, METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
-import { formatDateTime } from "../../components/dates.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { useChartLayout } from "./chart-layout.ts";
 import { csvUrl } from "./csv-links.ts";
 import { ExportLink } from "./export-link.tsx";
 import { FarmChart } from "./farm-chart.tsx";
 import { ChartSkeletons } from "./history-charts.tsx";
+import { formatMoment, metricLabel } from "./history-words.ts";
 import { RangeLine } from "./range-line.tsx";
 import { RangePicker } from "./range-picker.tsx";
 import { describeRange, rangeFromParams, rangeToParams, resolveRange, type RangeChoice } from "./time-range.ts";
@@ -41,12 +43,14 @@ function useFarmParams(): { metric: HistoryMetric; choice: RangeChoice; set: (ne
  * of the same. While the range reaches now, the lines follow the live readings.
  */
 export default function FarmHistoryPage() {
+  const { t } = useTranslation("history");
+  useLocale();
   const { core } = useAppData();
   const farmId = Number(useParams().farmId);
   const valid = Number.isInteger(farmId) && farmId > 0;
   const { metric, choice, set } = useFarmParams();
   const rangeKey = JSON.stringify(choice);
-  const rangeText = describeRange(choice, formatDateTime);
+  const rangeText = describeRange(t, choice, formatMoment);
   const syncKey = `farm-${farmId}-${useId()}`;
   const layout = useChartLayout();
   const metricId = useId();
@@ -62,21 +66,18 @@ export default function FarmHistoryPage() {
   const live = resolveRange(choice, Date.now()).live;
 
   useEffect(() => {
-    if (farm) document.title = `${farm.name} · History · Mushroom Farm`;
-  }, [farm]);
+    if (farm) document.title = t("documentTitle", { name: farm.name });
+  }, [farm, t]);
 
   if (!valid || (!farm && list.state.status === "ready"))
     return (
-      <EmptyState title="Farm not found">
+      <EmptyState title={t("farmPage.notFound")}>
         <p>
-          It may have been deleted.{" "}
-          <Link to="/farms" className="font-medium text-brand-700 underline underline-offset-2">
-            Go to Manage Farms
-          </Link>
+          <Trans t={t} i18nKey="farmPage.notFoundText" components={{ link: <Link to="/farms" className="font-medium text-brand-700 underline underline-offset-2" /> }} />
         </p>
       </EmptyState>
     );
-  if (!farm) return list.state.status === "error" ? <LoadError text={list.state.message} onRetry={list.retry} /> : <Loading text="Loading the farm…" />;
+  if (!farm) return list.state.status === "error" ? <LoadError text={list.state.message} onRetry={list.retry} /> : <Loading text={t("farmPage.loading")} />;
 
   const csv = () => {
     const r = resolveRange(choice, Date.now());
@@ -90,7 +91,7 @@ export default function FarmHistoryPage() {
         <h2 className="text-xl sm:text-2xl 4xl:text-4xl font-semibold text-gray-900 break-words">{farm.name}</h2>
         <p className="text-sm 4xl:text-xl text-gray-600">{farm.location}</p>
         {farm.mcus.length > 0 && (
-          <nav aria-label="MCUs of this farm" className="mt-2">
+          <nav aria-label={t("farmPage.mcus")} className="mt-2">
             <ul className="flex flex-wrap gap-x-3 gap-y-1 text-sm 4xl:text-xl">
               {farm.mcus.map((m) => (
                 <li key={m.mcu_id}>
@@ -108,17 +109,17 @@ export default function FarmHistoryPage() {
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div>
             <h2 id="farm-readings-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-              Compare MCUs
+              {t("farmPage.compare")}
             </h2>
             <RangeLine choice={choice} range={range} live={live && !many} />
           </div>
-          <ExportLink href={csv} name="Export CSV of the comparison" />
+          <ExportLink href={csv} name={t("farmPage.export")} />
         </div>
         <div className="flex flex-wrap items-end justify-between gap-3">
           <div className="flex flex-wrap items-end gap-3">
             <div>
               <label htmlFor={metricId} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
-                Metric
+                {t("farmPage.metric")}
               </label>
               <select
                 id={metricId}
@@ -128,7 +129,7 @@ export default function FarmHistoryPage() {
               >
                 {HISTORY_METRICS.map((m) => (
                   <option key={m} value={m}>
-                    {METRIC_INFO[m].label} ({METRIC_INFO[m].unit})
+                    {t("farmPage.metricOption", { metric: metricLabel(t, m), unit: METRIC_INFO[m].unit })}
                   </option>
                 ))}
               </select>
@@ -138,21 +139,18 @@ export default function FarmHistoryPage() {
           <ZoomControls range={range} />
         </div>
         {history.state.status === "loading" ? (
-          <ChartSkeletons count={1} label="Loading the comparison…" />
+          <ChartSkeletons count={1} label={t("farmPage.loadingComparison")} />
         ) : history.state.status === "error" ? (
-          <LoadError text={`The comparison could not be loaded: ${history.state.message}`} onRetry={history.retry} />
+          <LoadError text={t("farmPage.comparisonFailed", { reason: history.state.message })} onRetry={history.retry} />
         ) : history.state.value.value.mcus.length === 0 ? (
-          <EmptyState title="No MCUs on this farm yet">
+          <EmptyState title={t("farmPage.noMcus")}>
             <p>
-              <Link to="/mcu" className="font-medium text-brand-700 underline underline-offset-2">
-                Add an MCU
-              </Link>{" "}
-              to this farm to compare its readings here.
+              <Trans t={t} i18nKey="farmPage.noMcusText" components={{ link: <Link to="/mcu" className="font-medium text-brand-700 underline underline-offset-2" /> }} />
             </p>
           </EmptyState>
         ) : history.state.value.value.t.length === 0 && !live ? (
-          <EmptyState title="No readings in this range yet">
-            <p>No MCU of this farm reported {METRIC_INFO[metric].label.toLowerCase()} in this range. Pick another range or metric.</p>
+          <EmptyState title={t("farmPage.noReadings")}>
+            <p>{t("farmPage.noReadingsText", { metric: t(`metricsInSentence.${metric}`) })}</p>
           </EmptyState>
         ) : (
           <FarmChart feed={history.state.value} range={range} syncKey={syncKey} layout={layout} rangeText={rangeText} />

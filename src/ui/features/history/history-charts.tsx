@@ -1,8 +1,10 @@
 import { useMemo, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import type { Batch } from "../../../contract/grow.ts";
 import type { HistoryMetric } from "../../../contract/history.ts";
 import { EmptyState, LoadError } from "../../components/states.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { useChartLayout } from "./chart-layout.ts";
 import { metricsWithData, type HistoryBuffer } from "./history-series.ts";
 import type { LiveValue } from "./live-value.ts";
@@ -54,33 +56,33 @@ interface HistoryChartsProps {
 
 /** The MCU's charts, one per metric that has data, in their loading, empty and error states. */
 export function HistoryCharts({ load, retry, ...rest }: HistoryChartsProps) {
-  if (load.status === "loading") return <ChartSkeletons count={4} label="Loading the readings…" />;
-  if (load.status === "error") return <LoadError text={`The readings could not be loaded: ${load.message}`} onRetry={retry} />;
+  const { t } = useTranslation("history");
+  if (load.status === "loading") return <ChartSkeletons count={4} label={t("charts.loading")} />;
+  if (load.status === "error") return <LoadError text={t("charts.failed", { reason: load.message })} onRetry={retry} />;
   return <ChartGrid feed={load.value} {...rest} />;
 }
 
 const NO_BATCHES: readonly Batch[] = [];
 
 function ChartGrid({ feed, profile, batches = NO_BATCHES, range, syncKey, rangeText, live }: Omit<HistoryChartsProps, "load" | "retry"> & { feed: LiveValue<HistoryBuffer> }) {
+  const { t } = useTranslation("history");
+  const { tag } = useLocale();
   const layout = useChartLayout();
   const metrics = useMetricsWithData(feed);
-  // One limits object per metric, profile and batch list, so a chart keeps its options (and its canvas) across renders.
+  // One limits object per metric, profile, batch list and language, so a chart keeps its options (and its canvas) across renders.
   const limitsOf = useMemo(() => {
     const made = new Map<HistoryMetric, MetricLimits | null>();
     const now = Date.now();
     return (m: HistoryMetric) => {
-      if (!made.has(m)) made.set(m, limitsWithPlan(m, limitsFor(m, profile), batches, now));
+      if (!made.has(m)) made.set(m, limitsWithPlan(t, m, limitsFor(t, m, profile), batches, now));
       return made.get(m)!;
     };
-  }, [profile, batches]);
+    // The limits' words are in the person's digits: another choice of digits words them again.
+  }, [t, tag, profile, batches]);
   if (metrics.length === 0) {
     return (
-      <EmptyState title="No readings in this range yet">
-        <p>
-          {live
-            ? "Charts appear here as soon as the MCU reports. Check that it is powered and online, or pick a longer range."
-            : "The MCU did not report in this range. Pick another range, or a longer one."}
-        </p>
+      <EmptyState title={t("charts.empty")}>
+        <p>{live ? t("charts.emptyLive") : t("charts.emptyPast")}</p>
       </EmptyState>
     );
   }

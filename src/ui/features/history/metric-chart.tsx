@@ -1,10 +1,14 @@
+import type { TFunction } from "i18next";
 import { memo, useEffect, useId, useMemo, useSyncExternalStore } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import type uPlot from "uplot";
 import { METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { METRIC_COLORS, PROFILE_FILL, PROFILE_STROKE, withAlpha, type ChartLayout } from "./chart-layout.ts";
 import { framesOf } from "./chart-frames.ts";
 import { baseOptions, timeValue } from "./chart-options.ts";
 import { chartColumns, summarize, type HistoryBuffer } from "./history-series.ts";
+import { metricLabel } from "./history-words.ts";
 import { limitsPlugin, limitsRange } from "./limits-plugin.ts";
 import type { LiveValue } from "./live-value.ts";
 import { formatMetric } from "./metric-format.ts";
@@ -25,7 +29,7 @@ interface MetricChartProps {
   rangeText: string;
 }
 
-function metricOptions({ metric, limits, range, syncKey, layout }: Omit<MetricChartProps, "feed" | "rangeText">): uPlot.Options {
+function metricOptions(t: TFunction<"history">, { metric, limits, range, syncKey, layout }: Omit<MetricChartProps, "feed" | "rangeText">): uPlot.Options {
   const color = METRIC_COLORS[metric];
   const value = (_u: uPlot, v: number | null) => formatMetric(metric, v);
   const edge = { stroke: withAlpha(color, 0.45), width: 1, points: { show: false }, value };
@@ -34,10 +38,10 @@ function metricOptions({ metric, limits, range, syncKey, layout }: Omit<MetricCh
     width: 0,
     scales: { y: { range: limitsRange(limits) } },
     series: [
-      { label: "Time", value: timeValue },
-      { ...edge, label: "Low" },
-      { ...edge, label: "High" },
-      { label: "Average", stroke: color, width: layout.lineWidth, value },
+      { label: t("chart.time"), value: timeValue },
+      { ...edge, label: t("chart.low") },
+      { ...edge, label: t("chart.high") },
+      { label: t("chart.average"), stroke: color, width: layout.lineWidth, value },
     ],
     // The min–max spread of each bucket, shaded between the Low and High series.
     bands: [{ series: [2, 1], fill: withAlpha(color, 0.16) }],
@@ -55,10 +59,12 @@ function metricOptions({ metric, limits, range, syncKey, layout }: Omit<MetricCh
  * start and samples: a reading folded in shows there), `data-limit-*` hold the limits drawn.
  */
 export const MetricChart = memo(function MetricChart({ metric, feed, limits, range, syncKey, layout, rangeText }: MetricChartProps) {
+  const { t } = useTranslation("history");
+  useLocale();
   const titleId = useId();
   const summaryId = useId();
   const version = useSyncExternalStore(feed.subscribe, feed.version);
-  const options = useMemo(() => metricOptions({ metric, limits, range, syncKey, layout }), [metric, limits, range, syncKey, layout]);
+  const options = useMemo(() => metricOptions(t, { metric, limits, range, syncKey, layout }), [t, metric, limits, range, syncKey, layout]);
   const { hostRef, plotRef } = useUplot(options, () => chartColumns(feed.value, metric));
 
   useEffect(() => {
@@ -86,7 +92,7 @@ export const MetricChart = memo(function MetricChart({ metric, feed, limits, ran
     >
       <figcaption className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-3xl">
-          {info.label} <span className="font-normal text-gray-500">({info.unit})</span>
+          {metricLabel(t, metric)} <span className="font-normal text-gray-500">({info.unit})</span>
         </h3>
         {limits && (
           <p className="flex items-center gap-1.5 text-xs 4xl:text-xl text-gray-700">
@@ -99,11 +105,14 @@ export const MetricChart = memo(function MetricChart({ metric, feed, limits, ran
           </p>
         )}
       </figcaption>
-      <div ref={hostRef} className="history-chart min-w-0" aria-hidden="true" />
+      <div ref={hostRef} dir="ltr" className="history-chart min-w-0" aria-hidden="true" />
       <p id={summaryId} className="text-sm 4xl:text-2xl text-gray-700 tabular-nums">
-        Latest <strong className="font-semibold text-gray-900">{formatMetric(metric, summary.latest)}</strong>, lowest {formatMetric(metric, summary.min)}, highest{" "}
-        {formatMetric(metric, summary.max)}
-        <span className="sr-only"> over {rangeText}</span>
+        <Trans
+          t={t}
+          i18nKey="chart.summary"
+          values={{ latest: formatMetric(metric, summary.latest), lowest: formatMetric(metric, summary.min), highest: formatMetric(metric, summary.max), range: rangeText }}
+          components={{ strong: <strong className="font-semibold text-gray-900" />, sr: <span className="sr-only" /> }}
+        />
       </p>
     </figure>
   );

@@ -1,11 +1,10 @@
 import { METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
+import { formatFixed } from "../../i18n/format.ts";
 
-/** CO2 in whole ppm, the rest to a tenth, in the farmer's locale; formatters made once. */
-const FORMATTERS = [0, 1].map((digits) => new Intl.NumberFormat(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
 const digitsOf = (metric: HistoryMetric) => (metric === "co2" || metric === "battery" ? 0 : 1);
 
-/** "88.2 %", "1,204 ppm"; a dash for no value. */
+/** "88.2 %", "1,204 ppm": CO2 and the battery whole, the rest to a tenth, in the person's digits; a dash for no value. */
 export function formatMetric(metric: HistoryMetric, value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "–";
-  return `${FORMATTERS[digitsOf(metric)]!.format(value)} ${METRIC_INFO[metric].unit}`;
+  return `${formatFixed(value, digitsOf(metric))} ${METRIC_INFO[metric].unit}`;
 }

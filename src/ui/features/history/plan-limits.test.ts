@@ -1,9 +1,19 @@
-import { describe, expect, it } from "vitest";
-import type { RecipePhase } from "../../../contract/grow.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ProfileConfig } from "../../../contract/entities.ts";
+import type { Batch, RecipePhase } from "../../../contract/grow.ts";
+import type { HistoryMetric } from "../../../contract/history-values.ts";
 import { batchRecord, DAY, OYSTER_PHASES, T0 } from "../../../test-support/batches.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
 import { gaps } from "./limits-plugin.ts";
-import { limitsWithPlan, plannedLimits } from "./plan-limits.ts";
-import { limitsFor } from "./profile-limits.ts";
+import { limitsWithPlan as withPlanIn, plannedLimits as plannedIn } from "./plan-limits.ts";
+import { limitsFor as limitsIn, type MetricLimits } from "./profile-limits.ts";
+
+beforeAll(() => startTexts());
+const en = () => i18n.getFixedT("en", "history");
+const limitsFor = (metric: HistoryMetric, config: ProfileConfig | null) => limitsIn(en(), metric, config);
+const plannedLimits = (metric: HistoryMetric, batches: readonly Batch[], now: number) => plannedIn(en(), metric, batches, now);
+const limitsWithPlan = (metric: HistoryMetric, profile: MetricLimits | null, batches: readonly Batch[], now: number) => withPlanIn(en(), metric, profile, batches, now);
 
 const cooling: RecipePhase = { ...OYSTER_PHASES[0]!, name: "Cooling", days: 2, ramps: [{ setting: "ac.target_temp", to: 16 }] };
 

@@ -1,4 +1,7 @@
+import type { TFunction } from "i18next";
 import { batchPhaseSpans, phaseConfigAt, type Batch } from "../../../contract/grow.ts";
+import { currentLocale } from "../../i18n/i18n.ts";
+import { namesList } from "./history-words.ts";
 import type { HistoryMetric } from "../../../contract/history.ts";
 import { limitsFor, type MetricLimits } from "./profile-limits.ts";
 
@@ -19,7 +22,7 @@ const HOUR = 3_600_000;
  * ramps in steps), judged as the profile's limits are (`limitsFor`). Where a batch ran, the chart
  * draws these under the readings instead of the linked profile's, which was set aside meanwhile.
  */
-export function plannedLimits(metric: HistoryMetric, batches: readonly Batch[], now: number): PlannedLimit[] {
+export function plannedLimits(t: TFunction<"history">, metric: HistoryMetric, batches: readonly Batch[], now: number): PlannedLimit[] {
   const pieces: PlannedLimit[] = [];
   for (const b of batches) {
     for (const span of batchPhaseSpans(b, now)) {
@@ -29,7 +32,7 @@ export function plannedLimits(metric: HistoryMetric, batches: readonly Batch[], 
       const step = length / steps;
       for (let k = 0; k < steps; k++) {
         const from = span.start + k * step;
-        const limits = limitsFor(metric, phaseConfigAt(span.phase, (from + step / 2 - span.start) / span.rampMs));
+        const limits = limitsFor(t, metric, phaseConfigAt(span.phase, (from + step / 2 - span.start) / span.rampMs));
         if (!limits || !limits.fromProfile) continue;
         const last = pieces.at(-1);
         // Steps the rounding left equal are one piece.
@@ -45,15 +48,17 @@ export function plannedLimits(metric: HistoryMetric, batches: readonly Batch[], 
  * A metric's limits with the batches' plan: the profile's outside the batches' spans, the plan's
  * within them. Null when there is neither.
  */
-export function limitsWithPlan(metric: HistoryMetric, profileLimits: MetricLimits | null, batches: readonly Batch[], now: number): MetricLimits | null {
-  const plan = batches.length > 0 ? plannedLimits(metric, batches, now) : [];
+export function limitsWithPlan(t: TFunction<"history">, metric: HistoryMetric, profileLimits: MetricLimits | null, batches: readonly Batch[], now: number): MetricLimits | null {
+  const plan = batches.length > 0 ? plannedLimits(t, metric, batches, now) : [];
   if (plan.length === 0) return profileLimits;
-  const names = batches.map((b) => b.name).join(", ");
-  const planText = `Plan of ${batches.length === 1 ? "batch" : "batches"} ${names}`;
+  const names = namesList(batches.map((b) => b.name));
+  const planText = t("limits.plan", { count: batches.length, names });
+  // The profile's words go on within the sentence: their first letter lower-case ("profile: humidifier on…").
+  const within = (text: string) => `${text.charAt(0).toLocaleLowerCase(currentLocale().tag)}${text.slice(1)}`;
   return {
     band: profileLimits?.fromProfile ? profileLimits.band : null,
     line: profileLimits?.fromProfile ? profileLimits.line : null,
-    text: profileLimits?.fromProfile ? `${planText}; elsewhere ${profileLimits.text.charAt(0).toLowerCase()}${profileLimits.text.slice(1)}` : planText,
+    text: profileLimits?.fromProfile ? t("limits.planElsewhere", { plan: planText, profile: within(profileLimits.text) }) : planText,
     fromProfile: true,
     plan,
   };

@@ -1,6 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ProfileConfig } from "../../../contract/entities.ts";
-import { limitsFor } from "./profile-limits.ts";
+import type { HistoryMetric } from "../../../contract/history-values.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { limitsFor as limitsIn } from "./profile-limits.ts";
+
+beforeAll(() => startTexts());
+const limitsFor = (metric: HistoryMetric, config: ProfileConfig | null) => limitsIn(i18n.getFixedT("en", "history"), metric, config);
 
 const PROFILE: ProfileConfig = {
   irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },

@@ -1,6 +1,8 @@
+import type { TFunction } from "i18next";
 import { LOW_BATTERY_BELOW, TEMPERATURE_TOLERANCE } from "../../../contract/conditions.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import type { HistoryMetric } from "../../../contract/history.ts";
+import { plainNumber } from "./history-words.ts";
 
 /**
  * What a chart draws of the limits a metric is kept within: a band (where the automation keeps
@@ -24,20 +26,21 @@ export interface MetricLimits {
   plan?: readonly { from: number; to: number; band: { low: number; high: number } | null; line: number | null }[];
 }
 
-export function limitsFor(metric: HistoryMetric, config: ProfileConfig | null): MetricLimits | null {
-  if (metric === "battery") return { band: null, line: LOW_BATTERY_BELOW, text: `Low battery below ${LOW_BATTERY_BELOW} %`, fromProfile: false };
+export function limitsFor(t: TFunction<"history">, metric: HistoryMetric, config: ProfileConfig | null): MetricLimits | null {
+  const n = (v: number) => plainNumber(v);
+  if (metric === "battery") return { band: null, line: LOW_BATTERY_BELOW, text: t("limits.battery", { limit: n(LOW_BATTERY_BELOW) }), fromProfile: false };
   if (!config) return null;
   switch (metric) {
     case "humidity": {
       const { humidity_on_below: low, humidity_off_above: high } = config.humidifier;
-      return { band: ordered(low, high), line: null, text: `Profile: humidifier on below ${low} %, off above ${high} %`, fromProfile: true };
+      return { band: ordered(low, high), line: null, text: t("limits.humidity", { low: n(low), high: n(high) }), fromProfile: true };
     }
     case "soil_moisture": {
       const { soil_moisture_on: low, soil_moisture_off: high } = config.irrigation;
-      return { band: ordered(low, high), line: null, text: `Profile: irrigation on below ${low} %, off above ${high} %`, fromProfile: true };
+      return { band: ordered(low, high), line: null, text: t("limits.soilMoisture", { low: n(low), high: n(high) }), fromProfile: true };
     }
     case "co2":
-      return { band: null, line: config.ventilation.co2_threshold, text: `Profile: ventilation above ${config.ventilation.co2_threshold} ppm`, fromProfile: true };
+      return { band: null, line: config.ventilation.co2_threshold, text: t("limits.co2", { limit: n(config.ventilation.co2_threshold) }), fromProfile: true };
     case "temperature":
     case "soil_temperature": {
       // The AC holds one temperature, the one its profile is based on; the other is only watched.
@@ -47,7 +50,7 @@ export function limitsFor(metric: HistoryMetric, config: ProfileConfig | null): 
       return {
         band: { low: target - TEMPERATURE_TOLERANCE, high: target + TEMPERATURE_TOLERANCE },
         line: target,
-        text: `Profile: AC target ${target} °C (± ${TEMPERATURE_TOLERANCE} °C)`,
+        text: t("limits.temperature", { target: n(target), tolerance: n(TEMPERATURE_TOLERANCE) }),
         fromProfile: true,
       };
     }

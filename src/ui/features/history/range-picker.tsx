@@ -1,8 +1,10 @@
 import { useId, useState, type FormEvent } from "react";
-import { checkCustomRange, RANGE_PRESETS, resolveRange, toLocalInput, type RangeChoice } from "./time-range.ts";
+import { useTranslation } from "react-i18next";
+import { useLocale } from "../../i18n/i18n.ts";
+import { checkCustomRange, presetWords, RANGE_PRESETS, rangeErrorText, resolveRange, toLocalInput, type CustomRangeErrors, type RangeChoice } from "./time-range.ts";
 
 const toggleClass = (pressed: boolean) =>
-  `min-h-11 min-w-12 4xl:min-h-16 4xl:min-w-20 px-3 4xl:px-5 text-sm 4xl:text-xl font-medium first:rounded-l-lg last:rounded-r-lg border border-gray-300 -ml-px first:ml-0 focus-visible:relative focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${pressed ? "bg-brand-700 text-white border-brand-700 relative" : "bg-white text-gray-800 hover:bg-gray-50"}`;
+  `min-h-11 min-w-12 4xl:min-h-16 4xl:min-w-20 px-3 4xl:px-5 text-sm 4xl:text-xl font-medium first:rounded-s-lg last:rounded-e-lg border border-gray-300 -ms-px first:ms-0 focus-visible:relative focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${pressed ? "bg-brand-700 text-white border-brand-700 relative" : "bg-white text-gray-800 hover:bg-gray-50"}`;
 
 const inputClass =
   "block w-full rounded-lg border bg-white px-3 py-2 4xl:px-4 4xl:py-3 text-sm 4xl:text-xl text-gray-900 focus:outline-none focus:ring-2";
@@ -12,18 +14,20 @@ const inputClass =
  * which opens two date-time fields checked together on Apply.
  */
 export function RangePicker({ choice, onChange }: { choice: RangeChoice; onChange: (choice: RangeChoice) => void }) {
+  const { t } = useTranslation("history");
+  useLocale();
   const [customOpen, setCustomOpen] = useState(choice.kind === "custom");
   const formId = useId();
   return (
     <div className="flex flex-col gap-3">
-      <div role="group" aria-label="Time range" className="inline-flex flex-wrap">
+      <div role="group" aria-label={t("range.picker")} className="inline-flex flex-wrap">
         {RANGE_PRESETS.map((p) => {
           const pressed = choice.kind === "preset" && choice.preset === p.key && !customOpen;
           return (
             <button
               key={p.key}
               type="button"
-              title={p.name}
+              title={presetWords(t, p.key, "name")}
               aria-pressed={pressed}
               className={toggleClass(pressed)}
               onClick={() => {
@@ -31,12 +35,12 @@ export function RangePicker({ choice, onChange }: { choice: RangeChoice; onChang
                 onChange({ kind: "preset", preset: p.key });
               }}
             >
-              {p.label}
+              {presetWords(t, p.key, "label")}
             </button>
           );
         })}
         <button type="button" aria-pressed={customOpen} aria-expanded={customOpen} aria-controls={formId} className={toggleClass(customOpen)} onClick={() => setCustomOpen(true)}>
-          Custom
+          {t("range.custom")}
         </button>
       </div>
       {customOpen && <CustomRangeForm id={formId} choice={choice} onApply={onChange} />}
@@ -45,11 +49,12 @@ export function RangePicker({ choice, onChange }: { choice: RangeChoice; onChang
 }
 
 function CustomRangeForm({ id, choice, onApply }: { id: string; choice: RangeChoice; onApply: (choice: RangeChoice) => void }) {
+  const { t } = useTranslation("history");
   // The fields start from the range shown, so Custom refines it rather than starting blank.
   const [initial] = useState(() => resolveRange(choice, Date.now()));
   const [fromText, setFromText] = useState(() => toLocalInput(initial.from));
   const [toText, setToText] = useState(() => toLocalInput(initial.to));
-  const [errors, setErrors] = useState<{ from?: string; to?: string }>({});
+  const [errors, setErrors] = useState<CustomRangeErrors>({});
   const fromId = useId();
   const toId = useId();
 
@@ -64,34 +69,37 @@ function CustomRangeForm({ id, choice, onApply }: { id: string; choice: RangeCho
     onApply({ kind: "custom", from: check.from, to: check.to });
   }
 
-  const field = (name: "from" | "to", label: string, inputId: string, value: string, set: (v: string) => void) => (
-    <div className="min-w-0 flex-1 sm:flex-none">
-      <label htmlFor={inputId} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
-        {label}
-      </label>
-      <input
-        id={inputId}
-        type="datetime-local"
-        value={value}
-        onChange={(e) => set(e.target.value)}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${inputId}-error` : undefined}
-        className={`${inputClass} ${errors[name] ? "border-red-600 focus:ring-red-600/30" : "border-gray-300 focus:border-brand-600 focus:ring-brand-600/30"}`}
-      />
-      {errors[name] && (
-        <p id={`${inputId}-error`} className="mt-1 text-sm 4xl:text-lg text-red-700">
-          {errors[name]}
-        </p>
-      )}
-    </div>
-  );
+  const field = (name: "from" | "to", label: string, inputId: string, value: string, set: (v: string) => void) => {
+    const error = errors[name];
+    return (
+      <div className="min-w-0 flex-1 sm:flex-none">
+        <label htmlFor={inputId} className="block text-sm 4xl:text-xl font-medium text-gray-700 mb-1">
+          {label}
+        </label>
+        <input
+          id={inputId}
+          type="datetime-local"
+          value={value}
+          onChange={(e) => set(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+          className={`${inputClass} ${error ? "border-red-600 focus:ring-red-600/30" : "border-gray-300 focus:border-brand-600 focus:ring-brand-600/30"}`}
+        />
+        {error && (
+          <p id={`${inputId}-error`} className="mt-1 text-sm 4xl:text-lg text-red-700">
+            {rangeErrorText(t, error)}
+          </p>
+        )}
+      </div>
+    );
+  };
 
   return (
-    <form id={id} noValidate onSubmit={apply} aria-label="Custom range" className="flex flex-wrap items-start gap-3">
-      {field("from", "From", fromId, fromText, setFromText)}
-      {field("to", "To", toId, toText, setToText)}
+    <form id={id} noValidate onSubmit={apply} aria-label={t("range.customForm")} className="flex flex-wrap items-start gap-3">
+      {field("from", t("range.from"), fromId, fromText, setFromText)}
+      {field("to", t("range.to"), toId, toText, setToText)}
       <button type="submit" className="btn-primary mt-6 4xl:mt-9 4xl:text-xl 4xl:px-6 4xl:py-3">
-        Apply
+        {t("range.apply")}
       </button>
     </form>
   );

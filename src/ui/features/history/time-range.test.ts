@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_SPAN_MS } from "../../../contract/history-values.ts";
-import { checkCustomRange, DEFAULT_RANGE, describeRange, fromLocalInput, rangeFromParams, rangeTitle, rangeToParams, resolveRange, toLocalInput } from "./time-range.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { checkCustomRange, DEFAULT_RANGE, describeRange, fromLocalInput, rangeErrorText, rangeFromParams, rangeTitle, rangeToParams, resolveRange, toLocalInput } from "./time-range.ts";
+
+beforeAll(() => startTexts());
+const en = () => i18n.getFixedT("en", "history");
 
 const NOW = new Date(2026, 2, 10, 12, 30).getTime();
 const HOUR = 3_600_000;
@@ -41,23 +46,32 @@ describe("checking a custom range", () => {
   });
 
   it("says which field to correct and why", () => {
-    expect(checkCustomRange("", "", NOW)).toEqual({ ok: false, errors: { from: "Enter the start of the range", to: "Enter the end of the range" } });
-    expect(checkCustomRange("2026-03-10T12:00", "2026-03-10T11:00", NOW)).toEqual({ ok: false, errors: { to: "The end must be after the start" } });
-    expect(checkCustomRange("2026-03-10T12:00", "2026-03-10T12:00", NOW)).toEqual({ ok: false, errors: { to: "The end must be after the start" } });
-    expect(checkCustomRange("2026-03-11T12:00", "2026-03-12T12:00", NOW)).toEqual({ ok: false, errors: { from: "The start must be in the past" } });
-    expect(checkCustomRange("2026-02-30T12:00", "2026-03-10T12:00", NOW)).toEqual({ ok: false, errors: { from: "Enter a valid date and time" } });
+    expect(checkCustomRange("", "", NOW)).toEqual({ ok: false, errors: { from: "startMissing", to: "endMissing" } });
+    expect(checkCustomRange("2026-03-10T12:00", "2026-03-10T11:00", NOW)).toEqual({ ok: false, errors: { to: "endBeforeStart" } });
+    expect(checkCustomRange("2026-03-10T12:00", "2026-03-10T12:00", NOW)).toEqual({ ok: false, errors: { to: "endBeforeStart" } });
+    expect(checkCustomRange("2026-03-11T12:00", "2026-03-12T12:00", NOW)).toEqual({ ok: false, errors: { from: "startNotPast" } });
+    expect(checkCustomRange("2026-02-30T12:00", "2026-03-10T12:00", NOW)).toEqual({ ok: false, errors: { from: "invalid" } });
     const long = checkCustomRange(toLocalInput(NOW - MAX_SPAN_MS - 2 * 86_400_000), toLocalInput(NOW), NOW);
-    expect(long).toEqual({ ok: false, errors: { to: "A range can cover at most 800 days" } });
+    expect(long).toEqual({ ok: false, errors: { to: "tooLong" } });
+  });
+
+  it("words each reason", () => {
+    expect(rangeErrorText(en(), "startMissing")).toBe("Enter the start of the range");
+    expect(rangeErrorText(en(), "endMissing")).toBe("Enter the end of the range");
+    expect(rangeErrorText(en(), "invalid")).toBe("Enter a valid date and time");
+    expect(rangeErrorText(en(), "startNotPast")).toBe("The start must be in the past");
+    expect(rangeErrorText(en(), "endBeforeStart")).toBe("The end must be after the start");
+    expect(rangeErrorText(en(), "tooLong")).toBe("A range can cover at most 800 days");
   });
 });
 
 describe("a range in words", () => {
   it("reads within a sentence and as a heading's line", () => {
     const format = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-    expect(describeRange({ kind: "preset", preset: "24h" }, format)).toBe("the last 24 hours");
-    expect(rangeTitle({ kind: "preset", preset: "7d" }, format)).toBe("Last 7 days");
+    expect(describeRange(en(), { kind: "preset", preset: "24h" }, format)).toBe("the last 24 hours");
+    expect(rangeTitle(en(), { kind: "preset", preset: "7d" }, format)).toBe("Last 7 days");
     const custom = { kind: "custom", from: Date.UTC(2026, 2, 1, 10), to: Date.UTC(2026, 2, 2, 10) } as const;
-    expect(describeRange(custom, format)).toBe("2026-03-01T10:00 – 2026-03-02T10:00");
-    expect(rangeTitle(custom, format)).toBe(describeRange(custom, format));
+    expect(describeRange(en(), custom, format)).toBe("2026-03-01T10:00 – 2026-03-02T10:00");
+    expect(rangeTitle(en(), custom, format)).toBe(describeRange(en(), custom, format));
   });
 });

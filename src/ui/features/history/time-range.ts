@@ -1,14 +1,16 @@
+import type { TFunction } from "i18next";
 import { MAX_SPAN_MS } from "../../../contract/history-values.ts";
+import { formatFixed } from "../../i18n/format.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The ranges a farmer picks with one tap, each ending now. */
+/** The ranges a farmer picks with one tap, each ending now: `amount` hours or days (their words: `range.presets.<key>`). */
 export const RANGE_PRESETS = [
-  { key: "1h", label: "1 h", name: "Last hour", spanMs: HOUR },
-  { key: "24h", label: "24 h", name: "Last 24 hours", spanMs: DAY },
-  { key: "7d", label: "7 d", name: "Last 7 days", spanMs: 7 * DAY },
-  { key: "30d", label: "30 d", name: "Last 30 days", spanMs: 30 * DAY },
+  { key: "1h", amount: 1, spanMs: HOUR },
+  { key: "24h", amount: 24, spanMs: DAY },
+  { key: "7d", amount: 7, spanMs: 7 * DAY },
+  { key: "30d", amount: 30, spanMs: 30 * DAY },
 ] as const;
 export type PresetKey = (typeof RANGE_PRESETS)[number]["key"];
 
@@ -70,35 +72,46 @@ export function fromLocalInput(value: string): number | null {
   return date.getTime();
 }
 
-export type CustomRangeCheck = { ok: true; from: number; to: number } | { ok: false; errors: { from?: string; to?: string } };
+/** Why a custom range's field cannot be taken (its words: `range.errors.<why>`). */
+export type RangeFieldError = "startMissing" | "endMissing" | "invalid" | "startNotPast" | "endBeforeStart" | "tooLong";
+export type CustomRangeErrors = { from?: RangeFieldError; to?: RangeFieldError };
+export type CustomRangeCheck = { ok: true; from: number; to: number } | { ok: false; errors: CustomRangeErrors };
 
-const MAX_SPAN_DAYS = Math.floor(MAX_SPAN_MS / DAY);
+export const MAX_SPAN_DAYS = Math.floor(MAX_SPAN_MS / DAY);
 
-/** The custom range's two fields judged together, with a message on the field to correct. */
+/** The custom range's two fields judged together, with why on the field to correct. */
 export function checkCustomRange(fromText: string, toText: string, now: number): CustomRangeCheck {
-  const errors: { from?: string; to?: string } = {};
+  const errors: CustomRangeErrors = {};
   const from = fromText ? fromLocalInput(fromText) : null;
   const to = toText ? fromLocalInput(toText) : null;
-  if (!fromText) errors.from = "Enter the start of the range";
-  else if (from === null) errors.from = "Enter a valid date and time";
-  else if (from >= now) errors.from = "The start must be in the past";
-  if (!toText) errors.to = "Enter the end of the range";
-  else if (to === null) errors.to = "Enter a valid date and time";
+  if (!fromText) errors.from = "startMissing";
+  else if (from === null) errors.from = "invalid";
+  else if (from >= now) errors.from = "startNotPast";
+  if (!toText) errors.to = "endMissing";
+  else if (to === null) errors.to = "invalid";
   if (from !== null && to !== null && !errors.from && !errors.to) {
-    if (to <= from) errors.to = "The end must be after the start";
-    else if (to - from > MAX_SPAN_MS) errors.to = `A range can cover at most ${MAX_SPAN_DAYS} days`;
+    if (to <= from) errors.to = "endBeforeStart";
+    else if (to - from > MAX_SPAN_MS) errors.to = "tooLong";
   }
   if (errors.from || errors.to || from === null || to === null) return { ok: false, errors };
   return { ok: true, from, to };
 }
 
+/** A preset's words (`label`: "24 h", `name`: "Last 24 hours", `inSentence`: "the last 24 hours"), its number in the person's digits. */
+export function presetWords(t: TFunction<"history">, key: PresetKey, form: "label" | "name" | "inSentence"): string {
+  return t(`range.presets.${key}.${form}`, { n: formatFixed(presetOf(key)!.amount, 0) });
+}
+
+/** A custom range's field error in words ("The end must be after the start"). */
+export const rangeErrorText = (t: TFunction<"history">, why: RangeFieldError): string => t(`range.errors.${why}`, { days: formatFixed(MAX_SPAN_DAYS, 0) });
+
 /** The range in words, within a sentence ("over the last 24 hours", "over 3 Mar 2026, 10:00 – 4 Mar 2026, 10:00"). */
-export function describeRange(choice: RangeChoice, format: (ms: number) => string): string {
-  if (choice.kind === "preset") return `the ${presetOf(choice.preset)!.name.toLowerCase()}`;
-  return `${format(choice.from)} – ${format(choice.to)}`;
+export function describeRange(t: TFunction<"history">, choice: RangeChoice, format: (ms: number) => string): string {
+  if (choice.kind === "preset") return presetWords(t, choice.preset, "inSentence");
+  return t("range.span", { from: format(choice.from), to: format(choice.to) });
 }
 
 /** The range in words as a heading's line ("Last 24 hours"). */
-export function rangeTitle(choice: RangeChoice, format: (ms: number) => string): string {
-  return choice.kind === "preset" ? presetOf(choice.preset)!.name : describeRange(choice, format);
+export function rangeTitle(t: TFunction<"history">, choice: RangeChoice, format: (ms: number) => string): string {
+  return choice.kind === "preset" ? presetWords(t, choice.preset, "name") : describeRange(t, choice, format);
 }

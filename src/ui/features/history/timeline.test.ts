@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { StateTimeline } from "../../../contract/history.ts";
-import { addLiveStates, describeLane, lanesOf, segmentsOf, summarizeLane, switchNear } from "./timeline.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { addLiveStates, describeLane as describeIn, lanesOf, segmentsOf, summarizeLane, switchNear, type LaneSummary } from "./timeline.ts";
+
+beforeAll(() => startTexts());
+const describeLane = (s: LaneSummary) => describeIn(i18n.getFixedT("en", "history"), s);
 
 const T0 = Date.UTC(2026, 2, 10, 0, 0);
 const H = 3_600_000;

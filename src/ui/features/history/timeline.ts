@@ -1,6 +1,9 @@
+import type { TFunction } from "i18next";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { StateEvent, StateTimeline } from "../../../contract/history.ts";
 import { STATE_TARGETS, type StateTarget } from "../../../contract/history-values.ts";
+import { formatFixed, numberFormat } from "../../i18n/format.ts";
+import { targetName } from "./history-words.ts";
 
 /** A controller's state from `at` until its next change. */
 export interface StateChange {
@@ -103,11 +106,19 @@ export function summarizeLane(target: StateTarget, changes: readonly StateChange
   return { target, current: before[before.length - 1] ?? null, onShare: known > 0 ? on / known : null, switches };
 }
 
-export function describeLane(s: LaneSummary): string {
-  if (!s.current) return `${s.target}: no state reported`;
-  const now = `${s.current.status ? "on" : "off"}, automation ${s.current.auto ? "on" : "off"}`;
-  const share = s.onShare === null ? "" : `; on ${Math.round(s.onShare * 100)}% of the time`;
-  return `${s.target}: ${now}${share}; switched ${s.switches} ${s.switches === 1 ? "time" : "times"}`;
+/** "Humidifier: off, automation on; on 20% of the time; switched 2 times". */
+export function describeLane(t: TFunction<"history">, s: LaneSummary): string {
+  const target = targetName(t, s.target);
+  if (!s.current) return t("lanes.noState", { target });
+  const words = {
+    target,
+    status: t(s.current.status ? "lanes.on" : "lanes.off"),
+    auto: t(s.current.auto ? "lanes.autoOn" : "lanes.autoOff"),
+    count: s.switches,
+    n: formatFixed(s.switches, 0),
+  };
+  if (s.onShare === null) return t("lanes.summary", words);
+  return t("lanes.summaryWithShare", { ...words, share: numberFormat({ style: "percent", maximumFractionDigits: 0 }).format(Math.round(s.onShare * 100) / 100) });
 }
 
 /**

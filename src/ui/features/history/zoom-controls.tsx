@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 import type { XRange } from "./x-range.ts";
 
 const buttonClass =
@@ -9,17 +10,18 @@ const buttonClass =
  * click does with a mouse, within reach of a thumb and of the keyboard.
  */
 export function ZoomControls({ range }: { range: XRange }) {
+  const { t } = useTranslation("history");
   const zoomed = useSyncExternalStore(range.subscribe, range.zoomed);
   return (
-    <div role="group" aria-label="Zoom" className="inline-flex gap-2">
-      <button type="button" className={buttonClass} aria-label="Zoom in" title="Zoom in" onClick={() => range.zoomBy(0.5)}>
+    <div role="group" aria-label={t("zoom.group")} className="inline-flex gap-2">
+      <button type="button" className={buttonClass} aria-label={t("zoom.in")} title={t("zoom.in")} onClick={() => range.zoomBy(0.5)}>
         <span aria-hidden="true" className="text-lg 4xl:text-2xl leading-none">+</span>
       </button>
-      <button type="button" className={buttonClass} aria-label="Zoom out" title="Zoom out" onClick={() => range.zoomBy(2)} disabled={!zoomed}>
+      <button type="button" className={buttonClass} aria-label={t("zoom.out")} title={t("zoom.out")} onClick={() => range.zoomBy(2)} disabled={!zoomed}>
         <span aria-hidden="true" className="text-lg 4xl:text-2xl leading-none">−</span>
       </button>
       <button type="button" className={buttonClass} onClick={() => range.reset()} disabled={!zoomed}>
-        Reset zoom
+        {t("zoom.reset")}
       </button>
     </div>
   );
