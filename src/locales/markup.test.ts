@@ -21,13 +21,9 @@ const NOT_YET_TRANSLATED: string[] = [
   "pwa",
   "features/alarms",
   "features/batches",
-  "features/controllers",
   "features/dashboard",
-  "features/farms",
   "features/history",
-  "features/profiles",
   "features/recipes",
-  "features/sensors",
   "features/team",
 ];
 
