@@ -117,6 +117,38 @@ describe("a farm shared by several people", () => {
   });
 });
 
+describe("a farm's Members list", () => {
+  it("stays current for everyone who has it open: a join, a role change and a removal show without a reload", async () => {
+    const viewer = await member("viewer", "phone");
+    const listed = (page: Page, name: string) => page.getByRole("list", { name: "Members" }).getByRole("listitem", { name, exact: true });
+    await owner.page.goto(`/farms/${farmId}/members`);
+    await viewer.page.goto(`/farms/${farmId}/members`);
+    await listed(owner.page, viewer.username).waitFor();
+    await listed(viewer.page, viewer.username).waitFor();
+
+    // Someone joins with a code, in their own browser.
+    const grower = await member("grower");
+    await listed(owner.page, grower.username).waitFor({ timeout: 10_000 });
+    await listed(viewer.page, grower.username).waitFor({ timeout: 10_000 });
+    // The Owner's open invitations show the code used.
+    await owner.page.getByRole("list", { name: "Invitations" }).locator('[data-invitation-state="accepted"]', { hasText: `Accepted by ${grower.username}` }).waitFor({ timeout: 10_000 });
+
+    // The role changed in another app of the Owner's.
+    await ownerApi("put", `/api/farms/${farmId}/members/${grower.clientId}`, { role: "viewer" });
+    await expect.poll(() => listed(viewer.page, grower.username).locator("[data-role]").innerText(), { timeout: 10_000 }).toBe("Viewer");
+    await expect.poll(() => listed(owner.page, grower.username).getByLabel(`Role of ${grower.username}`).inputValue(), { timeout: 10_000 }).toBe("viewer");
+
+    // Removed there too.
+    const removed = await owner.context.request.delete(`/api/farms/${farmId}/members/${grower.clientId}`, { headers: { Origin: app.url } });
+    expect(removed.ok()).toBe(true);
+    await listed(owner.page, grower.username).waitFor({ state: "detached", timeout: 10_000 });
+    await listed(viewer.page, grower.username).waitFor({ state: "detached", timeout: 10_000 });
+    await viewer.page.screenshot({ path: "/tmp/team-live-members-phone.png", fullPage: false });
+    await grower.context.close();
+    await viewer.context.close();
+  });
+});
+
 async function mcuIdOf(name: string): Promise<number> {
   const clientId = await owner.page.evaluate("JSON.parse(localStorage.getItem('client')).client_id");
   const mcus = (await ownerApi("get", `/api/mcus/by-client/${clientId}`)) as { mcu_id: number; name: string }[];

@@ -65,7 +65,8 @@ export interface Realtime {
   endSession(idHash: string): void;
   /**
    * A person joined a farm, their role changed, or they left (`role` null): their sockets, on every
-   * node, start or stop receiving the farm at once, and their apps are told to read their lists again.
+   * node, start or stop receiving the farm at once, and their apps are told to read their lists
+   * again; the farm's account and members are told its members changed (their Members lists).
    */
   membership(farmId: number, person: number, role: Role | null): void;
   /** Socket events dropped for exceeding their rate, since the start. */
@@ -362,14 +363,19 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     membership(farmId, person, role) {
       // Rare next to readings: every account known here is read again.
       for (const tenant of memberFarms.keys()) void loadMemberFarms(tenant);
-      void team.target({ farm: farmId }).then(
-        (t) => t && loadMemberFarms(t.tenant),
-        (err: Error) => o.log?.(`realtime: a farm's account: ${err.message}`),
-      );
       const sockets = io.in(clientRoom(person));
       if (role === null) sockets.socketsLeave(farmRoom(farmId));
       else sockets.socketsJoin(farmRoom(farmId));
       io.to(clientRoom(person)).emit(SOCKET_EVENTS.farmRolesChanged, { farm_id: farmId, role });
+      void team.target({ farm: farmId }).then(
+        (t) => {
+          if (!t) return;
+          void loadMemberFarms(t.tenant);
+          // After the rooms changed: someone who left hears only farmRolesChanged, someone who joined hears this too.
+          io.to(clientRoom(t.tenant)).to(farmRoom(farmId)).emit(SOCKET_EVENTS.farmMembersChanged, { farm_id: farmId });
+        },
+        (err: Error) => o.log?.(`realtime: a farm's account: ${err.message}`),
+      );
     },
     droppedEvents: () => droppedEvents,
     shedFrames: () => shedFrames,

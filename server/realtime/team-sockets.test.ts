@@ -12,10 +12,12 @@ let t: TestSystem;
 let owner: TestOwner;
 let onFarm: Awaited<ReturnType<TestOwner["device"]>>;
 let offFarm: Awaited<ReturnType<TestOwner["device"]>>;
+/** Another farm of the owner's account (where the second device's MCU is). */
+let barnId: number;
 
-async function join(role: Role): Promise<TestOwner> {
+async function join(role: Role, farmId = owner.farmId): Promise<TestOwner> {
   const person = await t.signUp();
-  const created = await owner.http.post(`/api/farms/${owner.farmId}/invitations`, { role });
+  const created = await owner.http.post(`/api/farms/${farmId}/invitations`, { role });
   const accepted = await person.http.post("/api/invitations/accept", { code: created.json().code });
   if (accepted.statusCode !== 200) throw new Error(accepted.body);
   return person;
@@ -32,6 +34,7 @@ beforeAll(async () => {
   offFarm = await owner.device();
   // The second device's MCU moves to another farm of the account, where nobody is a member.
   const barn = (await owner.http.post("/api/farms", { name: "Barn", location: "Zahle", client_id: owner.clientId })).json();
+  barnId = barn.farm_id;
   const moved = await owner.http.put(`/api/mcus/${offFarm.mcuId}`, { name: offFarm.name, farm_id: barn.farm_id, mac: offFarm.mac });
   if (moved.statusCode !== 200) throw new Error(moved.body);
 });
@@ -113,5 +116,36 @@ describe("a member's socket", () => {
     } finally {
       clearInterval(publishing);
     }
+  });
+
+  it("tells the farm's account and members, and no one else, when its members change: a join, a role change, a removal, a departure", async () => {
+    const viewer = await join("viewer");
+    const neighbour = await join("owner", barnId);
+    const stranger = await t.signUp();
+    const ears = { owner: await owner.socket(), viewer: await viewer.socket(), neighbour: await neighbour.socket(), stranger: await stranger.socket() };
+    const heard = Object.fromEntries(Object.entries(ears).map(([who, { socket }]) => [who, record(socket, ["farmMembersChanged"])]));
+    const count = (who: string) => heard[who]!.events.length;
+    const told = async (owners: number, viewers: number) => {
+      for (let i = 0; i < 100 && (count("owner") < owners || count("viewer") < viewers); i++) await sleep(20);
+      expect([count("owner"), count("viewer")]).toEqual([owners, viewers]);
+    };
+
+    const grower = await join("grower");
+    await told(1, 1);
+    expect((await owner.http.put(`/api/farms/${owner.farmId}/members/${grower.clientId}`, { role: "viewer" })).statusCode).toBe(200);
+    await told(2, 2);
+    expect((await owner.http.del(`/api/farms/${owner.farmId}/members/${grower.clientId}`)).statusCode).toBe(200);
+    await told(3, 3);
+    // The viewer leaves: their own sockets have left the farm (they are told by farmRolesChanged); the account hears.
+    const left = nextEvent<{ farm_id: number; role: Role | null }>(ears.viewer.socket, "farmRolesChanged");
+    expect((await viewer.http.del(`/api/farms/${owner.farmId}/members/${viewer.clientId}`)).statusCode).toBe(200);
+    expect(await left).toEqual({ farm_id: owner.farmId, role: null });
+    await told(4, 3);
+
+    expect(heard.owner!.events.map((e) => e.payload)).toEqual(Array(4).fill({ farm_id: owner.farmId }));
+    await sleep(200);
+    expect(count("viewer")).toBe(3);
+    expect(count("neighbour")).toBe(0);
+    expect(count("stranger")).toBe(0);
   });
 });

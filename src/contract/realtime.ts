@@ -60,8 +60,8 @@ export const notificationPayload = notification;
 
 /**
  * server → client events that change a collection of the data core (its declaration's `patches`,
- * collections.ts), by event name, with their payloads' schemas: the core listens to each, and
- * checks every payload against its schema.
+ * collections.ts) or another list it keeps, by event name, with their payloads' schemas: the core
+ * listens to each, and checks every payload against its schema.
  */
 /** A batch's whole new state: it changed (the plan advanced, or someone acted in another app). */
 export const batchPayload = batch;
@@ -69,7 +69,18 @@ export const batchPayload = batch;
 export const alarmPayload = alarm;
 /** The person joined a farm, left it or was removed (`role` null), or their role on it changed: what they may see and do changed. */
 export const farmRolesChangedPayload = type({ farm_id: "number.integer", role: role.or("null") });
-export const COLLECTION_EVENT_PAYLOADS = { notification: notificationPayload, batch: batchPayload, [ALARM_EVENT]: alarmPayload, farmRolesChanged: farmRolesChangedPayload } as const;
+/**
+ * A farm's members changed: someone joined it, left it or was removed, or a member's role changed.
+ * To the farm's account and its members, whose open Members list loads again.
+ */
+export const farmMembersChangedPayload = type({ farm_id: "number.integer" });
+export const COLLECTION_EVENT_PAYLOADS = {
+  notification: notificationPayload,
+  batch: batchPayload,
+  [ALARM_EVENT]: alarmPayload,
+  farmRolesChanged: farmRolesChangedPayload,
+  farmMembersChanged: farmMembersChangedPayload,
+} as const;
 export type CollectionEvents = { [E in keyof typeof COLLECTION_EVENT_PAYLOADS]: (typeof COLLECTION_EVENT_PAYLOADS)[E]["infer"] };
 
 export const SOCKET_EVENTS = {
@@ -84,4 +95,6 @@ export const SOCKET_EVENTS = {
   notification: "notification",
   /** Beyond SPEC: the person joined or left a farm, or their role on it changed (their lists and rights must be read again). */
   farmRolesChanged: "farmRolesChanged",
+  /** Beyond SPEC: a farm's members changed (to everyone who may see them: its account and its members). */
+  farmMembersChanged: "farmMembersChanged",
 } as const;

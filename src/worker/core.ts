@@ -20,6 +20,7 @@ import type { Role } from "../contract/team.ts";
 import type { RotaRequest } from "../contract/rota.ts";
 import type { CreateInvitationRequest } from "../contract/api.ts";
 import type { WebPushSubscription } from "../contract/push-values.ts";
+import { createFarmMembers, type FarmMembersUpdate } from "./farm-members.ts";
 
 export type { CoreUpdate, Entities, EntityName } from "../contract/live.ts";
 export type { SavedAges } from "./collections.ts";
@@ -34,7 +35,8 @@ export interface SavedAgesUpdate {
 }
 
 /** What the core sends to the main thread. */
-export type DataCoreUpdate = CoreUpdate | SavedAgesUpdate;
+export type DataCoreUpdate = CoreUpdate | SavedAgesUpdate | FarmMembersUpdate;
+export type { FarmMembersUpdate } from "./farm-members.ts";
 
 export interface CoreDeps {
   fetch?: typeof fetch;
@@ -144,6 +146,7 @@ export function createDataCore(deps: CoreDeps = {}) {
     },
     collectionEvent(event, payload) {
       collections.patch(event, payload);
+      if (event === SOCKET_EVENTS.farmMembersChanged) members.reload((payload as CollectionEvents["farmMembersChanged"]).farm_id);
       if (event === SOCKET_EVENTS.notification) send({ kind: "notification", notification: payload as CollectionEvents["notification"] });
     },
     authenticated() {
@@ -152,6 +155,10 @@ export function createDataCore(deps: CoreDeps = {}) {
       collections.connected();
       // The server is back: the lists it could not give while it was away are loaded again.
       collections.reloadUnreached();
+      // A member change made while the socket was down was not heard: the Members lists on screen
+      // load again (not at the first authentication: they loaded when their screen opened).
+      if (heardBefore) members.reloadAll();
+      heardBefore = true;
       readingsSaves.start();
     },
     alarmed: alarmedMcus,
@@ -186,11 +193,18 @@ export function createDataCore(deps: CoreDeps = {}) {
     };
   })();
 
+  /** The Members lists on screen (farm-members.ts). */
+  const members = createFarmMembers({ load: (farmId) => rest.farmMembers(farmId), send });
+  /** Whether the socket of this start has authenticated before (a later authentication is a reconnect). */
+  let heardBefore = false;
+
   /** Closes the connection and forgets the client's data. */
   function halt() {
     readingsSaves.stop();
     live.close();
     clientId = null;
+    heardBefore = false;
+    members.clear();
     crossing.clear(collections.clear());
     live.entitiesChanged();
     send({ kind: "connection", state: "idle" });
@@ -366,6 +380,7 @@ export function createDataCore(deps: CoreDeps = {}) {
       clientId = id;
       sessionEnded = false;
       live.open(apiBase, id);
+      members.reloadAll();
       // The lists every live screen starts from are fetched now, while the page's code loads: the
       // screen's own load joins these requests. Their failure is the screen's to show.
       for (const load of [collections.loaders.loadFarms, collections.loaders.loadMcus]) load().catch(() => undefined);
@@ -437,8 +452,27 @@ export function createDataCore(deps: CoreDeps = {}) {
      * farm is a collection, `farmRoles`, kept current by the socket.)
      */
     farmMembers: (farmId: number) => rest.farmMembers(farmId),
-    changeMemberRole: (farmId: number, clientId: number, role: Role) => rest.changeMemberRole(farmId, clientId, role),
-    removeMember: (farmId: number, clientId: number) => rest.removeMember(farmId, clientId),
+    async changeMemberRole(farmId: number, person: number, role: Role) {
+      const changed = await rest.changeMemberRole(farmId, person, role);
+      members.update(farmId, (list) => list.map((m) => (m.client_id === changed.client_id ? changed : m)));
+      return changed;
+    },
+    async removeMember(farmId: number, person: number) {
+      const answer = await rest.removeMember(farmId, person);
+      members.update(farmId, (list) => list.filter((m) => m.client_id !== person));
+      return answer;
+    },
+    /**
+     * The farms whose Members list is on screen: each list is loaded and sent (a `farm-members`
+     * update), and kept current while it is on screen, whoever changes the farm's members.
+     */
+    setMembersInterest(farmIds: readonly number[]) {
+      members.setInterest(farmIds, clientId !== null);
+    },
+    /** Loads a farm's Members list again (Try again after a failure). */
+    reloadFarmMembers(farmId: number) {
+      members.reload(farmId);
+    },
     farmInvitations: (farmId: number) => rest.farmInvitations(farmId),
     invite: (farmId: number, body: CreateInvitationRequest) => rest.invite(farmId, body),
     revokeInvitation: (farmId: number, invitationId: number) => rest.revokeInvitation(farmId, invitationId),

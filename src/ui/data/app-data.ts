@@ -34,6 +34,7 @@ export function createAppData(options: { apiBase?: string; preferWorker?: boolea
   store.onCardInterest((mcuIds) => void core.setCardInterest(mcuIds));
   store.onManagerCardInterest((mcuIds) => void core.setManagerCardInterest(mcuIds));
   store.onWallRequest((request) => void core.setWall(request));
+  store.onMembersInterest((farmIds) => void core.setMembersInterest(farmIds));
   const session = createSession(core, store, options.storage);
   return { core, store, session, ready, terminate };
 }

@@ -1,5 +1,5 @@
 import type { FarmStatus, Notification } from "../../contract/entities.ts";
-import type { DataCoreUpdate, SavedAges } from "../../worker/core.ts";
+import type { DataCoreUpdate, FarmMembersUpdate, SavedAges } from "../../worker/core.ts";
 import {
   parseWallRequestKey,
   type DashboardSummary,
@@ -38,6 +38,7 @@ const LIVE_PREFIX = "live:";
 const CARD_PREFIX = "card:";
 const MANAGER_CARD_PREFIX = "manager-card:";
 const QUERY_PREFIX = "query:";
+const MEMBERS_PREFIX = "members:";
 const NO_IDS: readonly number[] = [];
 
 /** Keys subscribers listen to. */
@@ -66,7 +67,13 @@ export const keys = {
   wall: "wall",
   /** The lists shown from what this device saved, with their ages (`SavedAges`). */
   savedAges: "saved-ages",
+  /** A farm's Members list (`FarmMembers`); watching it has the core load it and keep it current. */
+  farmMembers: (farmId: number) => `${MEMBERS_PREFIX}${farmId}`,
 } as const;
+
+/** A farm's Members list as the core last sent it (members null before its first answer). */
+export type FarmMembers = Omit<FarmMembersUpdate, "kind" | "farmId">;
+const NO_MEMBERS: FarmMembers = { members: null, load: { state: "idle" } };
 
 /**
  * How long a name stays watched after its last subscriber left: a card that remounts within it
@@ -179,6 +186,9 @@ export function createAppStore() {
   let wall: WallPage | null = null;
   /** The wall request watched (by `wallRequestKey`): at most one wall is on screen. */
   const wallWatch = watchedSet();
+  /** The farms whose Members list is on screen, and their lists as the core sent them. */
+  const membersWatch = watchedSet(INTEREST_GRACE_MS);
+  const farmMembers = new Map<number, FarmMembers>();
 
   /** What goes with a record that left its list: an MCU's card views (a view would name a deleted MCU, so its card shows nothing). */
   const recordGone: { [K in EntityName]?: (id: number) => string[] } = {
@@ -372,6 +382,10 @@ export function createAppStore() {
           savedAges = update.ages;
           emit([keys.savedAges]);
           return null;
+        case "farm-members":
+          farmMembers.set(update.farmId, { members: update.members, load: update.load });
+          emit([keys.farmMembers(update.farmId)]);
+          return null;
       }
     },
 
@@ -389,7 +403,9 @@ export function createAppStore() {
               ? cardWatch.watch(key.slice(CARD_PREFIX.length))
               : key.startsWith(MANAGER_CARD_PREFIX)
                 ? managerCardWatch.watch(key.slice(MANAGER_CARD_PREFIX.length))
-                : null;
+                : key.startsWith(MEMBERS_PREFIX)
+                  ? membersWatch.watch(key.slice(MEMBERS_PREFIX.length))
+                  : null;
       let done = false;
       return () => {
         if (done) return;
@@ -424,6 +440,12 @@ export function createAppStore() {
      * called; a page flip (unwatch, watch) in one task sends one request.
      */
     watchWall: (requestKey: string): (() => void) => wallWatch.watch(requestKey),
+    /** Where the farms whose Members list is on screen go (the core's setMembersInterest), like `onInterest`. */
+    onMembersInterest(sink: (farmIds: number[]) => void) {
+      membersWatch.sendTo((names) => sink(names.map(Number)));
+    },
+    /** A farm's Members list as the core last sent it (kept after its screen closes, until a fresher one comes). */
+    getFarmMembers: (farmId: number): FarmMembers => farmMembers.get(farmId) ?? NO_MEMBERS,
     /** Where the wall request goes (the core's setWall): the one watched, or null when none is. */
     onWallRequest(sink: (request: WallRequest | null) => void) {
       wallWatch.sendTo((names) => sink(names.length > 0 ? parseWallRequestKey(names[names.length - 1]!) : null));

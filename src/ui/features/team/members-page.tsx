@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
 import { ROLE_LABELS, ROLES } from "../../../contract/team-values.ts";
@@ -8,6 +8,7 @@ import { formatDate, formatDateTime } from "../../components/dates.ts";
 import { PlusIcon } from "../../components/icons.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
+import { useFarmMembers } from "../../data/farm-members.ts";
 import { useRefusal } from "../../data/farm-roles.ts";
 import { useAppData, useClient } from "../../data/provider.tsx";
 import { controlClass, touch } from "./controls.tsx";
@@ -35,7 +36,8 @@ function Members({ farm }: { farm: Farm }) {
   // Null while the person's role is not known yet: the server decides, and says why if it refuses.
   const refusal = useRefusal(farmId, "manageMembers");
   const manage = refusal === null;
-  const members = useTeamLoad(useCallback(() => core.farmMembers(farmId), [core, farmId]), `members-${farmId}`);
+  // Kept current by the core while on screen: others' joins, departures and role changes show at once.
+  const members = useFarmMembers(farmId);
   const [busy, setBusy] = useState<number | null>(null);
 
   const mine = members.state.status === "ready" ? members.state.value.find((m) => m.client_id === me) : undefined;
@@ -46,7 +48,6 @@ function Members({ farm }: { farm: Farm }) {
     setBusy(member.client_id);
     try {
       const changed = await core.changeMemberRole(farmId, member.client_id, role);
-      members.set((list) => list.map((m) => (m.client_id === changed.client_id ? changed : m)));
       notify.success(`${member.username} is now a ${ROLE_LABELS[changed.role]}`);
     } catch (err) {
       notify.error(messageOf(err, "The role could not be changed"));
@@ -60,7 +61,6 @@ function Members({ farm }: { farm: Farm }) {
     setBusy(member.client_id);
     try {
       notify.success((await core.removeMember(farmId, member.client_id)).message);
-      members.set((list) => list.filter((m) => m.client_id !== member.client_id));
     } catch (err) {
       notify.error(messageOf(err, "The member could not be removed"));
     } finally {
@@ -105,7 +105,7 @@ function Members({ farm }: { farm: Farm }) {
         )}
       </section>
 
-      {manage && <Invitations farm={farm} />}
+      {manage && <Invitations farm={farm} memberIds={members.state.status === "ready" ? members.state.value.map((m) => m.client_id).join(",") : null} />}
 
       {mine && !mine.account_owner && (
         <section aria-labelledby="leave-heading" className="card p-4 sm:p-5 4xl:p-8 flex flex-col sm:flex-row sm:items-center justify-between gap-3">
@@ -181,12 +181,24 @@ const STATE_LOOKS: Record<Invitation["state"], string> = {
   expired: "bg-gray-100 text-gray-600 ring-gray-200",
 };
 
-/** The farm's invitations of the last 30 days, open ones first, with Invite and Revoke. */
-function Invitations({ farm }: { farm: Farm }) {
+/**
+ * The farm's invitations of the last 30 days, open ones first, with Invite and Revoke. `memberIds`:
+ * the members on screen; someone new among them (they accepted an invitation) has the list read
+ * again, so their invitation shows as accepted.
+ */
+function Invitations({ farm, memberIds }: { farm: Farm; memberIds: string | null }) {
   const { core } = useAppData();
   const confirm = useConfirm();
   const farmId = farm.farm_id;
   const list = useTeamLoad(useCallback(() => core.farmInvitations(farmId), [core, farmId]), `invitations-${farmId}`);
+  const shownMembers = useRef(memberIds);
+  const { refresh } = list;
+  useEffect(() => {
+    if (memberIds === null || memberIds === shownMembers.current) return;
+    const before = shownMembers.current;
+    shownMembers.current = memberIds;
+    if (before !== null) refresh();
+  }, [memberIds, refresh]);
   const [inviting, setInviting] = useState(false);
   const [busy, setBusy] = useState<number | null>(null);
 

@@ -56,7 +56,12 @@ export function useTeamLoad<T>(load: () => Promise<T>, key: string) {
     };
   }, []);
   const set = useCallback((update: (value: T) => T) => setState((s) => (s.status === "ready" ? { status: "ready", value: update(s.value) } : s)), []);
-  return { state, retry, set };
+  /** Asks again, keeping the list on screen meanwhile (something the list shows changed elsewhere). */
+  const refresh = useCallback(() => {
+    refreshing.current = true;
+    setAttempt((n) => n + 1);
+  }, []);
+  return { state, retry, set, refresh };
 }
 
 const WIDE = "(min-width: 768px)";
