@@ -122,7 +122,7 @@ describe("the Notifications tab in a real browser", () => {
   it("asks nothing on load where only a click may ask (Safari, an iPhone), and turns alarm pushes on from its button", async () => {
     let permission: NotificationPermission = "default";
     const browser: WebPushBrowser = {
-      requestPermission: vi.fn(async () => (permission = "granted")),
+      requestPermission: vi.fn(async (): Promise<NotificationPermission> => (permission = "granted")),
       subscribe: vi.fn(async () => ({ endpoint: "https://web.push.apple.com/device", keys: { p256dh: "B", auth: "a" } })),
       unsubscribe: async () => null,
       onForegroundMessage: () => () => {},
