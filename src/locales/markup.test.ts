@@ -21,7 +21,6 @@ const NOT_YET_TRANSLATED: string[] = [
   "pwa",
   "features/alarms",
   "features/batches",
-  "features/dashboard",
   "features/history",
   "features/recipes",
   "features/team",

@@ -1,4 +1,5 @@
 import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
 import { PlusIcon } from "../../components/icons.tsx";
 import { SavedDataNotice } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
@@ -26,6 +27,7 @@ const estimateMcuRow = (wall: boolean) => (wall ? 760 : 560);
 
 /** The "MCU Readings" grid: only the cards on screen are mounted (a wall of thousands of MCUs costs what it shows). */
 export function McuReadingsGrid({ ids, labelledBy }: { ids: readonly number[]; labelledBy: string }) {
+  const { t } = useTranslation("dashboard");
   return (
     <VirtualCardGrid
       ids={ids}
@@ -34,7 +36,7 @@ export function McuReadingsGrid({ ids, labelledBy }: { ids: readonly number[]; l
       gapClassName="gap-3 sm:gap-4 4xl:gap-6"
       renderItem={renderMcuCard}
       labelledBy={labelledBy}
-      itemsName="MCUs"
+      itemsName={t("readings.itemsName")}
     />
   );
 }
@@ -44,23 +46,24 @@ const DASHBOARD_LISTS = ["farms", "mcus"] as const;
 
 /** SPEC §2 Dashboard: summary, the client's farms and a live card per MCU. */
 export default function DashboardPage() {
+  const { t } = useTranslation("dashboard");
   const { core } = useAppData();
   const farms = useCollection("farms");
   const mcuIds = useRecordIds("mcus");
 
   const { state: farmsLoad, retry: retryFarms } = useListLoad({
     load: useCallback(() => core.loadFarms(), [core]),
-    failure: { kind: "info", fallback: "Failed to fetch farms" },
+    failure: { kind: "info", fallback: t("load.farmsFailed") },
     hasData: farms.length > 0,
   });
   const { state: mcusLoad, retry: retryMcus } = useListLoad({
     load: useCallback(() => core.loadMcus(), [core]),
-    failure: { kind: "info", fallback: "Failed to fetch MCU by client" },
+    failure: { kind: "info", fallback: t("load.mcusFailed") },
     hasData: mcuIds.length > 0,
   });
   // The profiles are not listed here (each MCU carries its linked profile's name); loading them
   // keeps the store current for the pages that link profiles, and a failure still gets its toast.
-  useListLoad({ load: useCallback(() => core.loadProfiles(), [core]), failure: { kind: "info", fallback: "Failed to fetch profiles" } });
+  useListLoad({ load: useCallback(() => core.loadProfiles(), [core]), failure: { kind: "info", fallback: t("load.profilesFailed") } });
 
   return (
     <div className="flex flex-col gap-6 4xl:gap-8">
@@ -76,19 +79,19 @@ export default function DashboardPage() {
 
       <DashboardSection
         headingId="farms-heading"
-        title="Your Farms"
+        title={t("farms.title")}
         to="/farms"
         linkContent={
           <>
-            <PlusIcon aria-hidden="true" /> Add Farm
+            <PlusIcon aria-hidden="true" /> {t("farms.add")}
           </>
         }
         load={farmsLoad}
         onRetry={retryFarms}
-        loadingText="Loading farms…"
+        loadingText={t("farms.loading")}
         hasItems={farms.length > 0}
-        emptyTitle="No farms yet"
-        emptyLinkText="Add your first farm"
+        emptyTitle={t("farms.emptyTitle")}
+        emptyLinkText={t("farms.emptyLink")}
       >
         <ul className="grid grid-cols-1 sm:grid-cols-2 xl:grid-cols-3 3xl:grid-cols-4 4xl:grid-cols-6 gap-3 sm:gap-4 4xl:gap-6">
           {farms.map((farm) => (
@@ -99,15 +102,15 @@ export default function DashboardPage() {
 
       <DashboardSection
         headingId="mcu-readings-heading"
-        title="MCU Readings"
+        title={t("readings.title")}
         to="/mcu"
-        linkContent="View All"
+        linkContent={t("readings.viewAll")}
         load={mcusLoad}
         onRetry={retryMcus}
-        loadingText="Loading MCUs…"
+        loadingText={t("readings.loading")}
         hasItems={mcuIds.length > 0}
-        emptyTitle="No MCUs yet"
-        emptyLinkText="Add your first MCU"
+        emptyTitle={t("readings.emptyTitle")}
+        emptyLinkText={t("readings.emptyLink")}
       >
         <McuReadingsGrid ids={mcuIds} labelledBy="mcu-readings-heading" />
       </DashboardSection>

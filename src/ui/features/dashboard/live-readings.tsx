@@ -1,12 +1,16 @@
 import { memo, type SVGProps } from "react";
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading, SensorType } from "../../../contract/entities.ts";
+import { formatFixed, numberFormat } from "../../i18n/format.ts";
+import { currentLocale, i18n } from "../../i18n/i18n.ts";
 import { sensorCountLabel } from "./sensor-totals.ts";
 
+/** The readings' words, looked up at each render: the card that shows them re-renders on a change of language or digits (`useLocale()`). */
+const t = i18n.getFixedT(null, "dashboard");
+
 interface Metric {
-  label: string;
-  /** The profile metric of conditions.ts this value is judged as. */
-  metric: ProfileMetric;
+  /** The profile metric of conditions.ts this value is judged as (and its name's key). */
+  metric: "temperature" | "humidity" | "soilTemperature" | "co2";
   /** The sensor type whose count is the "total" of the label (SPEC §2). */
   sensorType: SensorType;
   read: (r: LiveReading) => { value: number; count: number } | undefined;
@@ -16,21 +20,20 @@ interface Metric {
 
 /** DHT readings come from Humidity sensors, so both of its values count those. */
 const METRICS: Metric[] = [
-  { label: "Temperature", metric: "temperature", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.temperature, count: r.DHT.count }, unit: "°C", digits: 1 },
-  { label: "Humidity", metric: "humidity", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.humidity, count: r.DHT.count }, unit: "%", digits: 1 },
-  { label: "Soil Temperature", metric: "soilTemperature", sensorType: "Soil_temp", read: (r) => r.SOIL_TEMP && { value: r.SOIL_TEMP.soil_temperature, count: r.SOIL_TEMP.count }, unit: "°C", digits: 1 },
-  { label: "CO2", metric: "co2", sensorType: "CO2", read: (r) => r.CO2 && { value: r.CO2.co2, count: r.CO2.count }, unit: "ppm", digits: 0 },
+  { metric: "temperature", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.temperature, count: r.DHT.count }, unit: "°C", digits: 1 },
+  { metric: "humidity", sensorType: "Humidity", read: (r) => r.DHT && { value: r.DHT.humidity, count: r.DHT.count }, unit: "%", digits: 1 },
+  { metric: "soilTemperature", sensorType: "Soil_temp", read: (r) => r.SOIL_TEMP && { value: r.SOIL_TEMP.soil_temperature, count: r.SOIL_TEMP.count }, unit: "°C", digits: 1 },
+  { metric: "co2", sensorType: "CO2", read: (r) => r.CO2 && { value: r.CO2.co2, count: r.CO2.count }, unit: "ppm", digits: 0 },
 ];
 
 /** The profile metrics the readings grid shows; a breach of another one is listed under it. */
 export const SHOWN_METRICS: ReadonlySet<ProfileMetric> = new Set(METRICS.map((m) => m.metric));
 
-// A fixed number of decimals keeps the numbers from jumping in width as readings change. The
-// formatters are made once: building one per value is a cost paid on every reading.
-const FORMATTERS = [0, 1].map((digits) => new Intl.NumberFormat(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
-const format = (value: number, digits: number) => FORMATTERS[digits]!.format(value);
+/** A profile's value as the profile holds it (85, 18.5, 1200), in the person's digits. */
+const formatLimit = (value: number) => numberFormat({ maximumFractionDigits: 2, useGrouping: false }).format(value);
 
-const sentenceCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** The limit a breach crosses, in words: "Above 800 ppm", "Below 85 %", "Target 18 °C". */
+export const limitText = (breach: Breach): string => t(`limits.${breach.metric}`, { limit: formatLimit(breach.threshold) });
 
 /** A warning triangle: with the text beside it, never the only sign. */
 export function AlertIcon(props: SVGProps<SVGSVGElement>) {
@@ -58,12 +61,15 @@ export function LiveReadings({ readings, totals, breaches }: { readings: LiveRea
         const breach = r ? breaches.find((b) => b.metric === m.metric) : undefined;
         return (
           <MetricCell
-            key={m.label}
-            label={m.label}
-            text={r ? `${format(r.value, m.digits)} ${m.unit}` : "—"}
+            key={m.metric}
+            // A fixed number of decimals keeps the numbers from jumping in width as readings change
+            // (formatFixed keeps one formatter per locale: none is made per reading).
+            text={r ? `${formatFixed(r.value, m.digits)} ${m.unit}` : "—"}
+            metric={m.metric}
             count={r?.count ?? 0}
             total={totals[m.sensorType]}
-            limit={breach ? sentenceCase(breach.limit) : null}
+            limit={breach ? limitText(breach) : null}
+            tag={currentLocale().tag}
           />
         );
       })}
@@ -71,20 +77,37 @@ export function LiveReadings({ readings, totals, breaches }: { readings: LiveRea
   );
 }
 
-/** One value of the readings grid; `limit` is the crossed profile limit in words, or null. */
-const MetricCell = memo(function MetricCell({ label, text, count, total, limit }: { label: string; text: string; count: number; total: number; limit: string | null }) {
+/**
+ * One value of the readings grid; `limit` is the crossed profile limit in words, or null. Memoized
+ * on primitives, the locale (`tag`) among them: its name and sensor count are worded here, again
+ * only when they or the language change.
+ */
+const MetricCell = memo(function MetricCell({
+  metric,
+  text,
+  count,
+  total,
+  limit,
+}: {
+  metric: Metric["metric"];
+  text: string;
+  count: number;
+  total: number;
+  limit: string | null;
+  tag: string;
+}) {
   return (
     <div
       data-out-of-profile={limit !== null ? "" : undefined}
       className={`rounded-xl px-3 py-2 4xl:px-4 4xl:py-3 min-w-0 ${limit !== null ? "bg-amber-50 ring-1 ring-inset ring-amber-400" : "bg-brand-50/60"}`}
     >
-      <dt className="text-xs 4xl:text-lg text-gray-600">{label}</dt>
+      <dt className="text-xs 4xl:text-lg text-gray-600">{t(`metrics.${metric}`)}</dt>
       <dd className={`live-line h-7 4xl:h-9 text-lg 4xl:text-3xl font-semibold tabular-nums ${limit !== null ? "text-amber-900" : "text-gray-900"}`}>{text}</dd>
       {limit !== null && (
         <dd className="flex items-center gap-1 text-xs 4xl:text-base font-medium text-amber-900">
           <AlertIcon className="shrink-0" />
           <span>
-            <span className="sr-only">Outside the profile: </span>
+            <span className="sr-only">{t("outsideProfile")} </span>
             {limit}
           </span>
         </dd>

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { isLowBattery, type Breach } from "../../../contract/conditions.ts";
+import { isLowBattery, type Breach, type ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading, SensorType } from "../../../contract/entities.ts";
 import { COMMAND_TARGETS } from "../../../contract/enums.ts";
 import { pendingKey } from "../../../streams/device-snapshots.ts";
@@ -10,9 +10,37 @@ import { ChartIcon, HistoryLink, mcuHistoryPath } from "../../components/history
 import { OnlinePill } from "../../components/online-pill.tsx";
 import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
+import { numberFormat } from "../../i18n/format.ts";
+import { i18n, useLocale } from "../../i18n/i18n.ts";
 import { DeviceTile } from "./device-tile.tsx";
-import { AlertIcon, LiveReadings, SHOWN_METRICS } from "./live-readings.tsx";
-import { unregisteredSensors } from "./sensor-totals.ts";
+import { AlertIcon, LiveReadings, limitText, SHOWN_METRICS } from "./live-readings.tsx";
+import { formatCount, unregisteredSensors } from "./sensor-totals.ts";
+
+/**
+ * The card's words, looked up at each render: a card re-renders on a change of language or digits
+ * through its one `useLocale()` (a grid of thousands of cards is not given a `useTranslation`
+ * subscription each).
+ */
+const t = i18n.getFixedT(null, "dashboard");
+
+/** The value a breach is about, as its note says it: to a tenth, CO2 in whole ppm. */
+const BREACH_VALUE: Record<ProfileMetric, { read: (r: LiveReading) => number | undefined; digits: number }> = {
+  temperature: { read: (r) => r.DHT?.temperature, digits: 1 },
+  humidity: { read: (r) => r.DHT?.humidity, digits: 1 },
+  soilTemperature: { read: (r) => r.SOIL_TEMP?.soil_temperature, digits: 1 },
+  co2: { read: (r) => r.CO2?.co2, digits: 0 },
+  soilMoisture: { read: (r) => r.MOISTURE?.soil_moisture, digits: 1 },
+};
+
+/** A breach the grid does not show, in a sentence: "Soil moisture is 31%, below 40%." */
+function breachNote(breach: Breach, readings: LiveReading): string {
+  const { read, digits } = BREACH_VALUE[breach.metric];
+  const value = read(readings);
+  const limit = numberFormat({ maximumFractionDigits: 2, useGrouping: false }).format(breach.threshold);
+  // A breach is judged from this reading, so its value is there; a dash only guards the type.
+  const shown = value === undefined ? "—" : numberFormat({ maximumFractionDigits: digits, useGrouping: false }).format(value);
+  return t(`attention.${breach.metric}`, { value: shown, limit });
+}
 
 /**
  * Sensors that report without being registered, counted once for the card (each value's
@@ -24,7 +52,7 @@ function UnregisteredSensorsNote({ readings, totals }: { readings: LiveReading; 
   if (count === 0) return null;
   return (
     <p className="text-sm 4xl:text-lg text-gray-700">
-      {count === 1 ? "1 reporting sensor is not registered yet: scan it in Sensors Manager." : `${count} reporting sensors are not registered yet: scan them in Sensors Manager.`}
+      {t("card.unregistered", { count, n: formatCount(count) })}
     </p>
   );
 }
@@ -35,8 +63,8 @@ function UnregisteredSensorsNote({ readings, totals }: { readings: LiveReading; 
  */
 function AttentionNotes({ readings, breaches }: { readings: LiveReading; breaches: readonly Breach[] }) {
   const notes: string[] = [];
-  if (isLowBattery(readings)) notes.push(`Battery low: ${Math.round(readings.batteryLevel!)}%`);
-  for (const b of breaches) if (!SHOWN_METRICS.has(b.metric)) notes.push(b.body);
+  if (isLowBattery(readings)) notes.push(t("card.batteryLow", { level: formatCount(Math.round(readings.batteryLevel!)) }));
+  for (const b of breaches) if (!SHOWN_METRICS.has(b.metric)) notes.push(breachNote(b, readings));
   if (notes.length === 0) return null;
   return (
     <ul className="flex flex-col gap-1">
@@ -59,6 +87,7 @@ function AttentionNotes({ readings, breaches }: { readings: LiveReading; breache
 export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
   const view = useMcuCard(mcuId);
   const connection = useConnection().state;
+  const { tag } = useLocale();
   // A member whose role may not switch sees the devices' states, their switches disabled, and why.
   const switchRefusal = useMcuRefusal(mcuId, "switchControllers");
   // Its view comes from the core within a frame or two of mounting (in the rows mounted ahead of
@@ -86,8 +115,8 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
       </header>
       <div>
         <p className="text-sm 4xl:text-xl text-gray-700">
-          <span className="text-gray-500">Profile: </span>
-          {view.profileName ?? <span className="text-gray-500 italic">No profile linked</span>}
+          <span className="text-gray-500">{t("card.profile")} </span>
+          {view.profileName ?? <span className="text-gray-500 italic">{t("card.noProfile")}</span>}
         </p>
         {view.grow ? (
           <BatchLine grow={view.grow} profileName={view.profileName} className="mt-1 text-sm 4xl:text-xl" />
@@ -100,11 +129,7 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
       {readings && <AttentionNotes readings={readings} breaches={breaches} />}
       {!online && (
         <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-600">
-          {waiting
-            ? "Waiting for live data…"
-            : readings
-              ? "MCU offline: showing the last known device state. Switching resumes when it reports again."
-              : "MCU offline: no device state reported yet."}
+          {waiting ? t("card.waiting") : readings ? t("card.offlineLastState") : t("card.offlineNoState")}
         </p>
       )}
       {switchRefusal && <p className="rounded-lg bg-gray-100 px-3 py-2 text-sm 4xl:text-lg text-gray-700">{switchRefusal}</p>}
@@ -123,20 +148,23 @@ export const McuCard = memo(function McuCard({ mcuId }: { mcuId: number }) {
               pendingAuto={pending?.[pendingKey(target, "auto")]}
               online={online}
               refusal={switchRefusal}
+              tag={tag}
             />
           );
         })}
       </div>
       <div className="mt-auto flex items-center justify-between gap-3">
         <p className="min-w-0 flex-1 text-xs 4xl:text-lg text-gray-500">
-          <span className="live-line h-4 4xl:h-7">Last updated: {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : "No data"}</span>
+          <span className="live-line h-4 4xl:h-7">
+            {t("card.lastUpdated")} {updatedText ? <time dateTime={lastUpdated}>{updatedText}</time> : t("card.noData")}
+          </span>
         </p>
         <HistoryLink
           to={mcuHistoryPath(mcuId)}
-          label={`History of ${view.name}`}
-          className="shrink-0 -my-2 -mr-2 inline-flex min-h-11 items-center gap-1 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+          label={t("card.historyOf", { name: view.name })}
+          className="shrink-0 -my-2 -me-2 inline-flex min-h-11 items-center gap-1 rounded-lg px-2 text-sm 4xl:text-xl font-medium text-brand-700 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
         >
-          <ChartIcon /> History
+          <ChartIcon /> {t("card.history")}
         </HistoryLink>
       </div>
     </article>

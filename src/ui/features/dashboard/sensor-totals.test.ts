@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sensorTotals } from "../../../streams/card-view.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
 import { sensorCountLabel, unregisteredSensors } from "./sensor-totals.ts";
+
+beforeAll(() => startTexts());
 
 const NONE = { CO2: 0, Humidity: 0, Soil_temp: 0, Moisture: 0 };
 
@@ -14,6 +17,15 @@ describe("sensorCountLabel", () => {
   it("never shows a total below the reporting count", () => {
     expect(sensorCountLabel(1, 0)).toBe("1/1 sensors");
     expect(sensorCountLabel(3, 1)).toBe("3/3 sensors");
+  });
+
+  describe("in Arabic", () => {
+    afterAll(() => startTexts());
+    it("names the sensors in the form the total needs, in the chosen digits", async () => {
+      await startTexts({ language: "ar", digits: "arab" });
+      expect(sensorCountLabel(2, 3)).toBe("٢/٣ حساسات");
+      expect(sensorCountLabel(1, 1)).toBe("١/١ حساس");
+    });
   });
 });
 

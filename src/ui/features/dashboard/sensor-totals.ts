@@ -1,4 +1,11 @@
 import type { LiveReading, SensorType } from "../../../contract/entities.ts";
+import { numberFormat } from "../../i18n/format.ts";
+import { i18n } from "../../i18n/i18n.ts";
+
+const COUNT: Intl.NumberFormatOptions = { maximumFractionDigits: 0, useGrouping: false };
+
+/** A count in the person's digits, ungrouped as the dashboard has always shown counts ("1988"). */
+export const formatCount = (n: number): string => numberFormat(COUNT).format(n);
 
 /**
  * SPEC §2's "reporting / total sensors" label of one reading. A device can count sensors the MCU
@@ -8,7 +15,8 @@ import type { LiveReading, SensorType } from "../../../contract/entities.ts";
  * come from the same sensors, and a note under each would count them twice.
  */
 export function sensorCountLabel(reporting: number, registered: number): string {
-  return `${reporting}/${Math.max(reporting, registered)} sensors`;
+  const total = Math.max(reporting, registered);
+  return i18n.t("dashboard:sensors", { count: total, reporting: formatCount(reporting), total: formatCount(total) });
 }
 
 /** The sensor type each group of a reading comes from (DHT readings come from Humidity sensors). */

@@ -2,8 +2,11 @@ import type { ComponentType, SVGProps } from "react";
 import { useTranslation } from "react-i18next";
 import { BatteryIcon, ChipIcon, WifiIcon, WifiOffIcon } from "../../components/icons.tsx";
 import { useMcuStats } from "../../data/hooks.ts";
-import { formatFixed } from "../../i18n/format.ts";
+import { numberFormat } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";
+
+/** Counts in the person's digits, ungrouped as the cards have always shown them ("1988"). */
+const COUNT: Intl.NumberFormatOptions = { maximumFractionDigits: 0, useGrouping: false };
 
 /**
  * SPEC §2 stat cards. Online and Offline count the live status the cards' badges show and the
@@ -32,7 +35,7 @@ function Stat({ label, value, Icon, tone }: { label: string; value: number; Icon
       </span>
       <div className="min-w-0">
         <dt className="text-xs sm:text-sm 4xl:text-2xl text-gray-600 truncate">{label}</dt>
-        <dd className="text-2xl 4xl:text-5xl font-semibold text-gray-900 tabular-nums">{formatFixed(value, 0)}</dd>
+        <dd className="text-2xl 4xl:text-5xl font-semibold text-gray-900 tabular-nums">{numberFormat(COUNT).format(value)}</dd>
       </div>
     </div>
   );

@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { WallCounts } from "../../../contract/live.ts";
 import { useNow } from "../../components/use-now.ts";
-import { dateTimeFormat, formatFixed } from "../../i18n/format.ts";
-import { countsText, rotateText } from "./wall-text.ts";
+import { dateTimeFormat } from "../../i18n/format.ts";
+import { countsText, formatCount, rotateText } from "./wall-text.ts";
 import { ROTATE_CHOICES, type Rotation } from "./use-rotation.ts";
 
 const CLOCK: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit" };
@@ -44,7 +44,7 @@ export function WallBar({ counts, pages, rotation, rotateSec, onRotateChange, fu
       {counts && <p className="wall-summary">{countsText(counts)}</p>}
       {pages > 1 && (
         <p className="wall-summary" aria-live="polite">
-          {t("bar.page", { page: formatFixed(rotation.page + 1, 0), pages: formatFixed(pages, 0) })}
+          {t("bar.page", { page: formatCount(rotation.page + 1), pages: formatCount(pages) })}
           {turning && !rotation.paused && <span> · {t("bar.turnsEvery", { interval: rotateText(rotateSec) })}</span>}
         </p>
       )}

@@ -6,14 +6,13 @@ import { LoadError } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useConnection, useRecordIds, useWallPage } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
-import { formatFixed } from "../../i18n/format.ts";
 import { currentLocale, useLocale } from "../../i18n/i18n.ts";
 import { ConnectionBanner } from "./connection-banner.tsx";
 import { useFullscreen, useWakeLock } from "./kiosk.ts";
 import { parseRotate, useRotation } from "./use-rotation.ts";
 import { useWallLayout } from "./use-wall-layout.ts";
 import { WallBar } from "./wall-bar.tsx";
-import { countsText } from "./wall-text.ts";
+import { countsText, formatCount } from "./wall-text.ts";
 import { WallTile } from "./wall-tile.tsx";
 import "./wall.css";
 
@@ -31,7 +30,7 @@ const FarmSection = memo(function FarmSection({ section, columns, scale }: { sec
   const { from, mcuIds, counts } = section;
   const part =
     from > 0 || mcuIds.length < counts.mcus
-      ? ` ${t("section.part", { from: formatFixed(from + 1, 0), to: formatFixed(from + mcuIds.length, 0), total: formatFixed(counts.mcus, 0) })}`
+      ? ` ${t("section.part", { from: formatCount(from + 1), to: formatCount(from + mcuIds.length), total: formatCount(counts.mcus) })}`
       : "";
   return (
     <section aria-labelledby={headingId} className="wall-section" style={scale === 1 ? undefined : ({ "--wall-scale": scale } as CSSProperties)}>
@@ -167,7 +166,7 @@ export default function WallPage() {
         <section ref={sampleRef} className="wall-section wall-sample" aria-hidden="true">
           <div className="wall-heading">
             <h2>{t("main.sampleFarm")}</h2>
-            <p>{t("counts.mcus", { count: 0, n: formatFixed(0, 0) })}</p>
+            <p>{t("counts.mcus", { count: 0, n: formatCount(0) })}</p>
           </div>
           <div className="wall-grid">
             <div className="wall-tile" />

@@ -1,7 +1,7 @@
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { WallCounts } from "../../../contract/live.ts";
-import { formatFixed, numberFormat } from "../../i18n/format.ts";
+import { numberFormat } from "../../i18n/format.ts";
 import { currentLocale, i18n } from "../../i18n/i18n.ts";
 
 /**
@@ -76,8 +76,11 @@ export function orderedBreaches(breaches: readonly Breach[]): readonly Breach[] 
   return [...breaches].sort((a, b) => Number(shown.has(a.metric)) - Number(shown.has(b.metric)));
 }
 
+/** A count or page number in the person's digits, ungrouped as the wall has always written them ("2000 MCUs"). */
+export const formatCount = (n: number): string => formatValue(n, 0);
+
 /** A count in the person's digits, with its plural form chosen by the count itself. */
-const counted = (count: number) => ({ count, n: formatFixed(count, 0) });
+const counted = (count: number) => ({ count, n: formatCount(count) });
 
 /**
  * A tile's state line while values are outside the profile, from their texts (breachText, in
@@ -105,7 +108,7 @@ export function agoText(ms: number): string {
   if (minutes < 60) return i18n.t("wall:ago.minutes", counted(minutes));
   const hours = Math.floor(minutes / 60);
   if (hours < 24) {
-    return minutes % 60 ? i18n.t("wall:ago.hoursMinutes", { hours: formatFixed(hours, 0), minutes: formatFixed(minutes % 60, 0) }) : i18n.t("wall:ago.hours", counted(hours));
+    return minutes % 60 ? i18n.t("wall:ago.hoursMinutes", { hours: formatCount(hours), minutes: formatCount(minutes % 60) }) : i18n.t("wall:ago.hours", counted(hours));
   }
   return i18n.t("wall:ago.days", counted(Math.floor(hours / 24)));
 }
@@ -120,4 +123,4 @@ export function rotateText(sec: number): string {
 }
 
 /** A percentage as the wall writes it ("27 %"), in the person's digits. */
-export const percentText = (level: number): string => i18n.t("wall:tile.percent", { value: formatFixed(Math.round(level), 0) });
+export const percentText = (level: number): string => i18n.t("wall:tile.percent", { value: formatCount(Math.round(level)) });
