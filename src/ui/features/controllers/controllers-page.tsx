@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { Controller } from "../../../contract/entities.ts";
 import { CONTROLLER_TYPES, type ControllerType } from "../../../contract/enums.ts";
@@ -7,11 +6,13 @@ import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
 import { useCollection } from "../../data/hooks.ts";
 import { formatFixed } from "../../i18n/format.ts";
-import { i18n, useLocale } from "../../i18n/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
 
 /** SPEC §2 controller modal: read-only Type; SPEC §4/§8 texts for controllers. */
 const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof controllerForm>> = {
   types: CONTROLLER_TYPES,
+  // English shows the type as the API names it (SPEC's filter options); other languages name it for people.
+  typeLabel: (type) => i18n.t(`controllers:types.${type}`),
   idOf: (c) => c.unit_id,
   load: (core) => core.loadControllers(),
   scan: (core, mac) => core.scanController(mac),
@@ -80,8 +81,5 @@ const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof con
 
 /** SPEC §2 System Controllers. */
 export default function ControllersPage() {
-  // The kind's texts are read as the page renders: a change of language or digits renders it again.
-  useTranslation("controllers");
-  useLocale();
   return <DeviceListPage kind={controllerKind} devices={useCollection("controllers")} />;
 }

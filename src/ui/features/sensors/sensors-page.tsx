@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { Sensor } from "../../../contract/entities.ts";
 import { SENSOR_TYPES, type SensorType } from "../../../contract/enums.ts";
@@ -7,11 +6,13 @@ import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
 import { useCollection } from "../../data/hooks.ts";
 import { formatFixed } from "../../i18n/format.ts";
-import { i18n, useLocale } from "../../i18n/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
 
 /** SPEC §2 sensor modal: a disabled Type select; names are optional (SPEC §3); SPEC §4/§8 texts for sensors. */
 const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = {
   types: SENSOR_TYPES,
+  // English shows the type as the API names it (SPEC's filter options); other languages name it for people.
+  typeLabel: (type) => i18n.t(`sensors:types.${type}`),
   idOf: (s) => s.sensor_id,
   load: (core) => core.loadSensors(),
   scan: (core, mac) => core.scanSensor(mac),
@@ -86,8 +87,5 @@ const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = 
 
 /** SPEC §2 Sensors: the controllers' layout for sensors. */
 export default function SensorsPage() {
-  // The kind's texts are read as the page renders: a change of language or digits renders it again.
-  useTranslation("sensors");
-  useLocale();
   return <DeviceListPage kind={sensorKind} devices={useCollection("sensors")} />;
 }
