@@ -80,11 +80,14 @@ function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onN
           <Icon />
         </span>
         <div className="min-w-0">
-          <p className={`font-medium ${unread ? "text-gray-900" : ""}`}>
+          {/* The server's words, in the language it wrote them in: laid out in their own direction. */}
+          <p dir="auto" className={`font-medium ${unread ? "text-gray-900" : ""}`}>
             {n.title}
             {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
           </p>
-          <p className="text-sm break-words">{n.body}</p>
+          <p dir="auto" className="text-sm break-words">
+            {n.body}
+          </p>
           <p className="text-xs mt-1 text-gray-500">
             <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
           </p>
@@ -121,7 +124,9 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
                 {t("notifications.incident", count)}
                 {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
               </p>
-              <p className="text-sm break-words">{kinds.join(t("notifications.kindsSeparator"))}</p>
+              <p dir="auto" className="text-sm break-words">
+                {kinds.join(t("notifications.kindsSeparator"))}
+              </p>
               <p className="text-xs mt-1 text-gray-500">
                 <time dateTime={newest.createdAt}>{formatDateTime(newest.createdAt)}</time>
               </p>
