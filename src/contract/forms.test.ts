@@ -1,13 +1,20 @@
 import { type } from "arktype";
+import i18next from "i18next";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startTexts } from "../test-support/i18n.ts";
+import englishForms from "../locales/en/forms.json";
+import { writeFormTextsWith } from "./form-texts.ts";
 import { profileConfigInput } from "./api.ts";
 import { loginForm, mcuAddForm, mcuEditForm, mcuForm, profileSettingsForm, registerForm, settingsPasswordForm } from "./forms.ts";
 
 const firstError = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }, field: string) =>
   r.error?.issues.find((i) => i.path.join(".") === field)?.message;
 
-beforeAll(() => startTexts());
+// The messages as the app writes them in English: the catalogue's forms texts through i18next.
+beforeAll(async () => {
+  const english = i18next.createInstance();
+  await english.init({ lng: "en", resources: { en: { forms: englishForms } }, interpolation: { escapeValue: false } });
+  writeFormTextsWith((key, values) => String(english.t(`forms:${key}` as never, values as never)));
+});
 
 describe("form schemas (SPEC §5 messages)", () => {
   it("registers with the exact messages", () => {
