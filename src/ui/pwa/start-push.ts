@@ -25,6 +25,9 @@ function controlOf(later: Promise<PushHandle>): PushControl {
   };
 }
 
+/** No push in this browser, and why (an iPhone's browser outside the installed app, or none at all). */
+const unavailable = () => pushUnavailable(webPushAvailability() === "install" ? "install" : "unsupported");
+
 /**
  * The app's push: Firebase when the build is configured for it (SPEC's flow, its code loaded only
  * then); otherwise standard Web Push with the server's own key, so that a farm gets alarm pushes
@@ -34,7 +37,7 @@ export function startAppPush({ core, session, showInfo }: { core: CoreHandle; se
   const config = pushConfig();
   if (config) {
     const started = firebaseMessaging(config).then(
-      (provider) => (provider ? startPush({ provider, core, session, showInfo }) : pushUnavailable("unsupported")),
+      (provider) => (provider ? startPush({ provider, core, session, showInfo }) : unavailable()),
       (err: unknown) => {
         console.error("Push unavailable", err);
         return pushUnavailable("unsupported");
@@ -43,6 +46,6 @@ export function startAppPush({ core, session, showInfo }: { core: CoreHandle; se
     return controlOf(started);
   }
   const browser = browserWebPush();
-  if (!browser) return pushUnavailable(webPushAvailability() === "install" ? "install" : "unsupported");
+  if (!browser) return unavailable();
   return startWebPush({ browser, core, session, showInfo });
 }
