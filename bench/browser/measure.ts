@@ -77,6 +77,8 @@ export interface PageRunOptions {
   seconds: number;
   /** Also load /mcu and scroll it (our app only). */
   mcuPage: boolean;
+  /** The language our app shows (its texts fetched as a person reading it would); the naive client has English only. */
+  language?: string;
   /** Called after the load, before the warm-up: e.g. to note the feed's counters. */
   log(message: string): void;
 }
@@ -162,8 +164,9 @@ export async function measureClient(o: PageRunOptions): Promise<PageRun> {
     // A dashboard card has its values when it shows its CO2; the MCU Manager's cards have none.
     await page.addInitScript({
       content: [
-        `try { localStorage.setItem("client", ${JSON.stringify(JSON.stringify(o.client))}); } catch {}`,
-        `window.__benchConfig = { expectedCards: ${o.expectedCards}, valuePattern: location.pathname === "/mcu" ? null : ${JSON.stringify(String.raw`\d\s*ppm`)} };`,
+        `try { localStorage.setItem("client", ${JSON.stringify(JSON.stringify(o.language ? { ...(o.client as object), language: o.language } : o.client))}); } catch {}`,
+        // Digits in either system: a language may write them Arabic-Indic.
+        `window.__benchConfig = { expectedCards: ${o.expectedCards}, valuePattern: location.pathname === "/mcu" ? null : ${JSON.stringify(String.raw`[\d\u0660-\u0669]\s*ppm`)} };`,
         PROBE_SCRIPT,
       ].join("\n"),
     });

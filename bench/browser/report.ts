@@ -6,6 +6,8 @@ export interface Row extends PageRun {
   mcus: number;
   feed: "replay" | "simulator";
   client: ClientKind;
+  /** The language our app was read in (the naive client's is English). */
+  language: string;
   run: number;
   /** Readings the feed produced per second while this client was measured. */
   feedReadingsPerSec: number;
@@ -36,6 +38,8 @@ export interface LevelSummary {
   feed: "replay" | "simulator";
   ours?: ClientSummary;
   naive?: ClientSummary;
+  /** Our app read in each other language than English, measured in the same run. */
+  oursIn: Record<string, ClientSummary>;
   /** ours / naive for each metric both have (below 1 is better for ours, except fps). */
   ratio: Partial<Record<keyof ClientSummary, number>>;
 }
@@ -74,9 +78,14 @@ export function summarize(rows: Row[]): LevelSummary[] {
   const keys = [...new Set(rows.map((r) => `${r.mcus}|${r.feed}`))];
   return keys.map((key) => {
     const [mcus, feed] = key.split("|") as [string, "replay" | "simulator"];
-    const of = (client: ClientKind) => summarizeClient(rows.filter((r) => r.mcus === Number(mcus) && r.feed === feed && r.client === client));
+    const of = (client: ClientKind, language = "en") => summarizeClient(rows.filter((r) => r.mcus === Number(mcus) && r.feed === feed && r.client === client && (r.language ?? "en") === language));
     const ours = of("ours");
     const naive = of("naive");
+    const oursIn: Record<string, ClientSummary> = {};
+    for (const language of new Set(rows.map((r) => r.language ?? "en"))) {
+      const s = language === "en" ? undefined : of("ours", language);
+      if (s) oursIn[language] = s;
+    }
     const ratio: LevelSummary["ratio"] = {};
     if (ours && naive) {
       for (const k of ["busyMsPerSec", "cpuMsPerSec", "longTasks", "fps", "p50Ms", "p95Ms", "heapEndMB", "domElements", "firstCardMs", "visibleCardsMs"] as const) {
@@ -85,7 +94,7 @@ export function summarize(rows: Row[]): LevelSummary[] {
         if (typeof a === "number" && typeof b === "number" && b !== 0) ratio[k] = +(a / b).toFixed(2);
       }
     }
-    return { mcus: Number(mcus), feed, ours, naive, ratio };
+    return { mcus: Number(mcus), feed, ours, naive, oursIn, ratio };
   });
 }
 
@@ -98,6 +107,7 @@ const COLUMNS: [string, number, (r: Row) => unknown][] = [
   ["MCUs", 5, (r) => r.mcus],
   ["feed", 9, (r) => r.feed],
   ["client", 6, (r) => r.client],
+  ["lang", 4, (r) => r.language],
   ["run", 3, (r) => r.run],
   ["busy ms/s", 9, (r) => r.window.busyMsPerSec],
   ["cpu ms/s", 8, (r) => r.window.cpuMsPerSec],
@@ -148,6 +158,7 @@ export function printSummary(summary: LevelSummary[]): void {
       if (!s) continue;
       console.log([cell(l.mcus, 5), cell(l.feed, 9), cell(client, 6), ...cols.map(([, w, f]) => cell(f(s, l), w))].join(" "));
     }
+    for (const [language, s] of Object.entries(l.oursIn ?? {})) console.log([cell(l.mcus, 5), cell(l.feed, 9), cell(`ours/${language}`, 6), ...cols.map(([, w, f]) => cell(f(s, l), w))].join(" "));
     if (l.ours && l.naive) {
       const r = l.ratio;
       const vals = [r.busyMsPerSec, r.cpuMsPerSec, r.longTasks, r.fps, null, r.p50Ms, r.p95Ms, r.heapEndMB, r.domElements, r.firstCardMs, r.visibleCardsMs];

@@ -6,7 +6,7 @@
  *   npm run bench:browser -- [--levels 25,100,500,2000,5000] [--seconds 60] [--warmup 10] [--runs 2]
  *                            [--hz 5] [--probes 4] [--viewport 3840x2160] [--sim-level 500]
  *                            [--clients ours,naive] [--static-dir DIR] [--no-mcu-page]
- *                            [--page dashboard|wall] [--wall-rotate 0]
+ *                            [--page dashboard|wall] [--wall-rotate 0] [--languages en,ar]
  *
  * --page wall measures our wall view (/wall) instead of our dashboard, beside the same
  * naive dashboard (every card mounted) at the same viewport; the probes then lead the wall's first
@@ -59,6 +59,7 @@ const { values } = parseArgs({
     "no-mcu-page": { type: "boolean", default: false },
     page: { type: "string", default: "dashboard" },
     "wall-rotate": { type: "string", default: "0" },
+    languages: { type: "string", default: "en" },
     out: { type: "string" },
   },
 });
@@ -81,6 +82,9 @@ const hz = positive("hz", values.hz);
 const probes = positive("probes", values.probes);
 const simLevel = Number(values["sim-level"]);
 const clients = values.clients!.split(",") as ClientKind[];
+/** Our app is measured in each of these languages (the first screen's texts are one more download), the naive client in English. */
+const languages = values.languages!.split(",");
+if (languages.some((l) => !["en", "fr", "ar"].includes(l))) fail("--languages is a list of en, fr and ar");
 if (clients.some((c) => c !== "ours" && c !== "naive")) fail("--clients is a list of ours and naive");
 const [vw, vh] = values.viewport!.split("x").map(Number);
 if (!(vw! > 0 && vh! > 0)) fail("--viewport must be WIDTHxHEIGHT, e.g. 3840x2160");
@@ -121,13 +125,13 @@ let simulator: ChildProcess | undefined;
 async function measureLevel(fleet: SeededFleet, level: number, levelIndex: number, feed: "replay" | "simulator", beforeEach: () => Promise<void>, feedSent: () => number) {
   for (let run = 1; run <= runs; run++) {
     const order = (run + levelIndex) % 2 === 1 ? clients : [...clients].reverse();
-    for (const kind of order) {
+    for (const [kind, language] of order.flatMap((k) => (k === "ours" ? languages : ["en"]).map((l) => [k, l] as const))) {
       await beforeEach();
       const { sid, client } = await signIn(system.app, fleet);
       const sent0 = feedSent();
       const t0 = Date.now();
       const wall = page === "wall" && kind === "ours";
-      log(`${level} MCUs, ${feed}, ${kind}${wall ? " (wall)" : ""}, run ${run}/${runs} …`);
+      log(`${level} MCUs, ${feed}, ${kind}${wall ? " (wall)" : ""}${language === "en" ? "" : ` in ${language}`}, run ${run}/${runs} …`);
       // The server shares this process: its event-loop delay is part of every reading's latency.
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
@@ -147,6 +151,7 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
           warmupSec,
           seconds,
           mcuPage: kind === "ours" && page === "dashboard" && !values["no-mcu-page"],
+          language: kind === "ours" ? language : undefined,
           log,
         });
       } catch (err) {
@@ -161,6 +166,7 @@ async function measureLevel(fleet: SeededFleet, level: number, levelIndex: numbe
         mcus: level,
         feed,
         client: kind,
+        language,
         run,
         feedReadingsPerSec: Math.round((feedSent() - sent0) / ((Date.now() - t0) / 1000)),
         ...result,
