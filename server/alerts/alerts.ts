@@ -1,26 +1,28 @@
 import { alarmPagePath, DEFAULT_NOTIFICATION_PREFERENCES, mcuPagePath, metricValue, type Alarm, type AlarmKind, type AlarmMetric, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
-import type { LiveReading, Notification } from "../../src/contract/entities.ts";
+import type { LiveReading, Notification, ProfileConfig } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
 import { PUSH_TTL_SECONDS } from "../../src/contract/push.ts";
 import { alertsRepo, type AlarmHistory, type Measure, type WorsenedKind } from "../db/alerts-repo.ts";
+import { clientsRepo } from "../db/clients-repo.ts";
 import type { Database } from "../db/database.ts";
 import { notificationsRepo } from "../db/notifications-repo.ts";
 import { sensorCountsRepo, type SensorCounts } from "../db/sensor-counts-repo.ts";
 import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
+import { writeBoth, type TitleAndBody } from "../texts.ts";
 import { mayPush, type PushMessage, type PushNotifier } from "./push-sender.ts";
 import {
   applyCounts,
   expectedCount,
   forgetReadings,
+  missingWords,
   groupCount,
-  missingText,
   SENSOR_GROUPS,
   SENSOR_MISSING_AFTER_MS,
   SENSOR_STUCK_AFTER_MS,
   sensorHealth,
   STUCK_METRICS,
-  stuckText,
+  stuckWords,
   stuckValue,
   wasSilent,
   type SensorHealth,
@@ -101,7 +103,7 @@ interface McuAlarmState {
  * (each checked again as it is applied).
  */
 type Action =
-  | { open: AlarmKind; sensor?: string; title: string; body: string; measure?: Measure }
+  | { open: AlarmKind; sensor?: string; words: TitleAndBody; measure?: Measure }
   | { resolve: AlarmKind; sensor?: string }
   | { worsen: WorsenedKind; measure: Measure }
   | { report: number; count: number };
@@ -149,19 +151,54 @@ function inAppWants(p: NotificationPreferences, kind: AlarmKind): boolean {
 /** The notification type of a device cut off for sending too much (not an alarm: it ends with its cooldown). */
 export const SENDS_TOO_MUCH = "mcu_sends_too_much";
 
-const duration = (ms: number) => {
+/** A cut-off's length in words: whole minutes as minutes, else seconds. */
+const duration = (ms: number): TitleAndBody["title"] => {
   const s = Math.round(ms / 1000);
-  if (s % 60 !== 0) return `${s} seconds`;
-  return s === 60 ? "1 minute" : `${s / 60} minutes`;
+  return s % 60 !== 0 ? { key: "units.seconds", count: s } : { key: "units.minutes", count: s / 60 };
 };
 
 /** What the owner of a device cut off for sending too much is told. */
-export function sendsTooMuchText(name: string, c: Pick<DeviceCutOff, "messages" | "seconds" | "perSecond" | "cooldownMs">, disconnected: boolean) {
-  const what = disconnected ? `It was disconnected for ${duration(c.cooldownMs)}.` : `Its messages are ignored for ${duration(c.cooldownMs)}.`;
+export function sendsTooMuchWords(name: string, c: Pick<DeviceCutOff, "messages" | "seconds" | "perSecond" | "cooldownMs">, disconnected: boolean): TitleAndBody {
+  const cutOff = { key: disconnected ? "alarms.sendsTooMuch.disconnected" : "alarms.sendsTooMuch.ignored", values: { duration: duration(c.cooldownMs) } } as const;
   return {
-    title: `MCU "${name}" sends too much`,
-    body: `MCU "${name}" sends too much: ${c.messages.toLocaleString("en-US")} messages in ${c.seconds} s, its limit is ${c.perSecond}/s. ${what}`,
+    title: { key: "alarms.sendsTooMuch.title", values: { name } },
+    body: { key: "alarms.sendsTooMuch.body", values: { name, messages: { num: c.messages, grouped: true }, seconds: c.seconds, perSecond: c.perSecond, cutOff } },
   };
+}
+
+/** A value past a profile limit as the alarm texts write it: a tenth for a percentage or a temperature, whole ppm. */
+const tenths = (v: number) => ({ num: Math.round(v * 10) / 10, decimals: 1 });
+
+/**
+ * The words of a profile alarm (thresholdBreaches decides that there is one; its texts are the
+ * same in English): the MCU's name, the value read and the limit it is past.
+ */
+function breachWords(name: string, type: BreachType, value: number, config: ProfileConfig): TitleAndBody {
+  switch (type) {
+    case "humidity_low":
+      return {
+        title: { key: "alarms.humidityLow.title", values: { name } },
+        body: { key: "alarms.humidityLow.body", values: { value: tenths(value), limit: config.humidifier.humidity_on_below } },
+      };
+    case "co2_high":
+      return {
+        title: { key: "alarms.co2High.title", values: { name } },
+        body: { key: "alarms.co2High.body", values: { value: Math.round(value), limit: config.ventilation.co2_threshold } },
+      };
+    case "soil_moisture_low":
+      return {
+        title: { key: "alarms.soilMoistureLow.title", values: { name } },
+        body: { key: "alarms.soilMoistureLow.body", values: { value: tenths(value), limit: config.irrigation.soil_moisture_on } },
+      };
+    case "temperature_off_target":
+      return {
+        title: { key: "alarms.temperatureOffTarget.title", values: { name } },
+        body: {
+          key: config.ac.based_on === "room_temp" ? "alarms.temperatureOffTarget.bodyRoom" : "alarms.temperatureOffTarget.bodySoil",
+          values: { value: tenths(value), target: config.ac.target_temp },
+        },
+      };
+  }
 }
 
 export function createAlerts(o: AlertOptions) {
@@ -173,6 +210,7 @@ export function createAlerts(o: AlertOptions) {
   const stuckAfterMs = o.stuckAfterMs ?? SENSOR_STUCK_AFTER_MS;
   const repo = alertsRepo(o.db);
   const sensorCounts = sensorCountsRepo(o.db);
+  const clients = clientsRepo(o.db);
   const states = new Map<number, McuAlarmState>();
   const running = new Set<Promise<void>>();
 
@@ -285,7 +323,7 @@ export function createAlerts(o: AlertOptions) {
         if (s.unresolved.has(slot)) s.clearSince.delete(slot);
         else if (t - h.missingSince[g]! >= missingAfterMs) {
           calls = true;
-          out?.push({ open: "sensor_missing", sensor: SENSOR_GROUPS[g], ...missingText(entry.name, SENSOR_GROUPS[g]!, count, expected) });
+          out?.push({ open: "sensor_missing", sensor: SENSOR_GROUPS[g], words: missingWords(entry.name, SENSOR_GROUPS[g]!, count, expected) });
         }
       } else {
         h.missingSince[g] = NaN;
@@ -318,7 +356,7 @@ export function createAlerts(o: AlertOptions) {
       if (t - h.sameSince[m]! >= stuckAfterMs) {
         if (!s.unresolved.has(slot)) {
           calls = true;
-          out?.push({ open: "sensor_stuck", sensor: STUCK_METRICS[m], ...stuckText(entry.name, STUCK_METRICS[m]!, value, stuckAfterMs), measure: { metric: STUCK_METRICS[m]!, value } });
+          out?.push({ open: "sensor_stuck", sensor: STUCK_METRICS[m], words: stuckWords(entry.name, STUCK_METRICS[m]!, value, stuckAfterMs), measure: { metric: STUCK_METRICS[m]!, value } });
         }
       } else if (moved && s.unresolved.has(slot)) {
         calls = true;
@@ -344,8 +382,7 @@ export function createAlerts(o: AlertOptions) {
           calls = true;
           out?.push({
             open: "battery_low",
-            title: `${entry.name}: battery low`,
-            body: `Battery at ${Math.round(battery)}%. Replace or charge it soon.`,
+            words: { title: { key: "alarms.batteryLow.title", values: { name: entry.name } }, body: { key: "alarms.batteryLow.body", values: { level: Math.round(battery) } } },
             measure: { metric: "batteryLevel", value: battery },
           });
         } else if (worse("battery_low", "batteryLevel", battery, s.worst.get("battery_low"), 0)) {
@@ -387,7 +424,8 @@ export function createAlerts(o: AlertOptions) {
         }
       } else if (t - since >= graceMs) {
         calls = true;
-        out?.push({ open: breach.type, title: breach.title, body: breach.body, ...(value === undefined ? {} : { measure: { metric: breach.metric, value } }) });
+        // A breach is of a value the reading has, under the profile its MCU runs on.
+        if (value !== undefined && entry.config) out?.push({ open: breach.type, words: breachWords(entry.name, breach.type, value, entry.config), measure: { metric: breach.metric, value } });
       }
     }
     // A breach that ended before its alarm opened starts its grace period over when it returns.
@@ -416,14 +454,18 @@ export function createAlerts(o: AlertOptions) {
     o.push?.(clientId, message).catch((err: Error) => o.log?.(`push: ${err.message}`));
   }
 
-  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, title: string, body: string, measure?: Measure, sensor?: string): Promise<void> {
+  /** The language the MCU's account reads: its alarm is written in it (each person a call-out reaches reads it in their own). */
+  const readerOf = (clientId: number) => clients.readerOf(clientId);
+
+  async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, words: TitleAndBody, measure?: Measure, sensor?: string): Promise<void> {
     const slot = slotOf(kind, sensor);
     if (s.unresolved.has(slot)) return;
     const last = s.lastAnnounced.get(slot);
     const announced = last === undefined || t - last >= repeatMs;
     const prefs = announced ? await preferencesOf(entry.clientId) : null;
     const at = new Date(t);
-    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind, sensor }, { title, body }, at, {
+    const { title, body } = writeBoth(words, await readerOf(entry.clientId));
+    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind, sensor }, { title, body, words }, at, {
       announced,
       notify: prefs !== null && inAppWants(prefs, kind),
       measure,
@@ -478,7 +520,10 @@ export function createAlerts(o: AlertOptions) {
     s.unresolved.delete("mcu_offline");
     const prefs = await preferencesOf(entry.clientId);
     const at = new Date(t);
-    const back = { title: `${entry.name} is back online`, body: `${entry.name} (${entry.farmName}) is reporting again.` };
+    const back = writeBoth(
+      { title: { key: "alarms.mcuOnline.title", values: { name: entry.name } }, body: { key: "alarms.mcuOnline.body", values: { name: entry.name, farm: entry.farmName } } },
+      await readerOf(entry.clientId),
+    );
     const resolved = await repo.resolve(
       { clientId: entry.clientId, mcuId: entry.mcuId, kind: "mcu_offline" },
       at,
@@ -495,7 +540,13 @@ export function createAlerts(o: AlertOptions) {
       enqueue(entry, async (s, t) => {
         // An MCU offline is its own alarm, not its sensors'.
         forgetSensorReadings(s);
-        if (status === "offline") await open(entry, s, t, "mcu_offline", `${entry.name} went offline`, `${entry.name} (${entry.farmName}) stopped reporting.`);
+        if (status === "offline") {
+          const words: TitleAndBody = {
+            title: { key: "alarms.mcuOffline.title", values: { name: entry.name } },
+            body: { key: "alarms.mcuOffline.body", values: { name: entry.name, farm: entry.farmName } },
+          };
+          await open(entry, s, t, "mcu_offline", words);
+        }
         else await backOnline(entry, s, t);
       });
     },
@@ -511,7 +562,7 @@ export function createAlerts(o: AlertOptions) {
         const actions: Action[] = [];
         decide(entry, reading, s, t, actions);
         for (const action of actions) {
-          if ("open" in action) await open(entry, s, t, action.open, action.title, action.body, action.measure, action.sensor);
+          if ("open" in action) await open(entry, s, t, action.open, action.words, action.measure, action.sensor);
           else if ("worsen" in action) await worsen(entry, s, action.worsen, action.measure);
           else if ("report" in action) await keepReported(entry, s, action.report, action.count);
           else await resolve(entry, s, t, action.resolve, action.sensor);
@@ -525,9 +576,9 @@ export function createAlerts(o: AlertOptions) {
      */
     sendsTooMuch(entry: McuEntry, cutOff: DeviceCutOff, disconnected: boolean): void {
       const t = o.now();
-      const text = sendsTooMuchText(entry.name, cutOff, disconnected);
       const done = (async () => {
         const prefs = await preferencesOf(entry.clientId);
+        const text = writeBoth(sendsTooMuchWords(entry.name, cutOff, disconnected), await readerOf(entry.clientId));
         // It leads to the MCU's history, where its readings show what it sent.
         if (prefs.in_app.device_status) o.notify(entry.clientId, await notificationsRepo(o.db).create(entry.clientId, { type: SENDS_TOO_MUCH, ...text }, t, { mcuId: entry.mcuId }));
         if (mayPush(prefs, t)) push(entry.clientId, { ...text, link: mcuPagePath(entry.mcuId) });

@@ -157,7 +157,7 @@ describe("alarms called out by the on-call rota", () => {
   it("refuses a rota with someone who cannot acknowledge alarms", async () => {
     const res = await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15, shifts: [always(viewer.clientId)] });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([{ path: "shifts.0.client_id", message: "Choose a member of this farm who is not a Viewer" }]);
+    expect(res.json().errors).toEqual([{ path: "shifts.0.client_id", message: "Choose a member of this farm who is not a Viewer", reason: "rota_not_callable" }]);
     const bad = await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { time_zone: "Mars/Olympus", repeat_minutes: 0, escalate_minutes: 15, shifts: [] });
     expect(bad.statusCode).toBe(400);
   });

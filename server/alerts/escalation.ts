@@ -3,7 +3,9 @@ import { alarmPagePath } from "../../src/contract/alarms-values.ts";
 import { PUSH_TTL_SECONDS } from "../../src/contract/push.ts";
 import { ESCALATION_STEPS, onCallAt, type AlarmNotice } from "../../src/contract/rota.ts";
 import type { Sql } from "../db/database.ts";
+import { clientsRepo } from "../db/clients-repo.ts";
 import { rotaRepo, type CalledAlarm, type Escalation } from "../db/rota-repo.ts";
+import { write, type Reader, type Words } from "../texts.ts";
 import type { PushNotifier } from "./push-sender.ts";
 
 /** The steps of a call-out: who is on call, their backup, every Manager and Owner. */
@@ -13,6 +15,8 @@ const EVERYONE = ESCALATION_STEPS.length - 1;
 /** A time that never comes: an escalation at its last step only repeats. */
 const NEVER = new Date("9999-12-31T00:00:00Z");
 const MINUTE_MS = 60_000;
+/** Each step's name in a call's words ("nobody acknowledged it: calling backup"), as ESCALATION_STEPS orders them. */
+const STEP_WORDS: readonly Words[] = [{ key: "escalation.steps.onCall" }, { key: "escalation.steps.backup" }, { key: "escalation.steps.everyone" }];
 
 export interface EscalationOptions {
   db: Sql;
@@ -38,15 +42,29 @@ export interface EscalationOptions {
 export function createEscalation(o: EscalationOptions) {
   const now = o.now ?? (() => new Date());
   const repo = rotaRepo(o.db);
+  const clients = clientsRepo(o.db);
+
+  /**
+   * A call's title and body in the language of the person called: the alarm's words (stored in
+   * its account's language, for an alarm stored without them), and why it is called again.
+   */
+  function wordsFor(alarm: CalledAlarm, step: number, reason: AlarmNotice["reason"], reader: Reader): { title: string; body: string } {
+    const title = alarm.words ? write(alarm.words.title, reader) : alarm.title;
+    const body = alarm.words ? write(alarm.words.body, reader) : alarm.body;
+    if (reason === "first") return { title, body };
+    const again: Words =
+      reason === "repeat" ? { key: "escalation.repeat", values: { title } } : { key: "escalation.escalation", values: { title, step: STEP_WORDS[step] ?? STEP_WORDS[EVERYONE]! } };
+    return { title: write(again, reader), body };
+  }
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticking: Promise<void> | undefined;
 
   async function call(alarm: CalledAlarm, people: readonly number[], step: number, reason: AlarmNotice["reason"], at: Date) {
-    const title = reason === "first" ? alarm.title : `${alarm.title} (${reason === "repeat" ? "still not acknowledged" : `nobody acknowledged it: calling ${ESCALATION_STEPS[step]}`})`;
     for (const person of people) {
       await repo.notice(alarm.alarm_id, person, step, reason, at);
-      await o.inApp(person, { ...alarm, title }, at).catch((err: Error) => o.log?.(`escalation: bell of client ${person}: ${err.message}`));
-      o.push?.(person, { title, body: alarm.body, link: alarmPagePath(alarm.alarm_id, alarm.mcu_id), urgency: "high", ttlSeconds: PUSH_TTL_SECONDS.high, alarmId: alarm.alarm_id }).catch((err: Error) =>
+      const { title, body } = wordsFor(alarm, step, reason, await clients.readerOf(person));
+      await o.inApp(person, { ...alarm, title, body }, at).catch((err: Error) => o.log?.(`escalation: bell of client ${person}: ${err.message}`));
+      o.push?.(person, { title, body, link: alarmPagePath(alarm.alarm_id, alarm.mcu_id), urgency: "high", ttlSeconds: PUSH_TTL_SECONDS.high, alarmId: alarm.alarm_id }).catch((err: Error) =>
         o.log?.(`escalation: push to client ${person}: ${err.message}`),
       );
     }

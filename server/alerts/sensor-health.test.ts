@@ -5,7 +5,11 @@ import { preferencesRepo } from "../db/preferences-repo.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
 import { createTestServer, uniqueMac, type TestClient, type TestServer } from "../test-support/test-server.ts";
 import { createAlerts } from "./alerts.ts";
-import { missingText, SENSOR_MISSING_AFTER_MS, SENSOR_STUCK_AFTER_MS, stuckText } from "./sensor-health.ts";
+import { ENGLISH, writeBoth } from "../texts.ts";
+import { missingWords, SENSOR_MISSING_AFTER_MS, SENSOR_STUCK_AFTER_MS, stuckWords } from "./sensor-health.ts";
+
+const missingText = (...a: Parameters<typeof missingWords>) => writeBoth(missingWords(...a), ENGLISH);
+const stuckText = (...a: Parameters<typeof stuckWords>) => writeBoth(stuckWords(...a), ENGLISH);
 
 const HOLD = 120_000;
 const MISSING = SENSOR_MISSING_AFTER_MS;

@@ -1,7 +1,8 @@
-import { formatMetricValue, metricValue, type AlarmMetric } from "../../src/contract/alarms-values.ts";
+import { metricValue, type AlarmMetric } from "../../src/contract/alarms-values.ts";
 import type { LiveReading } from "../../src/contract/entities.ts";
 import { CONSTANTS } from "../../src/contract/limits.ts";
 import type { SensorCounts } from "../db/sensor-counts-repo.ts";
+import type { TitleAndBody, Words } from "../texts.ts";
 
 /**
  * Sensor health: what the readings of an MCU that keeps reporting say about its sensors. A sensor
@@ -14,21 +15,9 @@ import type { SensorCounts } from "../db/sensor-counts-repo.ts";
 export const SENSOR_GROUPS = ["DHT", "SOIL_TEMP", "CO2", "MOISTURE"] as const;
 export type SensorGroup = (typeof SENSOR_GROUPS)[number];
 
-/** A group's sensors for a person, as the app names the registered type they are (a DHT is a Humidity sensor). */
-const GROUP_NAMES: Record<SensorGroup, string> = { DHT: "humidity", SOIL_TEMP: "soil temperature", CO2: "CO2", MOISTURE: "soil moisture" };
-
 /** The metrics a stuck sensor shows in (not the battery: it is the MCU's, and it moves a point in hours). */
 export const STUCK_METRICS = ["temperature", "humidity", "soilTemperature", "co2", "soilMoisture"] as const satisfies readonly AlarmMetric[];
 export type StuckMetric = (typeof STUCK_METRICS)[number];
-
-/** Each metric's name in a title, and as the subject of a sentence (as the profile alarms write them). */
-const METRIC_NAMES: Record<StuckMetric, [string, string]> = {
-  temperature: ["temperature", "Room temperature"],
-  humidity: ["humidity", "Humidity"],
-  soilTemperature: ["soil temperature", "Soil temperature"],
-  co2: ["CO2", "CO2"],
-  soilMoisture: ["soil moisture", "Soil moisture"],
-};
 
 /**
  * How long a group may report fewer sensors than expected before its alarm opens: a DHT that
@@ -123,26 +112,36 @@ export function groupCount(reading: LiveReading, g: number): number {
 
 export const stuckValue = (reading: LiveReading, m: number): number | undefined => metricValue(reading, STUCK_METRICS[m]!);
 
-const minutes = (ms: number) => {
-  const n = Math.round(ms / 60_000);
-  return n === 1 ? "1 minute" : `${n} minutes`;
-};
-
-/** The texts of a sensor-missing alarm: "Room A: humidity sensor missing", "1 of 2 humidity sensors stopped reporting on Room A." */
-export function missingText(name: string, group: SensorGroup, reporting: number, expected: number): { title: string; body: string } {
-  const what = GROUP_NAMES[group];
+/**
+ * The words of a sensor-missing alarm, for each reader's language (server/texts.ts): in English
+ * "Room A: humidity sensor missing", "1 of 2 humidity sensors stopped reporting on Room A." A
+ * group's sensors are named as the app names the registered type they are (a DHT is a Humidity sensor).
+ */
+export function missingWords(name: string, group: SensorGroup, reporting: number, expected: number): TitleAndBody {
+  const what: Words = { key: `sensorGroups.${group}` };
   const missing = expected - reporting;
   return {
-    title: missing === 1 ? `${name}: ${what} sensor missing` : `${name}: ${missing} ${what} sensors missing`,
-    body: expected === 1 ? `The ${what} sensor stopped reporting on ${name}.` : `${missing} of ${expected} ${what} sensors stopped reporting on ${name}.`,
+    title: { key: "alarms.sensorMissing.title", values: { name, what }, count: missing },
+    body:
+      expected === 1
+        ? { key: "alarms.sensorMissing.bodySingle", values: { name, what } }
+        : { key: "alarms.sensorMissing.bodyOf", values: { name, what, missing }, count: expected },
   };
 }
 
-/** The texts of a sensor-stuck alarm: "Room A: humidity sensor stuck", "Humidity has read exactly 85.2% for 60 minutes: the sensor may have frozen." */
-export function stuckText(name: string, metric: StuckMetric, value: number, afterMs: number): { title: string; body: string } {
-  const [what, subject] = METRIC_NAMES[metric];
+/** A value as the alarm texts write it, with its unit: "1450 ppm", "85.2%", "21.3 °C". */
+const metricValueWords = (metric: StuckMetric, value: number): Words => ({
+  key: `metrics.${metric}.value`,
+  values: { value: { num: metric === "co2" ? Math.round(value) : Math.round(value * 10) / 10, decimals: 1 } },
+});
+
+/** The words of a sensor-stuck alarm: in English "Room A: humidity sensor stuck", "Humidity has read exactly 85.2% for 60 minutes: the sensor may have frozen." */
+export function stuckWords(name: string, metric: StuckMetric, value: number, afterMs: number): TitleAndBody {
   return {
-    title: `${name}: ${what} sensor stuck`,
-    body: `${subject} has read exactly ${formatMetricValue(metric, value)} for ${minutes(afterMs)}: the sensor may have frozen.`,
+    title: { key: "alarms.sensorStuck.title", values: { name, what: { key: `metrics.${metric}.sensor` } } },
+    body: {
+      key: "alarms.sensorStuck.body",
+      values: { subject: { key: `metrics.${metric}.subject` }, value: metricValueWords(metric, value), duration: { key: "units.minutes", count: Math.round(afterMs / 60_000) } },
+    },
   };
 }

@@ -56,7 +56,7 @@ export function createClaimGuard(config: ClaimGuardConfig, now: () => number = D
   };
   const refuse = (wait: number, reply: FastifyReply) => {
     reply.header("Retry-After", String(Math.max(1, Math.ceil(wait / 1000))));
-    return tryAgainIn(wait, "Too many MCU claims were refused.");
+    return tryAgainIn(wait, "Too many MCU claims were refused.", "too_many_claims");
   };
 
   return {

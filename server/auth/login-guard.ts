@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Sql } from "../db/database.ts";
 import { loginGuardRepo } from "../db/login-guard-repo.ts";
-import { AppError } from "../errors.ts";
+import type { ErrorParams, ErrorReason } from "../../src/contract/error-reasons.ts";
+import { refusal, type AppError } from "../errors.ts";
 
 export interface LoginGuardConfig {
   /** Sign-in (and registration) attempts one source address may make per minute. */
@@ -31,8 +32,12 @@ export function waitWords(ms: number): string {
   return `${m} minute${m === 1 ? "" : "s"}`;
 }
 
-/** A 429 whose message says why and when to come back ("… Try again in 30 seconds."). */
-export const tryAgainIn = (ms: number, why: string) => new AppError("RATE_LIMITED", `${why} Try again in ${waitWords(ms)}.`);
+/**
+ * A 429 whose message says why and when to come back ("… Try again in 30 seconds."); its reason
+ * says why for the app, and `retry_seconds` when (the app words the wait in the person's language).
+ */
+export const tryAgainIn = (ms: number, why: string, reason: ErrorReason, params: ErrorParams = {}) =>
+  refusal("RATE_LIMITED", reason, `${why} Try again in ${waitWords(ms)}.`, { ...params, retry_seconds: Math.max(1, Math.ceil(ms / 1000)) });
 
 /**
  * The route options of a per-address limit on attempts (sign-in, registration, invitation codes):
@@ -44,16 +49,16 @@ export function perAddressLimit(max: number) {
     rateLimit: {
       max,
       timeWindow: 60_000,
-      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network."),
+      errorResponseBuilder: (_req: unknown, { ttl }: { ttl: number }) => tryAgainIn(ttl, "Too many attempts from your network.", "too_many_attempts"),
     },
   };
 }
 export type PerAddressLimit = ReturnType<typeof perAddressLimit>;
 
 /** The same, with `Retry-After` set on the reply. */
-function tooManyAttempts(reply: FastifyReply, ms: number, why: string): AppError {
+function tooManyAttempts(reply: FastifyReply, ms: number, why: string, reason: ErrorReason): AppError {
   reply.header("Retry-After", String(Math.max(1, Math.ceil(ms / 1000))));
-  return tryAgainIn(ms, why);
+  return tryAgainIn(ms, why, reason);
 }
 
 /** Deletes failure counts and known browsers that no longer count, so the tables stay small (hourly). */
@@ -88,7 +93,7 @@ export function createLoginGuard(db: Sql, config: LoginGuardConfig, now: () => D
       if (left <= 0) return;
       const token = req.cookies[KNOWN_COOKIE];
       if (clientId !== undefined && token && token.length <= 100 && (await repo.isKnown(hashToken(token), clientId))) return;
-      throw tooManyAttempts(reply, left, "Too many failed sign-in attempts for this account.");
+      throw tooManyAttempts(reply, left, "Too many failed sign-in attempts for this account.", "too_many_sign_in_failures");
     },
     async failed(username: string): Promise<void> {
       await repo.fail(keyOf(username), now(), lockFor);

@@ -1,4 +1,4 @@
-import { AppError } from "../errors.ts";
+import { refusal } from "../errors.ts";
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
@@ -51,7 +51,7 @@ export function createPasswordHasher({ log2N = 17, concurrency = 2, maxWaiting =
   async function limited<T>(work: () => Promise<T>, source: string): Promise<T> {
     if (running >= concurrency) {
       const queue = waiting.get(source) ?? [];
-      if (waitingCount >= maxWaiting || queue.length >= maxWaitingPerSource) throw new AppError("RATE_LIMITED", BUSY);
+      if (waitingCount >= maxWaiting || queue.length >= maxWaitingPerSource) throw refusal("RATE_LIMITED", "server_busy", BUSY);
       waiting.set(source, queue);
       waitingCount++;
       await new Promise<void>((resolve) => queue.push(resolve));

@@ -1,5 +1,6 @@
 import type { Alarm, AlarmKind, AlarmMetric, AlarmStateFilter } from "../../src/contract/alarms-values.ts";
 import type { AlertType, Notification } from "../../src/contract/entities.ts";
+import type { TitleAndBody } from "../texts.ts";
 import type { Database, Sql } from "./database.ts";
 import { notificationsRepo } from "./notifications-repo.ts";
 import { iso, isoOrNull } from "./rows.ts";
@@ -148,21 +149,23 @@ export function alertsRepo(db: Database) {
     /**
      * Opens an alarm; with `notify`, also stores that notification for the bell. Answers null
      * when an alarm of this kind (and sensor) is already unresolved for the MCU (nothing is written then).
-     * `announced` records whether this opening counts for the repeat window.
+     * `announced` records whether this opening counts for the repeat window. The title and body are
+     * written in the account's language; `words` are kept for the people a call-out reaches, each
+     * of whom reads them in their own.
      */
-    async open(key: AlarmKey, text: { title: string; body: string }, now: Date, o: { announced: boolean; notify: boolean; measure?: Measure }): Promise<Opened | null> {
+    async open(key: AlarmKey, text: { title: string; body: string; words?: TitleAndBody }, now: Date, o: { announced: boolean; notify: boolean; measure?: Measure }): Promise<Opened | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<AlarmRow>(
           `with a as (
-             insert into alerts (client_id, mcu_id, type, sensor, raised_at, title, body, announced, metric, opened_value, worst_value) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+             insert into alerts (client_id, mcu_id, type, sensor, raised_at, title, body, announced, metric, opened_value, worst_value, words) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
              on conflict (client_id, mcu_id, type, sensor) where state <> 'resolved' do nothing returning *
            )
            select ${ALARM_COLUMNS} from a ${JOINS}`,
-          [key.clientId, key.mcuId, key.kind, key.sensor ?? "", now, text.title, text.body, o.announced, o.measure?.metric ?? null, o.measure?.value ?? null],
+          [key.clientId, key.mcuId, key.kind, key.sensor ?? "", now, text.title, text.body, o.announced, o.measure?.metric ?? null, o.measure?.value ?? null, text.words ? JSON.stringify(text.words) : null],
         );
         if (!row) return null;
         if (!o.notify) return { alarm: alarmOf(row), notification: null };
-        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, ...text }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
+        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, title: text.title, body: text.body }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
         await tx.query("update alerts set notification_id = $2 where alert_id = $1", [row.alarm_id, notification.notification_id]);
         return { alarm: alarmOf(row), notification };
       });

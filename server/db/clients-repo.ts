@@ -1,5 +1,6 @@
 import type { Client } from "../../src/contract/entities.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { DEFAULT_DIGITS, DEFAULT_LANGUAGE, type Digits, type Language } from "../../src/contract/language-values.ts";
+import { isUniqueViolation, refusal } from "../errors.ts";
 import type { Sql } from "./database.ts";
 import { iso } from "./rows.ts";
 
@@ -11,11 +12,13 @@ interface ClientRow {
   country: string;
   address: string;
   fcm_token: string | null;
+  language: Language;
+  digits: Digits;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = "client_id, username, email, mobile, country, address, fcm_token, created_at, updated_at";
+const COLUMNS = "client_id, username, email, mobile, country, address, fcm_token, language, digits, created_at, updated_at";
 
 /** The client as the API shows it: never the password hash. */
 function toClient(row: ClientRow): Client {
@@ -27,14 +30,16 @@ function toClient(row: ClientRow): Client {
     country: row.country,
     address: row.address,
     fcm_token: row.fcm_token,
+    language: row.language,
+    digits: row.digits,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
 }
 
 function conflictOf(err: unknown): never {
-  if (isUniqueViolation(err, "clients_username_key")) throw new AppError("CONFLICT", "Username is already taken");
-  if (isUniqueViolation(err, "clients_email_key")) throw new AppError("CONFLICT", "Email is already registered");
+  if (isUniqueViolation(err, "clients_username_key")) throw refusal("CONFLICT", "username_taken", "Username is already taken");
+  if (isUniqueViolation(err, "clients_email_key")) throw refusal("CONFLICT", "email_taken", "Email is already registered");
   throw err;
 }
 
@@ -45,6 +50,15 @@ export interface NewClient {
   mobile: string;
   country: string;
   address: string;
+  /** English with Western digits when not chosen. */
+  language?: Language;
+  digits?: Digits;
+}
+
+/** What a person reads: their language and digits (server/texts.ts writes in them). */
+export interface Reader {
+  language: Language;
+  digits: Digits;
 }
 
 export interface ClientChanges {
@@ -54,6 +68,8 @@ export interface ClientChanges {
   country?: string;
   address?: string;
   fcm_token?: string | null;
+  language?: Language;
+  digits?: Digits;
 }
 
 export function clientsRepo(sql: Sql) {
@@ -71,9 +87,9 @@ export function clientsRepo(sql: Sql) {
     async create(c: NewClient): Promise<Client> {
       try {
         const [row] = await sql.query<ClientRow>(
-          `insert into clients (username, email, password_hash, mobile, country, address)
-           values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
-          [c.username, c.email, c.passwordHash, c.mobile, c.country, c.address],
+          `insert into clients (username, email, password_hash, mobile, country, address, language, digits)
+           values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${COLUMNS}`,
+          [c.username, c.email, c.passwordHash, c.mobile, c.country, c.address, c.language ?? DEFAULT_LANGUAGE, c.digits ?? DEFAULT_DIGITS],
         );
         return toClient(row!);
       } catch (err) {
@@ -115,6 +131,12 @@ export function clientsRepo(sql: Sql) {
       } catch (err) {
         conflictOf(err);
       }
+    },
+
+    /** The language and digits a client reads (English with Western digits for a client that is gone). */
+    async readerOf(clientId: number): Promise<Reader> {
+      const [row] = await sql.query<Reader>("select language, digits from clients where client_id = $1", [clientId]);
+      return row ?? { language: DEFAULT_LANGUAGE, digits: DEFAULT_DIGITS };
     },
 
     async setPasswordHash(clientId: number, passwordHash: string, now: Date): Promise<void> {

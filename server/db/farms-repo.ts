@@ -1,6 +1,6 @@
 import type { Farm, FarmStatus } from "../../src/contract/entities.ts";
 import { CONSTANTS } from "../../src/contract/limits.ts";
-import { AppError } from "../errors.ts";
+import { AppError, refusal } from "../errors.ts";
 import type { Sql } from "./database.ts";
 import { groupBy, iso } from "./rows.ts";
 
@@ -53,7 +53,7 @@ function toFarm(row: FarmRow, mcus: FarmMcuRow[]): Farm {
 }
 
 function stillHasMcus(count: number): AppError {
-  return new AppError("CONFLICT", `This farm still has ${count} MCU${count === 1 ? "" : "s"}. Move or delete ${count === 1 ? "it" : "them"} first.`);
+  return refusal("CONFLICT", "farm_has_mcus", `This farm still has ${count} MCU${count === 1 ? "" : "s"}. Move or delete ${count === 1 ? "it" : "them"} first.`, { count });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CLAIM_REFUSED } from "../../src/contract/claim-code.ts";
 import { claimCodeMatches, generateDeviceKey } from "../devices/device-keys.ts";
-import { AppError, isUniqueViolation } from "../errors.ts";
+import { isUniqueViolation, refusal } from "../errors.ts";
 import type { Sql } from "./database.ts";
 
 export type DeviceKind = "mcu" | "controller" | "sensor";
@@ -65,8 +65,8 @@ export function inventoryRepo(sql: Sql) {
     async claimMcu(mac: string, claimCode: string, clientId: number, now: Date): Promise<void> {
       const [row] = await sql.query<InventoryRow>(`select ${COLUMNS} from device_inventory where mac = $1 for update`, [mac]);
       const codeMatches = claimCodeMatches(mac, claimCode, row?.claim_hash ?? null);
-      if (row && row.kind === "mcu" && row.claimed_by === clientId) throw new AppError("CONFLICT", `MAC address ${mac} is already registered`);
-      if (!row || row.kind !== "mcu" || row.key_hash === null || row.claimed_by !== null || !codeMatches) throw new AppError("VALIDATION", CLAIM_REFUSED);
+      if (row && row.kind === "mcu" && row.claimed_by === clientId) throw refusal("CONFLICT", "mac_taken", `MAC address ${mac} is already registered`, { mac });
+      if (!row || row.kind !== "mcu" || row.key_hash === null || row.claimed_by !== null || !codeMatches) throw refusal("VALIDATION", "claim_refused", CLAIM_REFUSED);
       await sql.query("update device_inventory set claimed_by = $2, claimed_at = $3 where mac = $1", [mac, clientId, now]);
     },
 
@@ -86,15 +86,15 @@ export function inventoryRepo(sql: Sql) {
           );
         } catch (err) {
           // Someone registered the same new MAC in the same instant.
-          if (isUniqueViolation(err)) throw new AppError("CONFLICT", `MAC address ${mac} is already registered`);
+          if (isUniqueViolation(err)) throw refusal("CONFLICT", "mac_taken", `MAC address ${mac} is already registered`, { mac });
           throw err;
         }
         return;
       }
-      if (row.claimed_by !== null) throw new AppError("CONFLICT", `MAC address ${mac} is already registered`);
-      if (row.kind !== kind) throw new AppError("CONFLICT", `MAC address ${mac} belongs to ${KIND_NAME[row.kind]}, not ${KIND_NAME[kind]}`);
+      if (row.claimed_by !== null) throw refusal("CONFLICT", "mac_taken", `MAC address ${mac} is already registered`, { mac });
+      if (row.kind !== kind) throw refusal("CONFLICT", "mac_other_kind", `MAC address ${mac} belongs to ${KIND_NAME[row.kind]}, not ${KIND_NAME[kind]}`, { mac, kind: row.kind, expected: kind });
       if (row.type !== null && type !== null && row.type !== type) {
-        throw new AppError("CONFLICT", `MAC address ${mac} is a ${row.type} device, not ${type}`);
+        throw refusal("CONFLICT", "mac_other_type", `MAC address ${mac} is a ${row.type} device, not ${type}`, { mac, type: row.type, expected: type });
       }
       await sql.query("update device_inventory set claimed_by = $2, claimed_at = $3 where mac = $1", [mac, clientId, now]);
     },

@@ -3,7 +3,7 @@ import { CONTROLLERS, peripheralsRepo, SENSORS } from "./peripherals-repo.ts";
 import type { Sql } from "./database.ts";
 import { inventoryRepo } from "./inventory-repo.ts";
 import { CLAIM_CODE_REQUIRED } from "../../src/contract/claim-code.ts";
-import { AppError } from "../errors.ts";
+import { refusal } from "../errors.ts";
 import { groupBy, iso, isoOrNull } from "./rows.ts";
 
 interface McuRow {
@@ -130,7 +130,7 @@ export function mcusRepo(sql: Sql) {
       const inventory = inventoryRepo(sql);
       const macChanged = current.mac !== input.mac;
       if (macChanged) {
-        if (input.claim_code === undefined) throw new AppError("VALIDATION", "Enter the claim code from the new device's label to move this MCU to it", [{ path: "claim_code", message: CLAIM_CODE_REQUIRED }]);
+        if (input.claim_code === undefined) throw refusal("VALIDATION", "claim_code_required", "Enter the claim code from the new device's label to move this MCU to it", undefined, [{ path: "claim_code", message: CLAIM_CODE_REQUIRED, reason: "claim_code_required" }]);
         await inventory.claimMcu(input.mac, input.claim_code, clientId, now);
       }
       await sql.query(

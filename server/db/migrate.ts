@@ -7,9 +7,10 @@ const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 /**
  * Applies the numbered SQL files of migrations/ that this database has not seen, in order,
  * each in its own transaction. An advisory lock keeps two server nodes from migrating at once.
+ * `before` stops short of the migration of that number (a test of it sees the rows it finds).
  */
-export async function migrate(db: Database): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
+export async function migrate(db: Database, o: { before?: string } = {}): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_.+\.sql$/.test(f) && (o.before === undefined || f < o.before)).sort();
   return db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock(4242001)");
     await tx.query(

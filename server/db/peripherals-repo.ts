@@ -1,5 +1,5 @@
 import type { Controller, ControllerType, Sensor, SensorType } from "../../src/contract/entities.ts";
-import { AppError } from "../errors.ts";
+import { refusal } from "../errors.ts";
 import type { Sql } from "./database.ts";
 import { inventoryRepo } from "./inventory-repo.ts";
 import { iso } from "./rows.ts";
@@ -98,7 +98,7 @@ export function peripheralsRepo<K extends "controller" | "sensor">(sql: Sql, t: 
       );
       if (!current) return undefined;
       if (current.mac !== input.mac || current.type !== input.type) {
-        throw new AppError("VALIDATION", "The MAC address and type of a device cannot be changed. Delete it and add it again.");
+        throw refusal("VALIDATION", "device_identity_fixed", "The MAC address and type of a device cannot be changed. Delete it and add it again.");
       }
       await sql.query(`update ${t.table} set mcu_id = $3, name = $4, updated_at = $5 where client_id = $1 and ${t.id} = $2`, [
         clientId,

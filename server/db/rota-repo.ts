@@ -1,4 +1,5 @@
 import type { AlarmNotice, Rota, RotaRequest } from "../../src/contract/rota.ts";
+import type { TitleAndBody } from "../texts.ts";
 import type { Sql } from "./database.ts";
 import { iso, isoOrNull } from "./rows.ts";
 
@@ -17,8 +18,11 @@ export interface CalledAlarm {
   alarm_id: number;
   kind: string;
   mcu_id: number;
+  /** As stored: in the language of the farm's account. */
   title: string;
   body: string;
+  /** The words of both, for each person called to read in their own language; null for an alarm stored without them. */
+  words: TitleAndBody | null;
 }
 
 /** On-call rotas, alarms being called out, and every call made. */
@@ -59,7 +63,7 @@ export function rotaRepo(sql: Sql) {
 
     /** The alarm, while it is open and nobody acknowledged it. */
     async openAlarm(alarmId: number): Promise<CalledAlarm | null> {
-      const [row] = await sql.query<CalledAlarm>("select alert_id as alarm_id, type as kind, mcu_id, title, body from alerts where alert_id = $1 and state = 'open'", [alarmId]);
+      const [row] = await sql.query<CalledAlarm>("select alert_id as alarm_id, type as kind, mcu_id, title, body, words from alerts where alert_id = $1 and state = 'open'", [alarmId]);
       return row ?? null;
     },
 

@@ -43,7 +43,7 @@ describe("device ownership: claim codes, and what a release leaves behind", () =
       const res = await stranger.http.post("/api/mcus", { name: what, ...device, farm_id: stranger.farmId, status: "active" });
       answers.push({ status: res.statusCode, body: res.json() });
     }
-    expect(answers).toEqual(Array(3).fill({ status: 400, body: { code: "VALIDATION", message: CLAIM_REFUSED } }));
+    expect(answers).toEqual(Array(3).fill({ status: 400, body: { code: "VALIDATION", message: CLAIM_REFUSED, reason: "claim_refused" } }));
     expect((await stranger.http.get(`/api/mcus/by-client/${stranger.clientId}`)).json()).toEqual([]);
     // The stock device is still free for whoever holds its label.
     expect((await stranger.http.post("/api/mcus", { name: "Mine", ...pick(stock), farm_id: stranger.farmId })).statusCode).toBe(201);
@@ -87,7 +87,7 @@ describe("device ownership: claim codes, and what a release leaves behind", () =
     // Someone who knows only the MAC cannot take it; the holder of the label can.
     const next = await t.signUp();
     const guess = await next.http.post("/api/mcus", { name: "Taken?", mac: dev.mac, claim_code: "7K2M-9QXD-4TWA", farm_id: next.farmId });
-    expect(guess.json()).toEqual({ code: "VALIDATION", message: CLAIM_REFUSED });
+    expect(guess.json()).toEqual({ code: "VALIDATION", message: CLAIM_REFUSED, reason: "claim_refused" });
     const { socket: nextSocket } = await next.socket();
     const claimed = await next.http.post("/api/mcus", { name: "Second life", mac: dev.mac, claim_code: code, farm_id: next.farmId });
     expect(claimed.statusCode, claimed.body).toBe(201);
@@ -143,7 +143,7 @@ describe("refused claims are limited per account and address", () => {
     const blocked = await c.post("/api/mcus", { name: "Guess", ...device, farm_id: farm.farm_id });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers["retry-after"]).toBe("60");
-    expect(blocked.json()).toEqual({ code: "RATE_LIMITED", message: "Too many MCU claims were refused. Try again in 1 minute." });
+    expect(blocked.json()).toEqual({ code: "RATE_LIMITED", message: "Too many MCU claims were refused. Try again in 1 minute.", reason: "too_many_claims", params: { retry_seconds: 60 } });
     // Another account from the same address waits too (the address used up its refusals).
     const other = await server.signUp();
     const farm2 = (await other.post("/api/farms", { name: "Other farm", location: "Loopback", client_id: other.clientId })).json();

@@ -1,3 +1,4 @@
+import type { ErrorParams, ErrorReason } from "../../src/contract/error-reasons.ts";
 import { batchProgress, dueStep, GROW_LIMITS, type Batch, type BatchAction, type BatchEvent } from "../../src/contract/grow.ts";
 
 /** The part of a batch its steps read and write. */
@@ -9,9 +10,10 @@ export type BatchStep =
   | { kind: "extend"; days: number; by: string | null; reason?: string | null }
   | { kind: "advance" | "maximum" };
 
-export type StepOutcome = { ok: true; state: BatchState; event: BatchEvent } | { ok: false; message: string };
+export type StepOutcome = { ok: true; state: BatchState; event: BatchEvent } | { ok: false; message: string; reason: ErrorReason; params?: ErrorParams };
 
-const refuse = (message: string): StepOutcome => ({ ok: false, message });
+/** A step the batch's state does not allow: the English words, and the reason the app translates. */
+const refuse = (reason: ErrorReason, message: string, params?: ErrorParams): StepOutcome => ({ ok: false, message, reason, ...(params ? { params } : {}) });
 
 /**
  * The batch's state machine, a pure function of its state, the step and the time: the routes (a
@@ -20,7 +22,7 @@ const refuse = (message: string): StepOutcome => ({ ok: false, message });
  * days, nothing held); moving past the last phase ends the batch.
  */
 export function applyStep(b: BatchState, step: BatchStep, now: number): StepOutcome {
-  if (b.status !== "running") return refuse("This batch has ended");
+  if (b.status !== "running") return refuse("batch_ended", "This batch has ended");
   const phase = b.phases[b.phase_index]!;
   const nowIso = new Date(now).toISOString();
   const person = "by" in step ? step : null;
@@ -43,28 +45,28 @@ export function applyStep(b: BatchState, step: BatchStep, now: number): StepOutc
 
   switch (step.kind) {
     case "confirm":
-      if (phase.confirm === null) return refuse("This phase does not wait for a confirmation");
+      if (phase.confirm === null) return refuse("phase_not_confirmable", "This phase does not wait for a confirmation");
       return { ok: true, state: moveOn(now), event: event(now) };
     case "skip":
       return { ok: true, state: moveOn(now), event: event(now) };
     case "hold":
-      if (b.held_since !== null) return refuse("The batch is already on hold");
+      if (b.held_since !== null) return refuse("batch_on_hold", "The batch is already on hold");
       return { ok: true, state: { ...b, held_since: nowIso }, event: event(now) };
     case "resume": {
-      if (b.held_since === null) return refuse("The batch is not on hold");
+      if (b.held_since === null) return refuse("batch_not_on_hold", "The batch is not on hold");
       const held = Math.max(0, now - Date.parse(b.held_since));
       return { ok: true, state: { ...b, held_ms: b.held_ms + held, held_since: null }, event: event(now) };
     }
     case "extend": {
       const days = phase.days + b.extra_days + step.days;
-      if (days > GROW_LIMITS.phaseDays) return refuse(`A phase lasts at most ${GROW_LIMITS.phaseDays} days`);
+      if (days > GROW_LIMITS.phaseDays) return refuse("phase_too_long", `A phase lasts at most ${GROW_LIMITS.phaseDays} days`, { max: GROW_LIMITS.phaseDays });
       return { ok: true, state: { ...b, extra_days: b.extra_days + step.days }, event: event(now, step.days) };
     }
     case "end":
       return { ok: true, state: { ...b, status: "ended", ended_at: nowIso }, event: event(now) };
     case "advance":
     case "maximum": {
-      if (dueStep(b, now) !== step.kind) return refuse("Nothing is due in this batch");
+      if (dueStep(b, now) !== step.kind) return refuse("nothing_due", "Nothing is due in this batch");
       // At the time it was due, not when it was seen: a late sweep does not shift the schedule.
       const due = batchProgress(b, now).endsAt;
       return { ok: true, state: moveOn(due), event: event(due) };

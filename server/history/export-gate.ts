@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import type { ErrorParams, ErrorReason } from "../../src/contract/error-reasons.ts";
 import { tryAgainIn } from "../auth/login-guard.ts";
 
 export interface ExportLimits {
@@ -28,9 +29,9 @@ export function createExportGate(limits: ExportLimits) {
   const byClient = new Map<number, number>();
   let running = 0;
 
-  function refuse(reply: FastifyReply, why: string): never {
+  function refuse(reply: FastifyReply, why: string, reason: ErrorReason, params?: ErrorParams): never {
     reply.header("Retry-After", String(RETRY_AFTER_MS / 1000));
-    throw tryAgainIn(RETRY_AFTER_MS, why);
+    throw tryAgainIn(RETRY_AFTER_MS, why, reason, params);
   }
 
   return {
@@ -38,9 +39,9 @@ export function createExportGate(limits: ExportLimits) {
     enter(clientId: number, reply: FastifyReply): void {
       const mine = byClient.get(clientId) ?? 0;
       if (mine >= limits.perClient) {
-        refuse(reply, `You already have ${limits.perClient === 1 ? "an export" : `${limits.perClient} exports`} running.`);
+        refuse(reply, `You already have ${limits.perClient === 1 ? "an export" : `${limits.perClient} exports`} running.`, "exports_running", { count: limits.perClient });
       }
-      if (running >= limits.perNode) refuse(reply, "The server is busy with other exports.");
+      if (running >= limits.perNode) refuse(reply, "The server is busy with other exports.", "exports_busy");
       byClient.set(clientId, mine + 1);
       running++;
       let left = false;

@@ -42,7 +42,12 @@ describe("HTTP API (SPEC §7)", () => {
     describe("registration with a username an account has", () => {
       const register = (payload: Registration, on = server) => on.app.inject({ method: "POST", url: "/api/clients", payload });
       const signIn = (username: string, password: string) => server.app.inject({ method: "POST", url: "/api/clients/login", payload: { username, password } });
-      const taken = { code: "CONFLICT", message: "That username is taken. Choose another.", errors: [{ path: "username", message: "That username is taken. Choose another." }] };
+      const taken = {
+        code: "CONFLICT",
+        message: "That username is taken. Choose another.",
+        reason: "username_taken",
+        errors: [{ path: "username", message: "That username is taken. Choose another.", reason: "username_taken" }],
+      };
       const accountNotes = async (of: TestClient) =>
         ((await of.get(`/notifications/${of.clientId}`)).json() as { type: string; title: string }[]).filter((n) => n.type === "account").map((n) => n.title);
 

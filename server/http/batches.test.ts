@@ -74,7 +74,7 @@ describe("batches", () => {
     // Each MCU is in at most one running batch.
     const again = await start({ name: "Second", mcu_ids: [a.mcu_id] });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ code: "CONFLICT", message: `${a.name} is already in batch Bags 1-40` });
+    expect(again.json()).toEqual({ code: "CONFLICT", message: `${a.name} is already in batch Bags 1-40`, reason: "mcu_in_batch", params: { mcu: a.name, batch: "Bags 1-40" } });
   });
 
   it("catches up a batch started last week: the phases whose time is over ended at their time", async () => {
@@ -111,11 +111,11 @@ describe("batches", () => {
     for (const [body, message] of cases) {
       const res = await start(body);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: "NOT_FOUND", message });
+      expect(res.json()).toMatchObject({ code: "NOT_FOUND", message });
     }
     // Their MCU with their own recipe of the same id: mine is not theirs.
     const res = await start({ mcu_ids: [theirs.mcu_id] }, other);
-    expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Recipe not found" });
+    expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Recipe not found", reason: "recipe_not_found" });
   });
 
   it("refuses bad input on every field with a clear message", async () => {
@@ -199,14 +199,14 @@ describe("batches", () => {
     expect(held.json()).toMatchObject({ held_since: new Date(server.clock.now).toISOString() });
     const again = await act(batch, { action: "hold" });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ code: "CONFLICT", message: "The batch is already on hold" });
+    expect(again.json()).toEqual({ code: "CONFLICT", message: "The batch is already on hold", reason: "batch_on_hold" });
     server.clock.advance(3_600_000);
     const resumed = (await act(batch, { action: "resume" })).json() as Batch;
     expect(resumed).toMatchObject({ held_since: null, held_ms: 3_600_000 });
     expect((await act(batch, { action: "resume" })).json().message).toBe("The batch is not on hold");
 
     expect((await act(batch, { action: "extend", days: 3, reason: "Slow" })).json()).toMatchObject({ extra_days: 3 });
-    expect((await act(batch, { action: "confirm" })).json()).toEqual({ code: "CONFLICT", message: "This phase does not wait for a confirmation" });
+    expect((await act(batch, { action: "confirm" })).json()).toEqual({ code: "CONFLICT", message: "This phase does not wait for a confirmation", reason: "phase_not_confirmable" });
     const skipped = (await act(batch, { action: "skip" })).json() as Batch;
     expect(skipped).toMatchObject({ phase_index: 1, extra_days: 0, held_ms: 0, phase_started_at: new Date(server.clock.now).toISOString() });
     const confirmed = (await act(batch, { action: "confirm", reason: "Pins on most bags" })).json() as Batch;
@@ -223,7 +223,7 @@ describe("batches", () => {
       ["end", 2, "Done", c.registration.username, null],
     ]);
     expect(changed.at(-1)).toEqual(ended);
-    for (const action of ["hold", "skip", "end", "confirm"]) expect((await act(batch, { action })).json()).toEqual({ code: "CONFLICT", message: "This batch has ended" });
+    for (const action of ["hold", "skip", "end", "confirm"]) expect((await act(batch, { action })).json()).toEqual({ code: "CONFLICT", message: "This batch has ended", reason: "batch_ended" });
     // Its MCU is free for the next batch.
     expect((await start({ mcu_ids: batch.mcu_ids })).statusCode).toBe(201);
   });
@@ -255,7 +255,7 @@ describe("batches", () => {
       [2, 4],
     ]);
     expect(changed.at(-1)).toEqual(removed.json());
-    expect((await c.del(API_PATHS.batchHarvest(batch.batch_id, third.harvests[1]!.harvest_id))).json()).toEqual({ code: "NOT_FOUND", message: "Harvest not found" });
+    expect((await c.del(API_PATHS.batchHarvest(batch.batch_id, third.harvests[1]!.harvest_id))).json()).toEqual({ code: "NOT_FOUND", message: "Harvest not found", reason: "harvest_not_found" });
     const updated = (await c.put(API_PATHS.batch(batch.batch_id), { name: "Renamed", substrate_dry_kg: 40 })).json() as Batch;
     expect(updated).toMatchObject({ name: "Renamed", substrate_dry_kg: 40 });
     expect((await c.put(API_PATHS.batch(batch.batch_id), { substrate_dry_kg: null })).json()).toMatchObject({ name: "Renamed", substrate_dry_kg: null });
@@ -273,7 +273,7 @@ describe("batches", () => {
     const d = await mk("D");
     const running = await fresh.del(API_PATHS.batch(a.batch_id));
     expect(running.statusCode).toBe(409);
-    expect(running.json()).toEqual({ code: "CONFLICT", message: "End the batch before deleting it" });
+    expect(running.json()).toEqual({ code: "CONFLICT", message: "End the batch before deleting it", reason: "batch_running" });
     await fresh.post(API_PATHS.batchActions(a.batch_id), { action: "end" });
     server.clock.advance(1000);
     await fresh.post(API_PATHS.batchActions(b.batch_id), { action: "end" });
@@ -286,7 +286,7 @@ describe("batches", () => {
   it("answers another client's batch, harvest and MCU as missing ones", async () => {
     const batch = await started();
     const withHarvest = (await c.post(API_PATHS.batchHarvests(batch.batch_id), { fresh_kg: 1 })).json() as Batch;
-    const notFound = { code: "NOT_FOUND", message: "Batch not found" };
+    const notFound = { code: "NOT_FOUND", message: "Batch not found", reason: "batch_not_found" };
     const tries = [
       await other.put(API_PATHS.batch(batch.batch_id), { name: "Mine now" }),
       await other.del(API_PATHS.batch(batch.batch_id)),
@@ -300,7 +300,7 @@ describe("batches", () => {
     }
     expect(((await other.get(API_PATHS.batches)).json() as Batch[]).some((b) => b.batch_id === batch.batch_id)).toBe(false);
     const theirs = await other.get(API_PATHS.mcuConfigChanges(batch.mcu_ids[0]!));
-    expect(theirs.json()).toEqual({ code: "NOT_FOUND", message: "MCU not found" });
+    expect(theirs.json()).toEqual({ code: "NOT_FOUND", message: "MCU not found", reason: "mcu_not_found" });
     expect((await c.get(API_PATHS.batches)).json().find((b: Batch) => b.batch_id === batch.batch_id)).toMatchObject({ status: "running", harvests: [{ fresh_kg: 1 }] });
   });
 

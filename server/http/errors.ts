@@ -32,6 +32,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     const known = err instanceof AppError ? err : fromFastify(err);
     if (known) {
       const body: ApiErrorBody = { code: known.code, message: known.message };
+      if (known.reason) body.reason = known.reason;
+      if (known.params) body.params = known.params;
       if (known.errors) body.errors = known.errors;
       return reply.status(HTTP_STATUS_OF[known.code]).send(body);
     }

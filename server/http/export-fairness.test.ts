@@ -197,7 +197,7 @@ describe("export limits", () => {
     const third = await get(s.base, s.exportPath, s.owner.cookie);
     expect(third.status).toBe(429);
     expect(third.headers["retry-after"]).toBe("10");
-    expect(JSON.parse(third.body)).toEqual({ code: "RATE_LIMITED", message: "You already have 2 exports running. Try again in 10 seconds." });
+    expect(JSON.parse(third.body)).toEqual({ code: "RATE_LIMITED", message: "You already have 2 exports running. Try again in 10 seconds.", reason: "exports_running", params: { count: 2, retry_seconds: 10 } });
 
     first();
     // The slot comes back when the response closes (the client went away).

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { can, cannotText, higherRole, ROLES, type Right, type Role } from "../../src/contract/team.ts";
 import type { TargetRef } from "../db/team-repo.ts";
-import { AppError } from "../errors.ts";
+import { refusal } from "../errors.ts";
 
 /**
  * Who may do what on a farm, checked before any handler of the signed-in scope runs. Every route
@@ -68,10 +68,10 @@ export async function actingOn(app: FastifyInstance, person: number, ref: Target
   } else {
     const held = target.farmIds.map((f) => roles.get(f));
     if (held.every((r) => r === undefined)) return ownAccount(person);
-    if (held.some((r) => r === undefined)) throw new AppError("FORBIDDEN", "This touches a farm you are not a member of");
+    if (held.some((r) => r === undefined)) throw refusal("FORBIDDEN", "not_a_member", "This touches a farm you are not a member of");
     role = (held as Role[]).reduce((a, b) => (ROLES.indexOf(a) >= ROLES.indexOf(b) ? a : b));
   }
-  if (!can(role, right)) throw new AppError("FORBIDDEN", cannotText(role, right));
+  if (!can(role, right)) throw refusal("FORBIDDEN", "role_cannot", cannotText(role, right), { role, right });
   return { tenant: target.tenant, role, farmIds: target.farmIds };
 }
 

@@ -325,7 +325,7 @@ describe("GET /api/mcus/:mcu_id/timeline", () => {
     it("refuses the JSON timeline with a message and lists a shorter range", async () => {
       const res = await a.get(`${HISTORY_PATHS.timeline(spare.mcu_id)}${qs({ from: "2026-05-15T00:00:00Z", to: "2026-05-16T00:00:00Z" })}`);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ code: "VALIDATION", message: "That range has more than 20,000 state changes; choose a shorter range" });
+      expect(res.json()).toEqual({ code: "VALIDATION", message: "That range has more than 20,000 state changes; choose a shorter range", reason: "range_too_busy", params: { max: 20_000 } });
       const short = valid(stateTimeline, ok(await a.get(`${HISTORY_PATHS.timeline(spare.mcu_id)}${qs({ from: "2026-05-15T00:00:00Z", to: "2026-05-15T00:10:00Z" })}`)));
       expect(short.events).toHaveLength(600 * 7 - 1);
     });
@@ -527,7 +527,7 @@ describe("tenancy", () => {
 
     const theirs = await b.get(url(roomA.mcu_id, farmA.farm_id));
     expect(theirs.statusCode).toBe(404);
-    expect(theirs.json()).toEqual({ code: "NOT_FOUND", message: `${what} not found` });
+    expect(theirs.json()).toMatchObject({ code: "NOT_FOUND", message: `${what} not found` });
     for (const s of secrets()) expect(theirs.body + JSON.stringify(theirs.headers)).not.toContain(s);
     // A missing id answers exactly as another client's.
     const missing = await b.get(url(2_000_000_000, 2_000_000_000));
@@ -664,6 +664,6 @@ describe("bad input", () => {
   it.each(idCases)("%s -> 400", async (_title, url, message) => {
     const res = await a.get(url);
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ code: "VALIDATION", message });
+    expect(res.json()).toEqual({ code: "VALIDATION", message, reason: "whole_number" });
   });
 });

@@ -35,7 +35,7 @@ describe("sign-in throttling", () => {
     const locked = await login(username, password, "203.0.113.9");
     expect(locked.statusCode).toBe(429);
     expect(locked.headers["retry-after"]).toBe("30");
-    expect(locked.json()).toEqual({ code: "RATE_LIMITED", message: "Too many failed sign-in attempts for this account. Try again in 30 seconds." });
+    expect(locked.json()).toEqual({ code: "RATE_LIMITED", message: "Too many failed sign-in attempts for this account. Try again in 30 seconds.", reason: "too_many_sign_in_failures", params: { retry_seconds: 30 } });
 
     // The owner, from the browser that signed in before, gets in during the lock.
     const fromKnown = await login(username, password, "192.0.2.77", known);

@@ -58,7 +58,7 @@ describe("recipes", () => {
     // A recipe with batches stays: their history reads its phases.
     const refused = await c.del(API_PATHS.recipe(recipe.recipe_id));
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ code: "CONFLICT", message: "This recipe has batches: end and delete them first" });
+    expect(refused.json()).toEqual({ code: "CONFLICT", message: "This recipe has batches: end and delete them first", reason: "recipe_has_batches" });
     await c.post(API_PATHS.batchActions(batch!.batch_id), { action: "end" });
     expect((await c.get(API_PATHS.recipes)).json().find((r: Recipe) => r.recipe_id === recipe.recipe_id).running_batches).toBe(0);
     expect((await c.del(API_PATHS.recipe(recipe.recipe_id))).statusCode).toBe(409);
@@ -88,7 +88,7 @@ describe("recipes", () => {
     const mine = (await c.post(API_PATHS.recipes, recipeBody("Mine"))).json() as Recipe;
     for (const res of [await other.put(API_PATHS.recipe(mine.recipe_id), recipeBody()), await other.del(API_PATHS.recipe(mine.recipe_id))]) {
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Recipe not found" });
+      expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Recipe not found", reason: "recipe_not_found" });
     }
     expect(((await other.get(API_PATHS.recipes)).json() as Recipe[]).some((r) => r.recipe_id === mine.recipe_id)).toBe(false);
     expect((await c.put(API_PATHS.recipe(999_999), recipeBody())).statusCode).toBe(404);

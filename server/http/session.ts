@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "../errors.ts";
+import { refusal } from "../errors.ts";
 import { sessionsRepo, type SessionRow } from "../db/sessions-repo.ts";
 import type { Database } from "../db/database.ts";
 
@@ -105,7 +105,7 @@ export function createSessions(db: Database, config: SessionConfig, now: () => D
 
     async require(req) {
       const session = await resolve(req.cookies[config.cookieName]);
-      if (!session) throw new AppError("UNAUTHENTICATED", "Your session has ended. Please sign in again.");
+      if (!session) throw refusal("UNAUTHENTICATED", "session_ended", "Your session has ended. Please sign in again.");
       return session;
     },
 

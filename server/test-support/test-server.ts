@@ -51,6 +51,9 @@ export interface Registration {
   mobile: string;
   country: string;
   address: string;
+  /** Sent only when given (an app from before sends neither: English with Western digits). */
+  language?: string;
+  digits?: string;
 }
 
 export interface TestClient {

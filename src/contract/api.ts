@@ -4,6 +4,7 @@ import { CLAIM_CODE_REQUIRED } from "./claim-code.ts";
 import { claimCodeField, emailField, idField, macField, MOBILE_PATTERN, numberIn, optionalText, requiredText } from "./fields.ts";
 import { LIMITS } from "./limits.ts";
 import { INVITATION_DAYS, role } from "./team.ts";
+import { DIGITS, isDigits, isLanguage, LANGUAGES, type Digits, type Language } from "./language-values.ts";
 import { BATCH_ACTIONS, GROW_LIMITS, isTimeZone, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS } from "./grow.ts";
 import { breaksOrder, orderMessage, PROFILE_ORDER_RULES, PROFILE_SETTINGS, standaloneLabel, type ProfileOrderRule, type ProfileSetting } from "./profile-settings.ts";
 
@@ -39,6 +40,11 @@ const mobileField = requiredText("Mobile number", "Mobile number is required", L
   (s, ctx) => MOBILE_PATTERN.test(s) || ctx.reject({ message: "Invalid mobile number" }),
 );
 
+/** The language the person reads (language-values.ts): what the server writes their notifications and pushes in. */
+const languageField = type("string").narrow((s, ctx): s is Language => isLanguage(s) || ctx.reject({ message: `language must be one of ${LANGUAGES.join(", ")}` }));
+/** Their digits: Western (latn) or Arabic-Indic (arab). */
+const digitsField = type("string").narrow((s, ctx): s is Digits => isDigits(s) || ctx.reject({ message: `digits must be one of ${DIGITS.join(", ")}` }));
+
 function passwordField(min: number, max: number) {
   return type("string").narrow((s, ctx) =>
     s.length === 0
@@ -61,6 +67,9 @@ export const registerRequest = request(
     mobile: mobileField,
     country: countryField,
     address: requiredText("Address", "Address is required", LIMITS.address),
+    // Chosen on the register screen; English with Western digits when not sent (an older app).
+    "language?": languageField,
+    "digits?": digitsField,
     "+": "reject",
   }).narrow(
     (body, ctx) => body.password === body.confirmPassword || ctx.reject({ path: ["confirmPassword"], message: "Passwords do not match" }),
@@ -105,6 +114,8 @@ export const updateClientRequest = request(
           : s.length <= LIMITS.passwordRegister.max || ctx.reject({ message: "Password must be at most 256 characters" }),
     ),
     "confirm_password?": "string",
+    "language?": languageField,
+    "digits?": digitsField,
     "createdAt?": "string",
     "updatedAt?": "string",
     "+": "reject",

@@ -7,6 +7,7 @@ import { type } from "arktype";
 
 import { AC_BASES, CONTROLLER_TYPES, FARM_STATUSES, MCU_STATUSES, SENSOR_TYPES } from "./enums.ts";
 import { readingGroups } from "./reading-groups.ts";
+import { DIGITS, LANGUAGES } from "./language-values.ts";
 
 export {
   AC_BASES,
@@ -33,6 +34,9 @@ export const client = type({
   country: "string",
   address: "string",
   fcm_token: "string | null",
+  /** The language and digits the person reads the app in, and the server writes their notifications and pushes in. */
+  language: type.enumerated(...LANGUAGES),
+  digits: type.enumerated(...DIGITS),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

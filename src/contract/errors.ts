@@ -1,6 +1,9 @@
+import type { ErrorParams, ErrorReason } from "./error-reasons.ts";
+
 /**
- * Every error the API can answer with. The server sends `{ code, message }`; the app shows
- * `message` (SPEC §8) and branches on `code` only.
+ * Every error the API can answer with. The server sends `{ code, message }`, and for a refusal a
+ * person sees, a precise `reason` with its `params` (error-reasons.ts); the app shows `message`
+ * in English (SPEC §8), the translation of `reason` in another language, and branches on `code` only.
  */
 export const ERROR_CODES = [
   "BAD_REQUEST", // malformed JSON, wrong content type, a body where none belongs
@@ -25,11 +28,17 @@ export interface FieldError {
   /** Dotted path of the offending field, e.g. `config.ac.target_temp`. */
   path: string;
   message: string;
+  /** Why this field was refused, for the app to say in the person's language; absent when the server has no precise word for it. */
+  reason?: ErrorReason;
+  params?: ErrorParams;
 }
 
 export interface ApiErrorBody {
   code: ErrorCode;
+  /** English, for logs and API users; what the app shows in English. */
   message: string;
+  reason?: ErrorReason;
+  params?: ErrorParams;
   errors?: FieldError[];
 }
 

@@ -11,7 +11,7 @@ import {
   type NotificationPreferences,
 } from "../../../src/contract/alarms.ts";
 import type { AlarmCursor } from "../../db/alerts-repo.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { AppError, notFound, refusal } from "../../errors.ts";
 import { encodeCursor, parseCursor, queryOf } from "../../history/history-params.ts";
 import { bodyId, needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
@@ -82,7 +82,7 @@ export const alarmRoutes: FastifyPluginAsync = async (app) => {
     const { comment } = parse(acknowledgeAlarmRequest, req.body ?? {});
     const result = await alarms.acknowledge(clientId, alarmId, comment ?? null, app.now(), req.signedIn.clientId);
     if (!result) throw notFound("Alarm");
-    if ("resolved" in result) throw new AppError("alarm_resolved", "This alarm has resolved already: its condition cleared, so there is nothing to acknowledge");
+    if ("resolved" in result) throw refusal("alarm_resolved", "alarm_resolved", "This alarm has resolved already: its condition cleared, so there is nothing to acknowledge");
     if (result.changed) app.events.emit("alarmChanged", clientId, result.alarm);
     return result.alarm;
     },

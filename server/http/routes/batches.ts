@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { batchActionRequest, harvestRequest, startBatchRequest, updateBatchRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Batch, BatchEvent, ConfigChange } from "../../../src/contract/grow.ts";
-import { AppError, isUniqueViolation, notFound } from "../../errors.ts";
+import { AppError, isUniqueViolation, notFound, refusal } from "../../errors.ts";
 import { applyStep, catchUp, type BatchState, type BatchStep } from "../../grow/batch-steps.ts";
 import type { Right } from "../../../src/contract/team.ts";
 import { needs, OWN } from "../farm-access.ts";
@@ -43,7 +43,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     const body = parse(startBatchRequest, req.body);
     const now = app.now();
     const startedAt = body.started_at ?? now.toISOString();
-    if (Date.parse(startedAt) > now.getTime() + DAY_MS) throw new AppError("VALIDATION", "Start must be at most a day from now", [{ path: "started_at", message: "Start must be at most a day from now" }]);
+    if (Date.parse(startedAt) > now.getTime() + DAY_MS) throw refusal("VALIDATION", "start_too_late", "Start must be at most a day from now", undefined, [{ path: "started_at", message: "Start must be at most a day from now", reason: "start_too_late" }]);
     const by = await usernameOf(req.signedIn.clientId);
     const batch = await app.repos
       .transaction(async (tx) => {
@@ -51,7 +51,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
         if (!recipe) throw notFound("Recipe");
         if ((await tx.batches.ownMcus(clientId, body.mcu_ids)) !== body.mcu_ids.length) throw notFound("MCU");
         const [busy] = await tx.batches.runningOn(body.mcu_ids);
-        if (busy) throw new AppError("CONFLICT", `${busy.mcu_name} is already in batch ${busy.batch_name}`);
+        if (busy) throw refusal("CONFLICT", "mcu_in_batch", `${busy.mcu_name} is already in batch ${busy.batch_name}`, { mcu: busy.mcu_name, batch: busy.batch_name });
         const first: BatchState = {
           phases: recipe.phases,
           time_zone: body.time_zone,
@@ -71,7 +71,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
       })
       .catch((err: unknown) => {
         // Another batch took one of the MCUs meanwhile.
-        throw isUniqueViolation(err) ? new AppError("CONFLICT", "One of these MCUs is already in a running batch") : err;
+        throw isUniqueViolation(err) ? refusal("CONFLICT", "mcus_in_batch", "One of these MCUs is already in a running batch") : err;
       });
     changed(clientId, batch);
     reply.status(201);
@@ -93,7 +93,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     const batchId = batchIdOf(req.params.batch_id);
     const batch = await batches.get(clientId, batchId);
     if (!batch) throw notFound("Batch");
-    if (batch.status === "running" || !(await batches.deleteEnded(clientId, batchId))) throw new AppError("CONFLICT", "End the batch before deleting it");
+    if (batch.status === "running" || !(await batches.deleteEnded(clientId, batchId))) throw refusal("CONFLICT", "batch_running", "End the batch before deleting it");
     return { message: "Batch deleted successfully" };
   });
 
@@ -112,8 +112,8 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
       if (!before) throw notFound("Batch");
       const now = app.now();
       const out = applyStep(before, step, now.getTime());
-      if (!out.ok) throw new AppError("CONFLICT", out.message);
-      if (!(await tx.batches.saveStep(batchId, before, out.state, [out.event], now))) throw new AppError("CONFLICT", "The batch changed meanwhile: try again");
+      if (!out.ok) throw refusal("CONFLICT", out.reason, out.message, out.params);
+      if (!(await tx.batches.saveStep(batchId, before, out.state, [out.event], now))) throw refusal("CONFLICT", "batch_changed", "The batch changed meanwhile: try again");
       return (await tx.batches.get(clientId, batchId))!;
     });
     changed(clientId, batch);

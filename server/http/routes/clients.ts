@@ -2,10 +2,11 @@ import type { FastifyPluginAsync } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { loginRequest, REGISTERED_MESSAGE, registerRequest, updateClientRequest, type LoginResponse, type MessageResponse, type RegisterResponse } from "../../../src/contract/api.ts";
 import type { Client } from "../../../src/contract/entities.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, notFound, refusal } from "../../errors.ts";
 import { OWN } from "../farm-access.ts";
 import { ownClientId } from "../tenancy.ts";
 import { parse } from "../validate.ts";
+import { writeBoth } from "../../texts.ts";
 
 /** The answer to a registration whose username an account has (in any case). */
 export const USERNAME_TAKEN_MESSAGE = "That username is taken. Choose another.";
@@ -29,6 +30,8 @@ export const signInRoutes: FastifyPluginAsync = async (app) => {
         mobile: body.mobile,
         country: body.country,
         address: body.address,
+        language: body.language,
+        digits: body.digits,
       });
     } catch (err) {
       if (!(err instanceof AppError && err.code === "CONFLICT")) throw err;
@@ -36,22 +39,16 @@ export const signInRoutes: FastifyPluginAsync = async (app) => {
       // new account's, and the owner learns of the attempt.
       const owner = await clients.idOfEmail(body.email);
       if (owner !== undefined) {
-        const note = await notifications.create(
-          owner,
-          {
-            type: "account",
-            title: "Someone tried to register with your email",
-            body: `A new account was asked for with ${body.email}; none was created. If it was you, sign in instead (Forgot password? explains how to get back in). If it was not, your account is safe and nothing needs doing.`,
-          },
-          app.now(),
-        );
+        // Written in the owner's language, not the stranger's.
+        const words = { title: { key: "account.registerAttempt.title" }, body: { key: "account.registerAttempt.body", values: { email: body.email } } } as const;
+        const note = await notifications.create(owner, { type: "account", ...writeBoth(words, await clients.readerOf(owner)) }, app.now());
         app.events.emit("accountNotice", owner, note);
       }
       // A username is a name to sign in with, not a way to reach someone: a taken one is said so,
       // or the new user is welcomed and then refused at sign-in without a reason. It is asked
       // apart from the insert's error, which names one index only: the answer must not depend on
       // the email being taken too.
-      if (await clients.usernameTaken(body.username)) throw new AppError("CONFLICT", USERNAME_TAKEN_MESSAGE, [{ path: "username", message: USERNAME_TAKEN_MESSAGE }]);
+      if (await clients.usernameTaken(body.username)) throw refusal("CONFLICT", "username_taken", USERNAME_TAKEN_MESSAGE, undefined, [{ path: "username", message: USERNAME_TAKEN_MESSAGE, reason: "username_taken" }]);
     }
     reply.status(201);
     return { message: REGISTERED_MESSAGE };
@@ -65,7 +62,7 @@ export const signInRoutes: FastifyPluginAsync = async (app) => {
     const ok = await hasher.verify(body.password, found?.passwordHash, req.ip);
     if (!found || !ok) {
       await loginGuard.failed(body.username);
-      throw new AppError("INVALID_CREDENTIALS", "Invalid credentials");
+      throw refusal("INVALID_CREDENTIALS", "invalid_credentials", "Invalid credentials");
     }
     await sessions.start(req, reply, found.client.client_id);
     await loginGuard.succeeded(req, reply, body.username, found.client.client_id);
@@ -91,7 +88,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   app.get(API_PATHS.me, OWN, async (req): Promise<Client> => {
     const { clientId } = req.signedIn;
     const client = await clients.get(clientId);
-    if (!client) throw new AppError("UNAUTHENTICATED", "Your session has ended. Please sign in again.");
+    if (!client) throw refusal("UNAUTHENTICATED", "session_ended", "Your session has ended. Please sign in again.");
     return client;
   });
 
@@ -100,7 +97,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     const clientId = ownClientId(req.params.client_id, session.clientId);
     const body = parse(updateClientRequest, req.body);
     if (body.client_id !== undefined && body.client_id !== clientId) {
-      throw new AppError("FORBIDDEN", "You can only change your own account");
+      throw refusal("FORBIDDEN", "own_account_only", "You can only change your own account");
     }
     const now = app.now();
     if (body.password !== undefined) {
@@ -110,10 +107,19 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     }
     const client = await clients.update(
       clientId,
-      { username: body.username, email: body.email, mobile: body.mobile, country: body.country, address: body.address, fcm_token: body.fcm_token },
+      {
+        username: body.username,
+        email: body.email,
+        mobile: body.mobile,
+        country: body.country,
+        address: body.address,
+        fcm_token: body.fcm_token,
+        language: body.language,
+        digits: body.digits,
+      },
       now,
     );
-    if (!client) throw new AppError("NOT_FOUND", "Client not found");
+    if (!client) throw notFound("Client");
     return client;
   });
 };

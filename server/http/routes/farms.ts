@@ -3,7 +3,7 @@ import { type } from "arktype";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { createFarmRequest, updateFarmRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Farm } from "../../../src/contract/entities.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { notFound, refusal } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
 import { needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
@@ -28,7 +28,7 @@ export const farmRoutes: FastifyPluginAsync = async (app) => {
   app.post(API_PATHS.farms, audited(OWN, { kind: "farm", action: "created", created: (a) => (a as Farm).farm_id }), async (req, reply): Promise<Farm> => {
     const { clientId } = req.signedIn;
     const body = parse(createFarmRequest, req.body);
-    if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add farms to your own account");
+    if (body.client_id !== clientId) throw refusal("FORBIDDEN", "own_account_only", "You can only add farms to your own account");
     reply.status(201);
     return farms.create(clientId, body.name, body.location);
   });

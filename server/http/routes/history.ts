@@ -10,7 +10,7 @@ import {
   type StateTimeline,
 } from "../../../src/contract/history.ts";
 import { iso } from "../../db/rows.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { notFound, refusal } from "../../errors.ts";
 import { attachment, bool, CSV_CONTENT_TYPE, csvStream, line, linesOf, localTimeIn, num, READING_DECIMALS, text, time, withLocalTimes } from "../../history/csv.ts";
 import {
   encodeCursor,
@@ -263,7 +263,7 @@ export const historyRoutes: FastifyPluginAsync<HistoryRouteOptions> = async (app
     const initial = await repo.initialStates(mcu.mcu_id, range.fromMs);
     const events = await repo.eventsWithCauses(mcu.mcu_id, range.fromMs, range.toMs, TIMELINE_MAX_EVENTS + 1);
     if (events.length > TIMELINE_MAX_EVENTS) {
-      throw new AppError("VALIDATION", `That range has more than ${TIMELINE_MAX_EVENTS.toLocaleString("en-US")} state changes; choose a shorter range`);
+      throw refusal("VALIDATION", "range_too_busy", `That range has more than ${TIMELINE_MAX_EVENTS.toLocaleString("en-US")} state changes; choose a shorter range`, { max: TIMELINE_MAX_EVENTS });
     }
     return { mcu_id: mcu.mcu_id, from: iso(new Date(range.fromMs)), to: iso(new Date(range.toMs)), initial: initial.map(eventOf), events: events.map(eventOf) };
   });

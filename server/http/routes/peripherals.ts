@@ -4,7 +4,7 @@ import { controllerRequest, sensorRequest, type MessageResponse } from "../../..
 import { isMac, normalizeMac } from "../../../src/contract/mac.ts";
 import { CONTROLLERS, SENSORS, type PeripheralInput, type PeripheralsRepo, type PeripheralTable, type TypeOf } from "../../db/peripherals-repo.ts";
 import type { TransactionRepositories } from "../../db/repositories.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { notFound, refusal } from "../../errors.ts";
 import type { TargetRef } from "../../db/team-repo.ts";
 import { bodyId, needs, OWN, requireAlso } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
@@ -20,7 +20,7 @@ interface PeripheralKind<K extends "controller" | "sensor"> {
   scan: string;
   one: string;
   idName: string;
-  label: string;
+  label: "Controller" | "Sensor";
   parseInput(body: unknown): PeripheralInput<TypeOf<K>>;
   notFoundText(mac: string): string;
   deleted: string;
@@ -92,7 +92,7 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
   /** The client's own device, else an unclaimed inventory device of this kind, else 404. */
   app.get<{ Params: { mac: string } }>(k.scan, OWN, async (req) => {
     const { clientId } = req.signedIn;
-    if (!isMac(req.params.mac)) throw new AppError("VALIDATION", "Invalid MAC address format");
+    if (!isMac(req.params.mac)) throw refusal("VALIDATION", "invalid_mac", "Invalid MAC address format");
     const mac = normalizeMac(req.params.mac);
     const own = await repo.getByMac(clientId, mac);
     if (own) return own;
@@ -100,7 +100,7 @@ function kindRoutes<K extends "controller" | "sensor">(app: FastifyInstance, k: 
     if (stock && stock.claimed_by === null && stock.kind === k.table.kind) {
       return { mac, type: stock.type, name: "", mcu_id: null };
     }
-    throw new AppError("NOT_FOUND", k.notFoundText(mac));
+    throw refusal("NOT_FOUND", "device_not_found", k.notFoundText(mac), { mac });
   });
 
   app.post(k.list, audited(needs("manageDevices", mcuIn), { kind: k.table.kind, action: "created", created: (a) => (a as Record<string, number>)[k.idName] ?? null }), async (req, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { linkRequest, profileRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { ProfileLink, SettingProfile } from "../../../src/contract/entities.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { notFound, refusal } from "../../errors.ts";
 import { ownClientId } from "../tenancy.ts";
 import { bodyId, needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
@@ -33,7 +33,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
   app.post(API_PATHS.profiles, audited(needs("manageProfiles", accountIn), { kind: "profile", action: "created", created: (a) => (a as SettingProfile).profile_id }), async (req, reply): Promise<SettingProfile> => {
     const clientId = req.acting.tenant;
     const body = parse(profileRequest, req.body);
-    if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only add profiles to your own account");
+    if (body.client_id !== clientId) throw refusal("FORBIDDEN", "own_account_only", "You can only add profiles to your own account");
     reply.status(201);
     return profiles.create(clientId, body.name, body.config, app.now());
   });
@@ -42,7 +42,7 @@ export const profileRoutes: FastifyPluginAsync = async (app) => {
     const clientId = req.acting.tenant;
     const profileId = idParam(req.params.profile_id, "Profile");
     const body = parse(profileRequest, req.body);
-    if (body.client_id !== clientId) throw new AppError("FORBIDDEN", "You can only change your own profiles");
+    if (body.client_id !== clientId) throw refusal("FORBIDDEN", "own_account_only", "You can only change your own profiles");
     const profile = await profiles.update(clientId, profileId, body.name, body.config, app.now());
     if (!profile) throw notFound("Profile");
     app.events.emit("profileChanged", clientId, profile.mcu_links.map((l) => l.mcu_id));

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { recipeRequest, type MessageResponse } from "../../../src/contract/api.ts";
 import type { Recipe } from "../../../src/contract/grow.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { notFound, refusal } from "../../errors.ts";
 import { STARTER_RECIPES } from "../../grow/starter-recipes.ts";
 import { bodyId, needs, OWN } from "../farm-access.ts";
 import { audited } from "../audit-trail.ts";
@@ -51,7 +51,7 @@ export const recipeRoutes: FastifyPluginAsync = async (app) => {
   app.delete<{ Params: { recipe_id: string } }>(API_PATHS.recipe.pattern, audited(needs("manageRecipes", recipeOf), { kind: "recipe", action: "deleted", key: (req) => recipeOf(req).recipe }), async (req): Promise<MessageResponse> => {
     const clientId = req.acting.tenant;
     const recipeId = idParam(req.params.recipe_id, "Recipe");
-    const hasBatches = new AppError("CONFLICT", "This recipe has batches: end and delete them first");
+    const hasBatches = refusal("CONFLICT", "recipe_has_batches", "This recipe has batches: end and delete them first");
     await app.repos
       .transaction(async (tx) => {
         if (!(await tx.recipes.get(clientId, recipeId))) throw notFound("Recipe");

@@ -13,7 +13,7 @@ import {
 } from "../../../src/contract/team.ts";
 import { emptyRota, rotaRequest, type AlarmNotice, type Rota } from "../../../src/contract/rota.ts";
 import { hashInvitationCode, newInvitationCode, type InvitationRefusal } from "../../db/team-repo.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { AppError, notFound, refusal } from "../../errors.ts";
 import { needs, OWN } from "../farm-access.ts";
 import { audited } from "../audit-trail.ts";
 import { idParam, parse } from "../validate.ts";
@@ -28,9 +28,9 @@ const memberKey = (req: FastifyRequest): [number, number] => {
 };
 
 const REFUSED: Record<InvitationRefusal, AppError> = {
-  unknown: new AppError("NOT_FOUND", "This invitation code is not valid: check it, or ask for a new invitation"),
-  expired: new AppError("GONE", "This invitation has expired: ask for a new one"),
-  revoked: new AppError("GONE", "This invitation was withdrawn: ask for a new one"),
+  unknown: refusal("NOT_FOUND", "invitation_unknown", "This invitation code is not valid: check it, or ask for a new invitation"),
+  expired: refusal("GONE", "invitation_expired", "This invitation has expired: ask for a new one"),
+  revoked: refusal("GONE", "invitation_revoked", "This invitation was withdrawn: ask for a new one"),
 };
 
 /**
@@ -65,7 +65,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
   async function memberOf(req: FastifyRequest<{ Params: { farm_id: string; client_id: string } }>): Promise<{ farmId: number; person: number }> {
     const person = idParam(req.params.client_id, "Member");
     const farmId = await farmIn(req);
-    if (person === req.acting.tenant) throw new AppError("FORBIDDEN", "The farm's account is always its Owner");
+    if (person === req.acting.tenant) throw refusal("FORBIDDEN", "account_is_owner", "The farm's account is always its Owner");
     return { farmId, person };
   }
 
@@ -122,7 +122,9 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     // Only people who can act on an alarm are on call: the farm's account and its members but Viewers.
     const callable = await app.repos.rota.callable(farmId);
     const outsider = body.shifts.findIndex((s) => !callable.has(s.client_id));
-    if (outsider >= 0) throw new AppError("VALIDATION", "Only the farm's members who can acknowledge alarms can be on call", [{ path: `shifts.${outsider}.client_id`, message: "Choose a member of this farm who is not a Viewer" }]);
+    if (outsider >= 0) throw refusal("VALIDATION", "rota_not_callable", "Only the farm's members who can acknowledge alarms can be on call", undefined, [
+      { path: `shifts.${outsider}.client_id`, message: "Choose a member of this farm who is not a Viewer", reason: "rota_not_callable" },
+    ]);
     return app.repos.rota.put(farmId, body, app.now());
   });
 

@@ -14,6 +14,8 @@ const client = (id: number): Client => ({
   country: "LB",
   address: "",
   fcm_token: null,
+  language: "en",
+  digits: "latn",
   createdAt: "2026-11-23T10:00:00.000Z",
   updatedAt: "2026-11-23T10:00:00.000Z",
 });
@@ -113,6 +115,8 @@ describe("the stored client", () => {
       { ...client(7), email: undefined },
       { ...client(7), username: 3 },
       { ...client(7), fcm_token: 5 },
+      { ...client(7), language: "de" },
+      { ...client(7), digits: "roman" },
       (({ createdAt: _, ...rest }) => rest)(client(7)),
     ];
     for (const value of broken) {
@@ -123,5 +127,14 @@ describe("the stored client", () => {
     const storage = memoryStorage();
     storage.setItem(CLIENT_STORAGE_KEY, JSON.stringify({ ...client(7), fcm_token: "token" }));
     expect(storedClient(storage)?.fcm_token).toBe("token");
+  });
+
+  it("keeps a client stored by a tab from before clients kept their language", () => {
+    const storage = memoryStorage();
+    const { language: _l, digits: _d, ...older } = client(7);
+    storage.setItem(CLIENT_STORAGE_KEY, JSON.stringify(older));
+    expect(storedClient(storage)).toEqual(older);
+    storage.setItem(CLIENT_STORAGE_KEY, JSON.stringify({ ...client(7), language: "ar", digits: "arab" }));
+    expect(storedClient(storage)).toMatchObject({ client_id: 7, language: "ar", digits: "arab" });
   });
 });

@@ -1,4 +1,5 @@
 import type { Client } from "../../contract/entities.ts";
+import { isDigits, isLanguage } from "../../contract/language-values.ts";
 
 /** SPEC §3: the signed-in client is kept in browser storage under this key (no secret in it). */
 export const CLIENT_STORAGE_KEY = "client";
@@ -19,6 +20,9 @@ export function storedClient(storage: Storage): Client | null {
     if (!(typeof c.client_id === "number" && Number.isSafeInteger(c.client_id))) return null;
     if (!STRING_FIELDS.every((k) => typeof c[k] === "string")) return null;
     if (!(c.fcm_token === null || typeof c.fcm_token === "string")) return null;
+    // A tab of the app from before clients kept their language stored the client without it: still
+    // the signed-in person (the screen keeps its own choice until the server's client replaces it).
+    if (!(c.language === undefined || isLanguage(c.language)) || !(c.digits === undefined || isDigits(c.digits))) return null;
     return c as unknown as Client;
   } catch {
     return null;
