@@ -39,8 +39,10 @@ export function FarmCalendar({ batches, mcus, now }: { batches: readonly Batch[]
   const columns = layout.days.length;
 
   // Opened with today a little after the rooms' names: the weeks ahead are what is planned.
-  // Once: a clock tick must not scroll back what the grower scrolled to.
+  // Once: a clock tick must not scroll back what the grower scrolled to. The calendar may first
+  // show without rooms (the MCUs still loading): it is placed when they come.
   const placed = useRef(false);
+  const empty = layout.farms.length === 0;
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || placed.current) return;
@@ -49,9 +51,9 @@ export function FarmCalendar({ batches, mcus, now }: { batches: readonly Batch[]
     // Right to left, a box scrolls from 0 at its start (the right) to negative values.
     const towardsEnd = getComputedStyle(el).direction === "rtl" ? -1 : 1;
     el.scrollLeft = towardsEnd * Math.max(0, layout.todayAt * track - 3 * (track / columns));
-  }, [layout.todayAt, columns]);
+  }, [layout.todayAt, columns, empty]);
 
-  if (layout.farms.length === 0) return <p className="text-gray-600">{t("calendar.noMcus")}</p>;
+  if (empty) return <p className="text-gray-600">{t("calendar.noMcus")}</p>;
 
   const trackStyle = { width: `calc(${columns} * var(--day))` };
   const legend: [string, string][] = [
@@ -80,12 +82,17 @@ export function FarmCalendar({ batches, mcus, now }: { batches: readonly Batch[]
 
           {layout.farms.map((farm) => (
             <section key={farm.farmId} aria-label={t("calendar.farm", { name: farm.name })}>
-              <h3 className="sticky start-0 w-max px-3 pt-3 pb-1 text-sm 4xl:text-2xl font-semibold text-gray-900">{farm.name}</h3>
+              <h3 className="sticky start-0 w-max px-3 pt-3 pb-1 text-sm 4xl:text-2xl font-semibold text-gray-900">
+                <bdi>{farm.name}</bdi>
+              </h3>
               <ul>
                 {farm.rows.map((row) => (
                   <li key={row.mcuId} className="flex border-t border-gray-100">
-                    <div className="sticky start-0 z-20 w-32 sm:w-44 4xl:w-80 shrink-0 bg-white px-3 py-2 text-gray-800 truncate text-sm 4xl:text-xl" title={row.name}>
-                      {row.name}
+                    {/* Each name in its own direction: an English name in Arabic is cut at its end, not its start. */}
+                    <div className="sticky start-0 z-20 w-32 sm:w-44 4xl:w-80 shrink-0 bg-white px-3 py-2 text-gray-800 text-sm 4xl:text-xl" title={row.name}>
+                      <span dir="auto" className="inline-block max-w-full truncate align-top">
+                        {row.name}
+                      </span>
                     </div>
                     <div className="relative h-11 4xl:h-16" style={trackStyle}>
                       {/* Week lines and today's line, behind the bars. */}
@@ -112,8 +119,10 @@ export function FarmCalendar({ batches, mcus, now }: { batches: readonly Batch[]
                               />
                             ))}
                             {/* From today on where the bar spans it: the calendar opens there, and a bar's start may be scrolled away. */}
-                            <span className="relative z-10 self-center truncate px-1.5 font-medium text-gray-900 [text-shadow:0_0_3px_white]" style={{ marginInlineStart: `${Math.max(0, Math.min(0.8, (layout.todayAt - bar.left) / bar.width)) * 100}%` }}>
-                              {bar.batch.name}
+                            <span className="relative z-10 self-center min-w-0 overflow-hidden px-1.5 font-medium text-gray-900 [text-shadow:0_0_3px_white]" style={{ marginInlineStart: `${Math.max(0, Math.min(0.8, (layout.todayAt - bar.left) / bar.width)) * 100}%` }}>
+                              <span dir="auto" className="block truncate">
+                                {bar.batch.name}
+                              </span>
                             </span>
                           </Link>
                         );
