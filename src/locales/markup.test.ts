@@ -20,9 +20,7 @@ const NOT_YET_TRANSLATED: string[] = [
   "components/language-select.tsx",
   "pwa",
   "features/alarms",
-  "features/batches",
   "features/history",
-  "features/recipes",
   "features/team",
 ];
 
