@@ -1,6 +1,7 @@
 import type { Locator, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drawer, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
+import ar from "../src/locales/ar/common.json";
+import { apiCaller, drawer, signedInClientId, signIn, startDemoApp, VIEWPORTS, type DemoApp } from "./support/app-harness.ts";
 
 type Box = { x: number; y: number; width: number; height: number };
 /** The little of a DOM element these tests read in the page (the tests compile without the DOM's types). */
@@ -149,4 +150,51 @@ describe("the app's shell: notifications, toasts, titles", () => {
       await context.close();
     });
   }
+
+  it("mirrors the shell in Arabic: menu and sidebar on the right, the bell and the notification panel on the left, toasts between them", async () => {
+    const { context, page } = await app.newPage("phone");
+    await signIn(page);
+    // The person's language is kept with their client on the server, and the page follows it.
+    await apiCaller(app, context)("put", `/api/clients/${await signedInClientId(page)}`, { language: "ar" });
+    await page.evaluate("localStorage.setItem('client', JSON.stringify({ ...JSON.parse(localStorage.getItem('client')), language: 'ar' }))");
+    await context.route("**/api/farms/myfarms/get**", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ code: "INTERNAL", message: "Farms are resting" }) }));
+    await page.goto("/farms");
+    await page.getByRole("banner").getByRole("heading", { level: 1, name: ar.nav.farms }).waitFor();
+    expect(await page.evaluate("[document.documentElement.dir, document.documentElement.lang]")).toEqual(["rtl", "ar"]);
+    expect(await page.title()).toBe(`${ar.nav.farms} · ${ar.appName}`);
+
+    const width = VIEWPORTS.phone.width;
+    const menuButton = page.getByRole("button", { name: ar.layout.openMenu });
+    const bell = page.getByRole("button", { name: new RegExp(`^${ar.layout.notifications}`) });
+    const menuBox = (await menuButton.boundingBox())!;
+    const bellBox = (await bell.boundingBox())!;
+    expect(menuBox.x).toBeGreaterThan(width / 2);
+    expect(bellBox.x + bellBox.width).toBeLessThan(width / 2);
+
+    // A toast sits on the top bar between the two buttons, covering neither.
+    const toast = page.locator(".Toastify__toast").filter({ hasText: "Farms are resting" });
+    await toast.waitFor();
+    const toastBox = await settled(toast);
+    expect(toastBox.x).toBeGreaterThanOrEqual(bellBox.x + bellBox.width);
+    expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(menuBox.x);
+    await page.screenshot({ path: "test-results/shell-ar-toast-phone.png" });
+
+    // The drawer comes in from the right edge and goes back out past it.
+    const sidebar = page.locator("#sidebar");
+    const closed = (await sidebar.boundingBox())!;
+    expect(closed.x).toBeGreaterThanOrEqual(width);
+    await menuButton.click();
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.x + (await sidebar.boundingBox())!.width)).toBe(width);
+    await page.screenshot({ path: "test-results/shell-ar-menu-phone.png" });
+    await page.getByRole("button", { name: ar.layout.closeMenu }).click();
+    await expect.poll(async () => (await sidebar.boundingBox())!.x).toBeGreaterThanOrEqual(width);
+
+    // The notification panel opens against the left edge.
+    await bell.click();
+    const panel = page.getByRole("dialog", { name: ar.notifications.title });
+    await panel.getByRole("button", { name: ar.notifications.close }).waitFor();
+    await expect.poll(async () => Math.round((await page.getByTestId("notification-panel").boundingBox())?.x ?? -1)).toBe(0);
+    await page.screenshot({ path: "test-results/shell-ar-panel-phone.png" });
+    await context.close();
+  });
 });

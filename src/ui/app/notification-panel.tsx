@@ -166,6 +166,7 @@ export function NotificationPanel({ open, onClose, newIds }: { open: boolean; on
       <div className="fixed inset-0 bg-black/30" aria-hidden="true" />
       <DialogPanel
         transition
+        data-testid="notification-panel"
         className="fixed inset-y-0 end-0 w-[85%] max-w-[400px] bg-white shadow-2xl flex flex-col transition duration-300 ease-out data-[closed]:translate-x-full rtl:data-[closed]:-translate-x-full"
       >
         <div className="flex items-center justify-between px-4 py-3 border-b border-gray-200">
