@@ -5,6 +5,7 @@ import { useSyncExternalStore } from "react";
 import { writeFormTextsWith, type FormTextValues } from "../../contract/form-texts.ts";
 import { isRightToLeft, LANGUAGES, localeTag, type Digits, type Language } from "../../contract/language-values.ts";
 import { rememberChoice, type LanguageChoice } from "./language-choice.ts";
+import { dateTimeFormat, numberFormat } from "./format.ts";
 import { loadLanguage } from "./load-language.ts";
 import { UI_NAMESPACES } from "./namespaces.ts";
 
@@ -49,6 +50,27 @@ function writeFormText(key: string, values?: FormTextValues): string {
   return String(i18n.t(`forms:${key}` as never, shown as never));
 }
 
+/** The options of a `{{value, number(…)}}` that are Intl's (i18next passes every option of the call along). */
+const NUMBER_OPTIONS = ["minimumFractionDigits", "maximumFractionDigits", "minimumIntegerDigits", "useGrouping", "style", "unit", "unitDisplay", "notation", "signDisplay"] as const;
+
+/**
+ * `{{count, number}}` and `{{when, datetime}}` in a text format in the person's locale and digits
+ * (i18next's own would use the bare language, so Arabic would always get Arabic-Indic digits).
+ */
+function formatInLocale(): void {
+  const formatter = i18n.services.formatter;
+  if (!formatter) return;
+  formatter.add("number", (value: unknown, _lng: string | undefined, options: Record<string, unknown>) => {
+    const picked: Record<string, unknown> = {};
+    for (const k of NUMBER_OPTIONS) if (options[k] !== undefined) picked[k] = options[k];
+    return numberFormat(picked as Intl.NumberFormatOptions).format(Number(value));
+  });
+  formatter.add("datetime", (value: unknown, _lng: string | undefined, options: Record<string, unknown>) => {
+    const { dateStyle, timeStyle, timeZone } = options as Intl.DateTimeFormatOptions;
+    return dateTimeFormat({ dateStyle, timeStyle, timeZone }).format(value as Date | number);
+  });
+}
+
 /** Starts the texts in the chosen language; the app renders once they are in. */
 export async function startI18n(choice: LanguageChoice): Promise<void> {
   setCurrent(choice);
@@ -64,6 +86,7 @@ export async function startI18n(choice: LanguageChoice): Promise<void> {
     returnEmptyString: false,
     react: { useSuspense: false },
   });
+  formatInLocale();
 }
 
 /**
