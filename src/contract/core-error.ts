@@ -1,3 +1,4 @@
+import type { ErrorParams, ErrorReason } from "./error-reasons.ts";
 import { ERROR_CODES, type FieldError } from "./errors.ts";
 
 /** Errors of the browser data core: the server's codes plus what can go wrong on the way. */
@@ -6,10 +7,13 @@ export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
 /**
  * A failed call of the data core. `serverMessage` is the text the server sent, when it sent one:
- * SPEC §8 shows it, and falls back to its own text when there is none.
+ * SPEC §8 shows it, and falls back to its own text when there is none. `reason` and `params` say
+ * the same for the app to translate (a person reading another language than English).
  */
 export class CoreError extends Error {
   override readonly name = "CoreError";
+  readonly reason: ErrorReason | null;
+  readonly params: ErrorParams;
   constructor(
     readonly code: CoreErrorCode,
     message: string,
@@ -17,8 +21,11 @@ export class CoreError extends Error {
     readonly serverMessage: string | null = null,
     /** Every field the server refused, by its dotted path, so a form shows each message at its field. */
     readonly fieldErrors: readonly FieldError[] = [],
+    why: { reason?: ErrorReason | null; params?: ErrorParams } = {},
   ) {
     super(message);
+    this.reason = why.reason ?? null;
+    this.params = why.params ?? {};
   }
 }
 
@@ -29,14 +36,16 @@ export interface SerializedCoreError {
   status: number | null;
   serverMessage: string | null;
   fieldErrors: readonly FieldError[];
+  reason: ErrorReason | null;
+  params: ErrorParams;
 }
 
 export function serializeCoreError(e: CoreError): SerializedCoreError {
-  return { code: e.code, message: e.message, status: e.status, serverMessage: e.serverMessage, fieldErrors: e.fieldErrors };
+  return { code: e.code, message: e.message, status: e.status, serverMessage: e.serverMessage, fieldErrors: e.fieldErrors, reason: e.reason, params: e.params };
 }
 
 export function deserializeCoreError(s: SerializedCoreError): CoreError {
-  return new CoreError(s.code, s.message, s.status, s.serverMessage, s.fieldErrors ?? []);
+  return new CoreError(s.code, s.message, s.status, s.serverMessage, s.fieldErrors ?? [], { reason: s.reason ?? null, params: s.params ?? {} });
 }
 
 /** Normalises anything thrown into a CoreError, once. */

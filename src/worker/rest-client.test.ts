@@ -68,4 +68,23 @@ describe("the history calls of the data core", () => {
       fieldErrors: [{ path: "shifts.0.client_id", message: "Choose a member of this farm who is not a Viewer" }],
     });
   });
+
+  it("keeps a refusal's reason and its values (and each field's) for the app to translate, and drops a reason it does not know", async () => {
+    const body = {
+      code: "CONFLICT",
+      message: "This farm still has 2 MCUs. Move or delete them first.",
+      reason: "farm_has_mcus",
+      params: { count: 2, nested: { no: 1 } },
+      errors: [{ path: "name", message: "Name must be at most 50 characters", reason: "too_long", params: { max: 50 } }],
+    };
+    const { rest } = clientAnswering(body, 409);
+    await expect(rest.saveFarmRota(1, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: [] })).rejects.toMatchObject({
+      code: "CONFLICT",
+      reason: "farm_has_mcus",
+      params: { count: 2 },
+      fieldErrors: [{ path: "name", reason: "too_long", params: { max: 50 } }],
+    });
+    const newer = clientAnswering({ code: "CONFLICT", message: "Something a newer server says", reason: "not_yet_known" }, 409).rest;
+    await expect(newer.saveFarmRota(1, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: [] })).rejects.toMatchObject({ reason: null, serverMessage: "Something a newer server says" });
+  });
 });

@@ -4,6 +4,7 @@ import type { MarkNotificationsReadRequest, RegisterRequest, UpdateClientRequest
 import { alarmPage, notificationPreferences } from "../contract/alarms.ts";
 import { ALARM_PATHS, type AlarmKind, type AlarmPage, type AlarmStateFilter, type NotificationPreferences } from "../contract/alarms-values.ts";
 import { CoreError } from "../contract/core-error.ts";
+import { isErrorReason, type ErrorParams, type ErrorReason } from "../contract/error-reasons.ts";
 import { client, controller, sensor, unclaimedDevice } from "../contract/entities.ts";
 import { ERROR_CODES, type ErrorCode, type FieldError } from "../contract/errors.ts";
 import {
@@ -110,10 +111,24 @@ export interface RestClientOptions {
   early?: (url: string) => Promise<Response> | undefined;
 }
 
+/** A refusal's precise reason, if it is one this app knows (a newer server's is left to the coarse code), and its values. */
+function whyOf(d: { reason?: unknown; params?: unknown } | undefined): { reason: ErrorReason | null; params: ErrorParams } {
+  const params: ErrorParams = {};
+  if (typeof d?.params === "object" && d.params !== null && !Array.isArray(d.params)) {
+    for (const [k, v] of Object.entries(d.params)) if (typeof v === "string" || (typeof v === "number" && Number.isFinite(v))) params[k] = v;
+  }
+  return { reason: isErrorReason(d?.reason) ? d.reason : null, params };
+}
+
 /** The fields a refusal names (`errors` of the error body), keeping only well-formed entries. */
 function fieldErrorsOf(errors: unknown): FieldError[] {
   if (!Array.isArray(errors)) return [];
-  return errors.filter((e): e is FieldError => typeof e === "object" && e !== null && typeof e.path === "string" && typeof e.message === "string").map(({ path, message }) => ({ path, message }));
+  return errors
+    .filter((e): e is FieldError => typeof e === "object" && e !== null && typeof e.path === "string" && typeof e.message === "string")
+    .map((e) => {
+      const { reason, params } = whyOf(e);
+      return { path: e.path, message: e.message, ...(reason ? { reason } : {}), ...(Object.keys(params).length > 0 ? { params } : {}) };
+    });
 }
 
 /** The code of a failure whose body names none (a proxy's page, an empty body). */
@@ -156,10 +171,10 @@ export function createRestClient({ apiBase, fetch: doFetch = globalThis.fetch.bi
       data = undefined;
     }
     if (!res.ok) {
-      const d = data as { code?: string; message?: unknown; errors?: unknown } | undefined;
+      const d = data as { code?: string; message?: unknown; errors?: unknown; reason?: unknown; params?: unknown } | undefined;
       const serverMessage = typeof d?.message === "string" && d.message ? d.message : null;
       const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(d?.code ?? "") ? (d!.code as ErrorCode) : fallbackCode(res.status);
-      throw new CoreError(code, serverMessage ?? `Request failed (${res.status})`, res.status, serverMessage, fieldErrorsOf(d?.errors));
+      throw new CoreError(code, serverMessage ?? `Request failed (${res.status})`, res.status, serverMessage, fieldErrorsOf(d?.errors), whyOf(d));
     }
     const out = schema(data);
     if (out instanceof type.errors) throw new CoreError("BAD_RESPONSE", `Unexpected answer from ${path}: ${out.summary}`, res.status);

@@ -1,5 +1,5 @@
 import { toast, type Id, type ToastOptions, type ToastPosition } from "react-toastify";
-import { CoreError } from "../../contract/core-error.ts";
+import { refusalText } from "./server-refusal.ts";
 
 /** SPEC §8/§9: toasts close after 5000 ms; the registration error after 3000 ms, top-centre. */
 export const TOAST_AUTO_CLOSE_MS = 5000;
@@ -35,7 +35,11 @@ export function keepNewestToasts(max: number = MAX_SHOWN_TOASTS): () => void {
   });
 }
 
-/** The server's message for a failed call, or SPEC §8's fallback text when it sent none. */
+/**
+ * The server's message for a failed call (in English to the letter; in another language the
+ * translation of its reason, or of its code: server-refusal.ts), or SPEC §8's fallback text (the
+ * caller's, already in the person's language) when it sent none.
+ */
 export function messageOf(err: unknown, fallback: string): string {
-  return err instanceof CoreError && err.serverMessage ? err.serverMessage : fallback;
+  return refusalText(err) ?? fallback;
 }
