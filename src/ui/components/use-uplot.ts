@@ -66,13 +66,15 @@ const MONTHS = 28 * DAY;
  * "time\nday" (a size function can look for the "\n").
  */
 export const timeAxisValues: uPlot.Axis.DynamicValues = (_u, splits, _axis, _space, incr) => {
+  // Days as numbers ("11/28", "٢٨/١١"): a month's name can be long ("تشرين الثاني") for a tick's room.
+  const day: Intl.DateTimeFormatOptions = { day: "numeric", month: "numeric" };
   const [tick, under]: [Intl.DateTimeFormatOptions, Intl.DateTimeFormatOptions] =
     incr < MINUTE
-      ? [{ hour: "numeric", minute: "2-digit", second: "2-digit" }, { day: "numeric", month: "short" }]
+      ? [{ hour: "numeric", minute: "2-digit", second: "2-digit" }, day]
       : incr < DAY
-        ? [incr % HOUR === 0 ? { hour: "numeric" } : { hour: "numeric", minute: "2-digit" }, { day: "numeric", month: "short" }]
+        ? [incr % HOUR === 0 ? { hour: "numeric" } : { hour: "numeric", minute: "2-digit" }, day]
         : incr < MONTHS
-          ? [{ day: "numeric", month: "short" }, { year: "numeric" }]
+          ? [day, { year: "numeric" }]
           : [{ month: "short" }, { year: "numeric" }];
   const tickFormat = dateTimeFormat(tick);
   const underFormat = dateTimeFormat(under);

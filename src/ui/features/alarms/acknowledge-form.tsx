@@ -5,6 +5,7 @@ import { CoreError } from "../../../contract/core-error.ts";
 import { TextAreaField } from "../../components/fields.tsx";
 import { CancelAndSubmit } from "../../components/form-buttons.tsx";
 import { usePendingSend } from "../../components/use-submit-form.ts";
+import { refusalText } from "../../components/server-refusal.ts";
 
 /**
  * Sending an acknowledgement, one at a time. A refusal (the alarm was resolved meanwhile, the
@@ -14,7 +15,7 @@ import { usePendingSend } from "../../components/use-submit-form.ts";
  */
 export function useAcknowledging(fallback: string) {
   const { busy, refusal, setRefusal, run } = usePendingSend({
-    refused: (err) => (err instanceof CoreError ? (err.serverMessage ?? err.message) : fallback),
+    refused: (err) => (err instanceof CoreError ? (refusalText(err) ?? err.message) : fallback),
   });
   return {
     saving: busy,

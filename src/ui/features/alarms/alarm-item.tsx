@@ -151,7 +151,12 @@ export const AlarmItem = memo(function AlarmItem({
                 components={{ who: <span className="font-medium" />, when: <time dateTime={alarm.acknowledged_at} /> }}
               />
             </p>
-            {alarm.ack_comment && <p className="mt-1 break-words whitespace-pre-line">{t("item.comment", { comment: alarm.ack_comment })}</p>}
+            {alarm.ack_comment && (
+              <p className="mt-1 break-words whitespace-pre-line">
+                {/* The comment is in the words of whoever wrote it: set apart in its own direction, inside the reader's quotes. */}
+                <Trans t={t} i18nKey="item.comment" values={{ comment: alarm.ack_comment }} components={{ words: <bdi /> }} />
+              </p>
+            )}
           </div>
         )}
         <AlarmCallsToggle alarmId={alarm.alarm_id} />

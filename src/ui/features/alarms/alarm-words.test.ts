@@ -41,9 +41,9 @@ describe("an alarm in the reader's words", () => {
     await startTexts({ language: "fr", digits: "latn" });
     try {
       const fr = i18n.getFixedT("fr", "alarms");
-      expect(alarmTitle(fr, "fr", alarm)).toBe("Oyster Room A : humidité basse");
-      expect(alarmBody(fr, "fr", alarm)).toBe("Humidité : 78,4 % à l'ouverture de l'alarme, sous la limite du profil.");
-      expect(alarmTitle(fr, "fr", { ...alarm, kind: "sensor_stuck", metric: "co2" })).toBe("Oyster Room A : capteur de CO2 figé");
+      expect(alarmTitle(fr, "fr", alarm)).toBe("Oyster Room A\u00a0: humidité basse");
+      expect(alarmBody(fr, "fr", alarm)).toBe("Humidité\u00a0: 78,4\u00a0% à l'ouverture de l'alarme, sous la limite du profil.");
+      expect(alarmTitle(fr, "fr", { ...alarm, kind: "sensor_stuck", metric: "co2" })).toBe("Oyster Room A\u00a0: capteur de CO2 figé");
       expect(alarmBody(fr, "fr", { ...alarm, kind: "mcu_offline", metric: null, opened_value: null })).toBe("Oyster Room A (North Barn) ne transmet plus.");
       await startTexts({ language: "ar", digits: "arab" });
       const ar = i18n.getFixedT("ar", "alarms");

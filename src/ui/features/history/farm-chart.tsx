@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import { useEffect, useId, useMemo, useSyncExternalStore } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import type uPlot from "uplot";
-import { METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
+import type { HistoryMetric } from "../../../contract/history-values.ts";
 import { formatFixed } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";
 import { SERIES_PALETTE, type ChartLayout } from "./chart-layout.ts";
@@ -58,7 +58,6 @@ export function FarmChart({ feed, range, syncKey, layout, rangeText }: { feed: L
     if (plotRef.current) framesOf(plotRef.current).data(() => farmColumns(feed.value));
   }, [version, feed, plotRef]);
 
-  const info = METRIC_INFO[metric];
   const summary = summarizeFarm(feed.value);
   const reporting = summary.lines.filter((l) => l.latest !== null);
   const sorted = [...reporting].sort((a, b) => a.latest! - b.latest!);
@@ -68,7 +67,7 @@ export function FarmChart({ feed, range, syncKey, layout, rangeText }: { feed: L
     <figure aria-labelledby={titleId} aria-describedby={summaryId} data-metric={metric} data-series={mcus.length} data-points={summary.points} className="card p-3 sm:p-4 4xl:p-6 min-w-0 flex flex-col gap-2 4xl:gap-3">
       <figcaption>
         <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-3xl">
-          <Trans t={t} i18nKey="farmChart.title" values={{ metric: metricLabel(t, metric), unit: info.unit }} components={{ unit: <span className="font-normal text-gray-500" /> }} />
+          <Trans t={t} i18nKey="farmChart.title" values={{ metric: metricLabel(t, metric), unit: t(`units.${metric}`) }} components={{ unit: <span className="font-normal text-gray-500" /> }} />
         </h3>
       </figcaption>
       <div ref={hostRef} dir="ltr" className={`history-chart min-w-0 ${mcus.length > 6 ? "many-series" : ""}`} aria-hidden="true" />

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useMemo } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router-dom";
-import { HISTORY_METRICS, HISTORY_PATHS, METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
+import { HISTORY_METRICS, HISTORY_PATHS, type HistoryMetric } from "../../../contract/history-values.ts";
 import { mcuHistoryPath } from "../../components/history-link.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useCollection } from "../../data/hooks.ts";
@@ -129,7 +129,7 @@ export default function FarmHistoryPage() {
               >
                 {HISTORY_METRICS.map((m) => (
                   <option key={m} value={m}>
-                    {t("farmPage.metricOption", { metric: metricLabel(t, m), unit: METRIC_INFO[m].unit })}
+                    {t("farmPage.metricOption", { metric: metricLabel(t, m), unit: t(`units.${m}`) })}
                   </option>
                 ))}
               </select>

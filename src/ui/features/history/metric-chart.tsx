@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import { memo, useEffect, useId, useMemo, useSyncExternalStore } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import type uPlot from "uplot";
-import { METRIC_INFO, type HistoryMetric } from "../../../contract/history-values.ts";
+import type { HistoryMetric } from "../../../contract/history-values.ts";
 import { useLocale } from "../../i18n/i18n.ts";
 import { METRIC_COLORS, PROFILE_FILL, PROFILE_STROKE, withAlpha, type ChartLayout } from "./chart-layout.ts";
 import { framesOf } from "./chart-frames.ts";
@@ -73,7 +73,6 @@ export const MetricChart = memo(function MetricChart({ metric, feed, limits, ran
   }, [version, feed, metric, plotRef]);
 
   const summary = summarize(feed.value, metric);
-  const info = METRIC_INFO[metric];
   return (
     <figure
       aria-labelledby={titleId}
@@ -92,7 +91,7 @@ export const MetricChart = memo(function MetricChart({ metric, feed, limits, ran
     >
       <figcaption className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
         <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-3xl">
-          {metricLabel(t, metric)} <span className="font-normal text-gray-500">({info.unit})</span>
+          {metricLabel(t, metric)} <span className="font-normal text-gray-500">({t(`units.${metric}`)})</span>
         </h3>
         {limits && (
           <p className="flex items-center gap-1.5 text-xs 4xl:text-xl text-gray-700">
