@@ -17,6 +17,7 @@ import { QrScannerModal } from "./qr-scanner-modal.tsx";
 import { RefusalNote, useRefusalOnEveryFarm, withRefusal } from "./refusal-note.tsx";
 import { EmptyState, LoadError, Loading } from "./states.tsx";
 import { messageOf, notify } from "./toasts.ts";
+import { refusalText } from "./server-refusal.ts";
 
 /**
  * SPEC §2 System Controllers and Sensors: scan to add or edit, search and filter, edit and
@@ -95,7 +96,7 @@ export function DeviceListPage<Device extends ListedDevice<Type>, Type extends s
         setDraft({ id: null, name: "", mac, type: null, mcuId: null, notice });
         notify.info(notice);
       } else {
-        notify.error(err instanceof CoreError ? (err.serverMessage ?? err.message) : String(err));
+        notify.error(err instanceof CoreError ? (refusalText(err) ?? err.message) : String(err));
       }
     }
   }

@@ -1,10 +1,13 @@
 import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
 import { CoreError } from "../../contract/core-error.ts";
 import type { FarmRole } from "../../contract/team.ts";
-import { can, cannotText, higherRole } from "../../contract/team-values.ts";
+import { can, higherRole } from "../../contract/team-values.ts";
 import type { Right } from "../../contract/team.ts";
+import { roleRefusalText } from "../data/farm-roles.ts";
 import { useCollection } from "../data/hooks.ts";
 import { i18n } from "../i18n/i18n.ts";
+import { refusalText } from "./server-refusal.ts";
 
 /**
  * Why a control is switched off for the person's role, in the sentence the server's 403 uses
@@ -44,11 +47,10 @@ export const REFUSED_ICON_BUTTON = "disabled:opacity-40 disabled:cursor-not-allo
  * among those farms speaks, as the farm they would most expect to act on.
  */
 export function useRefusalOnEveryFarm(right: Right): string | null {
-  const select = useCallback(
-    (list: readonly FarmRole[]) => (list.length === 0 || list.some((r) => can(r.role, right)) ? null : cannotText(list.map((r) => r.role).reduce(higherRole), right)),
-    [right],
-  );
-  return useCollection("farmRoles", select);
+  const { t } = useTranslation("team");
+  const select = useCallback((list: readonly FarmRole[]) => (list.length === 0 || list.some((r) => can(r.role, right)) ? null : list.map((r) => r.role).reduce(higherRole)), [right]);
+  const role = useCollection("farmRoles", select);
+  return role && roleRefusalText(t, role, right);
 }
 
 /**
@@ -57,5 +59,6 @@ export function useRefusalOnEveryFarm(right: Right): string | null {
  * who owns their farms is never refused so, and keeps SPEC's text.
  */
 export function withRefusal(text: string, err: unknown): string {
-  return err instanceof CoreError && err.status === 403 && err.serverMessage ? i18n.t("common:refusal.withReason", { text, reason: err.serverMessage }) : text;
+  const reason = err instanceof CoreError && err.status === 403 ? refusalText(err) : null;
+  return reason ? i18n.t("common:refusal.withReason", { text, reason }) : text;
 }

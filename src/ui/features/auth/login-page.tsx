@@ -14,6 +14,7 @@ import type { Language } from "../../../contract/language-values.ts";
 import { AuthCard, authLinkClass, chooseSignedOutLanguage } from "./auth-card.tsx";
 import { SubmitButton } from "./submit-button.tsx";
 import { useAuthForm } from "./use-auth-form.ts";
+import { refusalText } from "../../components/server-refusal.ts";
 
 /** SPEC §2 Login: Welcome Back, email or username and password, then the dashboard. */
 export default function LoginPage() {
@@ -53,7 +54,7 @@ export default function LoginPage() {
     // SPEC §8: one text for every failure, so it never tells which accounts exist.
     onFailure: (err) => {
       notify.error(t("login.failed"));
-      if (err instanceof CoreError && err.code === "RATE_LIMITED" && err.serverMessage) setThrottled(err.serverMessage);
+      if (err instanceof CoreError && err.code === "RATE_LIMITED" && err.serverMessage) setThrottled(refusalText(err));
     },
   });
 

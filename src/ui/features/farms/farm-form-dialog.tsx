@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { farmForm } from "../../../contract/forms.ts";
 import { LIMITS } from "../../../contract/limits.ts";
@@ -10,6 +9,7 @@ import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { refusalText } from "../../components/server-refusal.ts";
 
 /** Create (farm null) or update a farm: SPEC §2's modal with Farm Name and Location. */
 export function FarmFormDialog({ open, farm, onClose }: { open: boolean; farm: Farm | null; onClose: () => void }) {
@@ -42,7 +42,7 @@ function FarmForm({ farm, onDone }: { farm: Farm | null; onDone: () => void }) {
     },
     refused(err) {
       notify.error(farm ? t("form.updateFailed") : t("form.createFailed"));
-      const reason = err instanceof CoreError ? err.serverMessage : null;
+      const reason = refusalText(err);
       if (!reason) return farm ? t("form.updateFailed") : t("form.createFailed");
       return farm ? t("form.updateFailedBecause", { reason }) : t("form.createFailedBecause", { reason });
     },

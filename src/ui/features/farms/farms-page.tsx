@@ -1,6 +1,5 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
@@ -11,6 +10,7 @@ import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { FarmCard } from "./farm-card.tsx";
 import { FarmFormDialog } from "./farm-form-dialog.tsx";
+import { refusalText } from "../../components/server-refusal.ts";
 
 const FARM_LISTS = ["farms"] as const;
 
@@ -43,7 +43,7 @@ export default function FarmsPage() {
       notify.success(t("page.deleted"));
     } catch (err) {
       // The server refuses a farm that still has MCUs and says why; the farmer needs that reason.
-      const reason = err instanceof CoreError ? err.serverMessage : null;
+      const reason = refusalText(err);
       notify.error(reason ? t("page.deleteFailedBecause", { reason }) : t("page.deleteFailed"));
     } finally {
       setDeleting(null);

@@ -3,6 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import type { RecipeRequest } from "../../../contract/api.ts";
+import { CoreError } from "../../../contract/core-error.ts";
 import { GROW_LIMITS, type Recipe } from "../../../contract/grow.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { TextField } from "../../components/fields.tsx";
@@ -57,7 +58,9 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
     refused: (err) => {
       const text = messageOf(err, t("editor.saveFailed"));
       notify.error(text);
-      return { text, field: sentRef.current ? fieldOfRefusal(sentRef.current, text) : null };
+      // The field is found by the server's own words (English), whatever language the text is in.
+      const english = err instanceof CoreError ? err.serverMessage : null;
+      return { text, field: sentRef.current && english ? fieldOfRefusal(sentRef.current, english) : null };
     },
   });
 

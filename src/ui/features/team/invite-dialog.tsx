@@ -10,6 +10,7 @@ import { useAppData } from "../../data/provider.tsx";
 import { controlClass, touch } from "./controls.tsx";
 import { copyText, groupedCode, joinLink } from "./invitation-code.ts";
 import { roleSummary } from "./role-summary.ts";
+import { fieldRefusalText } from "../../components/server-refusal.ts";
 
 const NOTE_MAX = 200;
 
@@ -62,7 +63,7 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
       onCreated(answer);
     } catch (err) {
       const fields: Record<string, string> = {};
-      if (err instanceof CoreError) for (const e of err.fieldErrors) fields[e.path.split(".")[0]!] ??= e.message;
+      if (err instanceof CoreError) for (const e of err.fieldErrors) fields[e.path.split(".")[0]!] ??= fieldRefusalText(e);
       if (Object.keys(fields).length === 0) fields.form = messageOf(err, "The invitation could not be made");
       setErrors(fields);
     } finally {

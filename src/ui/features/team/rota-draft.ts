@@ -1,6 +1,7 @@
 import type { FieldError } from "../../../contract/errors.ts";
 import { ROTA_LIMITS } from "../../../contract/rota-values.ts";
 import type { Rota, RotaRequest } from "../../../contract/rota.ts";
+import { fieldRefusalText } from "../../components/server-refusal.ts";
 
 /** A shift as the form edits it: a person not chosen yet is null; `key` keeps its row as it moves. */
 export interface ShiftDraft {
@@ -80,9 +81,9 @@ export function fieldOfPath(path: string): string {
 /** The server's refusal as messages by field, the first message of each field; `message` where it names none. */
 export function errorsOfRefusal(fieldErrors: readonly FieldError[], message: string): RotaErrors {
   const errors: RotaErrors = {};
-  for (const e of fieldErrors) errors[fieldOfPath(e.path)] ??= e.message;
+  for (const e of fieldErrors) errors[fieldOfPath(e.path)] ??= fieldRefusalText(e);
   // The headline says more than the fields when it is none of theirs ("Only the farm's members who … can be on call").
-  if (!fieldErrors.some((e) => e.message === message)) errors.form ??= message;
+  if (!fieldErrors.some((e) => fieldRefusalText(e) === message)) errors.form ??= message;
   return errors;
 }
 
