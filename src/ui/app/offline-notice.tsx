@@ -6,6 +6,7 @@ import { useNow } from "../components/use-now.ts";
 import { useConnection, useOldestSavedAt } from "../data/hooks.ts";
 import { useAppData } from "../data/provider.tsx";
 import { savedAgeText } from "../data/saved-age.ts";
+import { useLocale } from "../i18n/i18n.ts";
 
 /** Asks the server (through the data core) whether it answers at all: any HTTP answer counts. */
 async function serverAnswers(me: () => Promise<unknown>): Promise<boolean> {
@@ -23,6 +24,8 @@ async function serverAnswers(me: () => Promise<unknown>): Promise<boolean> {
  */
 export function OfflineNotice() {
   const { t } = useTranslation("common");
+  // The saved data's age is in the person's digits: a change of digits alone renders it again.
+  useLocale();
   const { core } = useAppData();
   const connection = useConnection();
   const [online, setOnline] = useState(() => navigator.onLine);

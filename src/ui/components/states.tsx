@@ -3,6 +3,7 @@ import { Trans, useTranslation } from "react-i18next";
 import type { EntityName } from "../../contract/live.ts";
 import { useSavedAt } from "../data/hooks.ts";
 import { savedAgeText } from "../data/saved-age.ts";
+import { useLocale } from "../i18n/i18n.ts";
 import { formatDateTime } from "./dates.ts";
 import { useNow } from "./use-now.ts";
 
@@ -46,6 +47,8 @@ export function LoadError({ text, onRetry }: { text: string; onRetry: () => void
  */
 export function SavedDataNotice({ lists }: { lists: readonly EntityName[] }) {
   const { t } = useTranslation("common");
+  // The age and the date are in the person's digits: a change of digits alone renders it again.
+  useLocale();
   const savedAt = useSavedAt(lists);
   const now = useNow();
   if (savedAt === null) return null;
