@@ -33,12 +33,20 @@ export interface McuLive {
  * MCU's record (name, farm, linked profile, registered sensors) with its live snapshot, and the
  * readings outside the linked profile. Immutable: an unchanged card keeps its object.
  */
+/** Where a batch is, as its phase line says it: a day of its phase's days, a day waiting for the grower to confirm `confirm`, or on hold. */
+export type McuGrowPlace =
+  | { state: "day"; phase: string; day: number; days: number }
+  | { state: "waiting"; phase: string; day: number; confirm: string }
+  | { state: "held"; phase: string };
+
 /** The batch growing in an MCU's room, as its cards say it (the plan in contract/grow.ts, at the core's clock). */
 export interface McuGrowView {
   batchId: number;
   batchName: string;
   /** "Fruiting · day 3 of 7", "Pinning · day 2 · waiting: Pins visible", "Fruiting · on hold". */
   label: string;
+  /** The same place as parts, for a screen that words it in its reader's language (the phase's name and what it waits for are the grower's). */
+  place: McuGrowPlace;
   /** The config the plan gives the room now: its readings are judged against it, not the set-aside profile. */
   config: ProfileConfig;
 }

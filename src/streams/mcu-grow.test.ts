@@ -7,7 +7,13 @@ describe("the batch each MCU follows, as its cards say it", () => {
     const index = createMcuGrowIndex();
     const batches = [batchRecord({ mcu_ids: [1, 2] }), batchRecord({ batch_id: 2, name: "Old", status: "ended", mcu_ids: [3] })];
     const views = index(batches, T0 + 2.5 * DAY);
-    expect(views.get(1)).toEqual({ batchId: 1, batchName: "Oyster 1", label: "Spawn run · day 3 of 14", config: batches[0]!.phases[0]!.config });
+    expect(views.get(1)).toEqual({
+      batchId: 1,
+      batchName: "Oyster 1",
+      label: "Spawn run · day 3 of 14",
+      place: { state: "day", phase: "Spawn run", day: 3, days: 14 },
+      config: batches[0]!.phases[0]!.config,
+    });
     expect(views.get(2)).toEqual(views.get(1));
     // An ended batch is history: its room follows nothing.
     expect(views.has(3)).toBe(false);
@@ -29,7 +35,9 @@ describe("the batch each MCU follows, as its cards say it", () => {
     const index = createMcuGrowIndex();
     const pinning = batchRecord({ mcu_ids: [1], phase_index: 1, phase_started_at: new Date(T0).toISOString() });
     expect(index([pinning], T0 + 2.5 * DAY).get(1)?.label).toBe("Pinning · day 3 · waiting: Pins visible");
+    expect(index([pinning], T0 + 2.5 * DAY).get(1)?.place).toEqual({ state: "waiting", phase: "Pinning", day: 3, confirm: "Pins visible" });
     const held = batchRecord({ mcu_ids: [1], held_since: new Date(T0 + DAY).toISOString() });
     expect(index([held], T0 + 5 * DAY).get(1)?.label).toBe("Spawn run · on hold");
+    expect(index([held], T0 + 5 * DAY).get(1)?.place).toEqual({ state: "held", phase: "Spawn run" });
   });
 });

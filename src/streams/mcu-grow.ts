@@ -1,5 +1,12 @@
-import { batchProgress, configKey, progressLabel, type Batch } from "../contract/grow.ts";
-import type { McuGrowView } from "../contract/live.ts";
+import { batchProgress, configKey, progressLabel, type Batch, type BatchProgress } from "../contract/grow.ts";
+import type { McuGrowPlace, McuGrowView } from "../contract/live.ts";
+
+/** The parts `progressLabel` words in English, for the screens that word them in their reader's language. */
+function placeOf(p: BatchProgress): McuGrowPlace {
+  if (p.held) return { state: "held", phase: p.phase.name };
+  if (p.waiting) return { state: "waiting", phase: p.phase.name, day: p.day, confirm: p.phase.confirm ?? "" };
+  return { state: "day", phase: p.phase.name, day: p.day, days: p.days };
+}
 
 /**
  * What each MCU's card says of the batch growing in its room: which batch and where it is ("Fruiting
@@ -24,7 +31,8 @@ export function createMcuGrowIndex() {
       for (const mcuId of b.mcu_ids) {
         const last = index.get(mcuId);
         const same = last && last.batchId === b.batch_id && last.batchName === b.name && last.label === label && configKey(last.config) === key;
-        next.set(mcuId, same ? last : { batchId: b.batch_id, batchName: b.name, label, config: progress.config });
+        // The label says every part of the place, so the same label is the same place.
+        next.set(mcuId, same ? last : { batchId: b.batch_id, batchName: b.name, label, place: placeOf(progress), config: progress.config });
       }
     }
     index = next;

@@ -64,7 +64,8 @@ export function LiveReadings({ readings, totals, breaches }: { readings: LiveRea
             key={m.metric}
             // A fixed number of decimals keeps the numbers from jumping in width as readings change
             // (formatFixed keeps one formatter per locale: none is made per reading).
-            text={r ? `${formatFixed(r.value, m.digits)} ${m.unit}` : "—"}
+            value={r ? formatFixed(r.value, m.digits) : null}
+            unit={m.unit}
             metric={m.metric}
             count={r?.count ?? 0}
             total={totals[m.sensorType]}
@@ -84,13 +85,16 @@ export function LiveReadings({ readings, totals, breaches }: { readings: LiveRea
  */
 const MetricCell = memo(function MetricCell({
   metric,
-  text,
+  value,
+  unit,
   count,
   total,
   limit,
 }: {
   metric: Metric["metric"];
-  text: string;
+  /** The value in the person's digits, null when the reading lacks it. */
+  value: string | null;
+  unit: string;
   count: number;
   total: number;
   limit: string | null;
@@ -102,7 +106,16 @@ const MetricCell = memo(function MetricCell({
       className={`rounded-xl px-3 py-2 4xl:px-4 4xl:py-3 min-w-0 ${limit !== null ? "bg-amber-50 ring-1 ring-inset ring-amber-400" : "bg-brand-50/60"}`}
     >
       <dt className="text-xs 4xl:text-lg text-gray-600">{t(`metrics.${metric}`)}</dt>
-      <dd className={`live-line h-7 4xl:h-9 text-lg 4xl:text-3xl font-semibold tabular-nums ${limit !== null ? "text-amber-900" : "text-gray-900"}`}>{text}</dd>
+      <dd className={`live-line h-7 4xl:h-9 text-lg 4xl:text-3xl font-semibold tabular-nums ${limit !== null ? "text-amber-900" : "text-gray-900"}`}>
+        {/* The unit reads left to right in Arabic too ("°C", not "C°"), after its number. */}
+        {value === null ? (
+          "—"
+        ) : (
+          <>
+            {value} <bdi dir="ltr">{unit}</bdi>
+          </>
+        )}
+      </dd>
       {limit !== null && (
         <dd className="flex items-center gap-1 text-xs 4xl:text-base font-medium text-amber-900">
           <AlertIcon className="shrink-0" />

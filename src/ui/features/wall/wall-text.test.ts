@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { thresholdBreaches } from "../../../contract/conditions.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { startTexts } from "../../../test-support/i18n.ts";
-import { agoText, breachText, countsText, orderedBreaches, outOfProfileLine, rotateText } from "./wall-text.ts";
+import { agoText, breachText, countsText, growText, orderedBreaches, outOfProfileLine, rotateText } from "./wall-text.ts";
 import { parseRotate } from "./use-rotation.ts";
 
 beforeAll(() => startTexts());
@@ -50,6 +50,12 @@ describe("the wall's words", () => {
     expect(agoText(-5_000)).toBe("less than a minute ago");
   });
 
+  it("says where the batch a room follows is, as the batches' cards do", () => {
+    expect(growText({ state: "day", phase: "Fruiting", day: 3, days: 7 })).toBe("Fruiting · day 3 of 7");
+    expect(growText({ state: "waiting", phase: "Pinning", day: 2, confirm: "Pins visible" })).toBe("Pinning · day 2 · waiting: Pins visible");
+    expect(growText({ state: "held", phase: "Fruiting" })).toBe("Fruiting · on hold");
+  });
+
   it("takes the rotation interval from the address: whole seconds from 5 to an hour, 0 for off", () => {
     expect(parseRotate("30")).toBe(30);
     expect(parseRotate("0")).toBe(0);
@@ -64,7 +70,8 @@ describe("the wall's words in French and Arabic", () => {
     await startTexts({ language: "fr", digits: "latn" });
     const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 } };
     const texts = orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => breachText(b, reading));
-    expect(outOfProfileLine(texts)).toBe("2 valeurs hors profil : Humidité 78,0 % — sous 85 %");
+    // A no-break space keeps each unit with its number.
+    expect(outOfProfileLine(texts)).toBe("2 valeurs hors profil : Humidité 78,0\u00a0% — sous 85\u00a0%");
     expect(countsText({ mcus: 24, outOfProfile: 1, offline: 0, lowBattery: 2 })).toBe("24 MCU · 1 hors profil · 2 batteries faibles");
     expect(agoText(125 * 60_000)).toBe("il y a 2 h 5 min");
     expect(rotateText(0)).toBe("Jamais");
@@ -75,13 +82,15 @@ describe("the wall's words in French and Arabic", () => {
     await startTexts({ language: "ar", digits: "arab" });
     const reading = { DHT: { temperature: 18, humidity: 78, count: 1 }, CO2: { co2: 1450, count: 1 } };
     const texts = orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => breachText(b, reading));
-    expect(texts).toEqual(["الرطوبة ٧٨٫٠ % — أقل من ٨٥ %", "CO2 ١٤٥٠ ppm — أعلى من ١٢٠٠ ppm"]);
-    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 1, lowBattery: 0 })).toBe("٣ وحدات MCU · ١ غير متصلة");
-    expect(countsText({ mcus: 11, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("١١ وحدة MCU");
+    // The unit is isolated left to right ("°C" must not turn into "C°" in a right-to-left line).
+    expect(texts).toEqual(["الرطوبة ٧٨٫٠ \u2066%\u2069 — أقل من ٨٥ %", "CO2 ١٤٥٠ \u2066ppm\u2069 — أعلى من ١٢٠٠ ppm"]);
+    // A mark ends "MCU" right to left, so the next count is not drawn into its left-to-right run.
+    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 1, lowBattery: 0 })).toBe("٣ وحدات MCU\u200f · ١ غير متصلة");
+    expect(countsText({ mcus: 11, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("١١ وحدة MCU\u200f");
     expect(agoText(5 * 24 * 3600_000)).toBe("منذ ٥ أيام");
     expect(agoText(11 * 24 * 3600_000)).toBe("منذ ١١ يومًا");
 
     await startTexts({ language: "ar", digits: "latn" });
-    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("3 وحدات MCU");
+    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("3 وحدات MCU\u200f");
   });
 });

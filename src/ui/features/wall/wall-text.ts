@@ -1,6 +1,6 @@
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
-import type { WallCounts } from "../../../contract/live.ts";
+import type { McuGrowPlace, WallCounts } from "../../../contract/live.ts";
 import { numberFormat } from "../../i18n/format.ts";
 import { currentLocale, i18n } from "../../i18n/i18n.ts";
 
@@ -120,6 +120,13 @@ export function rotateText(sec: number): string {
   // An interval typed into the address may be a part of a minute ("?rotate=90": 1.5 min).
   const minutes = sec / 60;
   return i18n.t("wall:rotate.minutes", { count: minutes, n: numberFormat({ maximumFractionDigits: 2 }).format(minutes) });
+}
+
+/** Where the batch a room follows is: "Fruiting · day 3 of 7", "Pinning · day 2 · waiting: Pins visible", "Fruiting · on hold". */
+export function growText(place: McuGrowPlace): string {
+  if (place.state === "held") return i18n.t("wall:grow.held", { phase: place.phase });
+  if (place.state === "waiting") return i18n.t("wall:grow.waiting", { phase: place.phase, day: formatCount(place.day), confirm: place.confirm });
+  return i18n.t("wall:grow.day", { phase: place.phase, day: formatCount(place.day), days: formatCount(place.days) });
 }
 
 /** A percentage as the wall writes it ("27 %"), in the person's digits. */

@@ -7,7 +7,7 @@ import { formatReadingTime } from "../../components/dates.ts";
 import { AlertIcon, BatteryIcon } from "../../components/icons.tsx";
 import { useConnection, useMcuCard } from "../../data/hooks.ts";
 import { i18n, useLocale } from "../../i18n/i18n.ts";
-import { breachText, formatValue, limitText, metricLabel, orderedBreaches, outOfProfileLine, percentText, WALL_METRICS } from "./wall-text.ts";
+import { breachText, formatValue, growText, limitText, metricLabel, orderedBreaches, outOfProfileLine, percentText, WALL_METRICS } from "./wall-text.ts";
 
 /**
  * A tile's words, looked up at each render: a tile re-renders on a change of language or digits
@@ -55,6 +55,7 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
   const line = stateLine(view, waiting);
   const stateId = `wall-state-${mcuId}`;
   const lowBattery = isLowBattery(readings);
+  const grow = view.grow && growText(view.grow.place);
 
   return (
     <article role="group" aria-label={view.name} aria-describedby={stateId} data-state={state} className="wall-tile">
@@ -88,9 +89,9 @@ export const WallTile = memo(function WallTile({ mcuId }: { mcuId: number }) {
           {line.full !== line.text && <span className="sr-only">{line.full}</span>}
         </p>
         {view.grow && (
-          <p className="wall-tile-grow" title={t("tile.growTitle", { batch: view.grow.batchName, phase: view.grow.label })}>
+          <p className="wall-tile-grow" title={t("tile.growTitle", { batch: view.grow.batchName, phase: grow })}>
             <span className="sr-only">{t("tile.batch", { name: view.grow.batchName })} </span>
-            {view.grow.label}
+            {grow}
           </p>
         )}
       </div>
@@ -130,7 +131,13 @@ const WallCell = memo(function WallCell({ label, value, unit, outside }: { label
       </dt>
       <dd className="wall-value">
         {value ?? "—"}
-        {value !== null && <span className="wall-unit"> {unit}</span>}
+        {/* The unit reads left to right in Arabic too ("°C", not "C°"), after its number. */}
+        {value !== null && (
+          <span className="wall-unit">
+            {" "}
+            <bdi dir="ltr">{unit}</bdi>
+          </span>
+        )}
       </dd>
       {outside !== null && <dd className="sr-only">{outside}</dd>}
     </div>
