@@ -270,7 +270,11 @@ describe("farm teams", () => {
   it("shows, folded on an alarm's card, whom the on-call rota called about it", async () => {
     const { page } = owner;
     await page.goto("/alarms");
-    const toggle = page.getByRole("button", { name: "Who was called" }).first();
+    // The first toggle on screen, held by the panel it controls: the active alarms (from the data
+    // core) may show up after the recent ones (fetched), above them, and a bare `.first()` would
+    // then name another alarm's toggle, still folded, than the one clicked.
+    const panelId = await page.getByRole("button", { name: "Who was called" }).first().getAttribute("aria-controls");
+    const toggle = page.locator(`button[aria-controls="${panelId}"]`);
     await toggle.click();
     expect(await toggle.getAttribute("aria-expanded")).toBe("true");
     const panel = page.locator(`[id="${await toggle.getAttribute("aria-controls")}"]`);

@@ -1,14 +1,26 @@
+import type { TFunction } from "i18next";
 import { useCallback, useMemo } from "react";
+import { useTranslation } from "react-i18next";
 import type { FarmRole } from "../../contract/team.ts";
-import { can, cannotText, higherRole } from "../../contract/team-values.ts";
+import { can, higherRole } from "../../contract/team-values.ts";
 import type { Right, Role } from "../../contract/team.ts";
 import { useCollection, useRecord } from "./hooks.ts";
 
 /**
  * The person's role on each farm, as the app uses it to hide or disable what a role cannot do and
- * to say why (in the server's words: contract/team.ts). While the roles are not known yet nothing
- * is refused here: the server decides, and a person who owns all their farms sees SPEC's screens.
+ * to say why (the sentence of the server's 403, contract/team.ts, in the reader's language). While
+ * the roles are not known yet nothing is refused here: the server decides, and a person who owns
+ * all their farms sees SPEC's screens.
  */
+
+/** A role's name in the reader's language ("Viewer"). */
+export const roleLabel = (t: TFunction<"team">, role: Role): string => t(`roles.${role}`);
+
+/**
+ * Why a role may not do something, in the reader's language: in English the words of the server's
+ * 403 to the letter (the contract's `cannotText`: "A Viewer on this farm cannot switch controllers").
+ */
+export const roleRefusalText = (t: TFunction<"team">, role: Role, right: Right): string => t("refusal", { role: roleLabel(t, role), right: t(`rights.${right}`) });
 
 const roleOn = (list: readonly FarmRole[], farmId: number | null | undefined): Role | null => (farmId == null ? null : (list.find((r) => r.farm_id === farmId)?.role ?? null));
 
@@ -20,8 +32,9 @@ export function useFarmRole(farmId: number | null | undefined): Role | null {
 
 /** Why the person may not do `right` on a farm ("A Viewer on this farm cannot switch controllers"), or null when they may. */
 export function useRefusal(farmId: number | null | undefined, right: Right): string | null {
+  const { t } = useTranslation("team");
   const role = useFarmRole(farmId);
-  return role && !can(role, right) ? cannotText(role, right) : null;
+  return role && !can(role, right) ? roleRefusalText(t, role, right) : null;
 }
 
 /** The same for an MCU: its farm's role decides. */
@@ -34,6 +47,7 @@ export function useMcuRefusal(mcuId: number, right: Right): string | null {
  * their own account's things they may; in another's, their highest role on its farms decides.
  */
 export function useAccountRefusal(accountId: number | null | undefined, right: Right): string | null {
+  const { t } = useTranslation("team");
   const select = useCallback(
     (list: readonly FarmRole[]) => {
       const roles = list.filter((r) => r.owner_id === accountId).map((r) => r.role);
@@ -42,7 +56,7 @@ export function useAccountRefusal(accountId: number | null | undefined, right: R
     [accountId],
   );
   const role = useCollection("farmRoles", select);
-  return role && !can(role, right) ? cannotText(role, right) : null;
+  return role && !can(role, right) ? roleRefusalText(t, role, right) : null;
 }
 
 /** The farms where the person may do `right` (a farm picker's choices), by id; null while the roles are unknown. */

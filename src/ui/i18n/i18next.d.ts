@@ -14,6 +14,7 @@ import type recipes from "../../locales/en/recipes.json";
 import type batches from "../../locales/en/batches.json";
 import type team from "../../locales/en/team.json";
 import type wall from "../../locales/en/wall.json";
+import type pwa from "../../locales/en/pwa.json";
 import type forms from "../../locales/en/forms.json";
 import type errors from "../../locales/en/errors.json";
 
@@ -37,6 +38,7 @@ declare module "i18next" {
       batches: typeof batches;
       team: typeof team;
       wall: typeof wall;
+      pwa: typeof pwa;
       forms: typeof forms;
       errors: typeof errors;
     };

@@ -19,6 +19,7 @@ export const UI_NAMESPACES = [
   "batches",
   "team",
   "wall",
+  "pwa",
   "forms",
   "errors",
 ] as const;

@@ -3,6 +3,7 @@ import { CONSTANTS } from "../../contract/limits.ts";
 import type { WebPushSubscription } from "../../contract/push-values.ts";
 import type { CoreHandle } from "../data/core-client.ts";
 import type { Session } from "../data/session.ts";
+import { i18n } from "../i18n/i18n.ts";
 
 /** A push message as the page sees it. */
 export interface PushMessage {
@@ -131,7 +132,8 @@ function startChannel(
         .catch((err: unknown) => console.error(failure, err))
         .finally(changed);
     }
-    stopMessages ??= channel.onForegroundMessage((m) => showInfo(m.title || "New Notification"));
+    // Said when the message comes, in the language the person reads then.
+    stopMessages ??= channel.onForegroundMessage((m) => showInfo(m.title || i18n.t("pwa:newNotification")));
   };
   const unsubscribe = session.subscribe(begin);
   begin();
@@ -170,7 +172,7 @@ export function pushUnavailable(status: "install" | "unsupported" | "pending"): 
   return {
     status: () => status,
     subscribe: () => () => {},
-    turnOn: () => Promise.reject(new Error(status === "install" ? "Add this app to your Home Screen to receive alarm pushes" : "This browser cannot receive alarm pushes")),
+    turnOn: () => Promise.reject(new Error(status === "install" ? i18n.t("pwa:unavailable.install") : i18n.t("pwa:unavailable.unsupported"))),
     leave: async () => null,
     stop() {},
   };

@@ -1,7 +1,9 @@
 import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
 import type { Mcu } from "../../../contract/entities.ts";
-import { can, cannotText, ROLES } from "../../../contract/team-values.ts";
+import { can, ROLES } from "../../../contract/team-values.ts";
 import type { FarmRole, Right, Role } from "../../../contract/team.ts";
+import { roleRefusalText } from "../../data/farm-roles.ts";
 import { useCollection } from "../../data/hooks.ts";
 
 /**
@@ -10,6 +12,7 @@ import { useCollection } from "../../data/hooks.ts";
  * server checks it: a batch across two rooms is changed only by who may change both.
  */
 export function useBatchRefusal(mcuIds: readonly number[], right: Right): string | null {
+  const { t } = useTranslation("team");
   const mcuKey = mcuIds.join(",");
   const selectFarms = useCallback(
     (mcus: readonly Mcu[]) => {
@@ -32,5 +35,5 @@ export function useBatchRefusal(mcuIds: readonly number[], right: Right): string
     [farmKey],
   );
   const role = useCollection("farmRoles", selectWeakest);
-  return role && !can(role, right) ? cannotText(role, right) : null;
+  return role && !can(role, right) ? roleRefusalText(t, role, right) : null;
 }

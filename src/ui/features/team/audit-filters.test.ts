@@ -1,5 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
 import { auditCsvUrl, auditQueryOf, filtersProblem, NO_FILTERS } from "./audit-filters.ts";
+
+beforeAll(() => startTexts());
 
 describe("the audit trail's filters", () => {
   beforeEach(() => {
@@ -21,8 +25,9 @@ describe("the audit trail's filters", () => {
   });
 
   it("refuses a range that ends before it starts, and allows one day", () => {
-    expect(filtersProblem({ ...NO_FILTERS, from: "2026-03-11", to: "2026-03-10" })).toBe("From must be on or before To");
-    expect(filtersProblem({ ...NO_FILTERS, from: "2026-03-10", to: "2026-03-10" })).toBeNull();
+    const t = i18n.getFixedT("en", "team");
+    expect(filtersProblem(t, { ...NO_FILTERS, from: "2026-03-11", to: "2026-03-10" })).toBe("From must be on or before To");
+    expect(filtersProblem(t, { ...NO_FILTERS, from: "2026-03-10", to: "2026-03-10" })).toBeNull();
   });
 
   it("links the CSV with the same filters", () => {

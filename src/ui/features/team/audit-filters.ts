@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { API_PATHS } from "../../../contract/api-paths.ts";
 import type { AuditKind } from "../../../contract/team.ts";
 
@@ -42,7 +43,7 @@ export function auditQueryOf(f: AuditFilters): AuditFilterQuery {
 }
 
 /** Why the filters cannot be asked for, or null. */
-export const filtersProblem = (f: AuditFilters): string | null => (f.from && f.to && f.from > f.to ? "From must be on or before To" : null);
+export const filtersProblem = (t: TFunction<"team">, f: AuditFilters): string | null => (f.from && f.to && f.from > f.to ? t("audit.datesProblem") : null);
 
 /** The API base the app was built with ("" is the page's own origin), as the CSV links of the history screens use it. */
 const API_BASE = (import.meta.env.VITE_API_BASE ?? "").replace(/\/$/, "");

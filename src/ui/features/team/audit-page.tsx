@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import type { TFunction } from "i18next";
+import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { toCoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
-import { AUDIT_KIND_LABELS, AUDIT_KINDS } from "../../../contract/team-values.ts";
+import { AUDIT_KINDS } from "../../../contract/team-values.ts";
 import type { AuditEntry, AuditKind } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
@@ -17,7 +19,7 @@ import { useTeamLoad, useWideScreen } from "./use-team-load.ts";
 /** Farm teams: who changed what on the farm, when and from where. */
 export default function AuditPage() {
   return (
-    <FarmTeamFrame screen="audit" title="Audit trail">
+    <FarmTeamFrame screen="audit">
       {(farm) => <Audit farm={farm} />}
     </FarmTeamFrame>
   );
@@ -28,12 +30,14 @@ const PAGE = 50;
 type Trail = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; entries: AuditEntry[]; next: string | null; more: "idle" | "loading" | string };
 
 function Audit({ farm }: { farm: Farm }) {
+  const { t } = useTranslation("team");
   const refusal = useRefusal(farm.farm_id, "readAudit");
-  if (refusal) return <p className="card px-4 py-6 4xl:px-6 4xl:py-8 text-center text-gray-700 4xl:text-2xl">{refusal}. A Manager or the Owner can.</p>;
+  if (refusal) return <p className="card px-4 py-6 4xl:px-6 4xl:py-8 text-center text-gray-700 4xl:text-2xl">{t("refusedManagerCan", { refusal })}</p>;
   return <AuditTrail farm={farm} />;
 }
 
 function AuditTrail({ farm }: { farm: Farm }) {
+  const { t } = useTranslation("team");
   const { core } = useAppData();
   const farmId = farm.farm_id;
   const [draft, setDraft] = useState<AuditFilters>(NO_FILTERS);
@@ -74,7 +78,7 @@ function AuditTrail({ farm }: { farm: Farm }) {
     }
   }
 
-  const problem = filtersProblem(draft);
+  const problem = filtersProblem(t, draft);
   function apply(event: FormEvent) {
     event.preventDefault();
     if (!problem) setApplied(draft);
@@ -86,51 +90,62 @@ function AuditTrail({ farm }: { farm: Farm }) {
     <section aria-labelledby="audit-heading" className="space-y-4 4xl:space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h3 id="audit-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-          Audit trail
+          {t("audit.title")}
         </h3>
         <a href={auditCsvUrl(farmId, applied)} download className={`btn-secondary ${touch}`}>
-          Download CSV
+          {t("audit.csv")}
         </a>
       </div>
 
-      <form role="search" aria-label="Filter the audit trail" onSubmit={apply} noValidate className="card p-4 4xl:p-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] items-end">
+      <form role="search" aria-label={t("audit.filters")} onSubmit={apply} noValidate className="card p-4 4xl:p-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] items-end">
         <div>
           <label htmlFor={`${actorsId}-kind`} className={label}>
-            What
+            {t("audit.what")}
           </label>
           <select id={`${actorsId}-kind`} className={controlClass()} value={draft.kind} onChange={(e) => setDraft((d) => ({ ...d, kind: e.target.value as AuditKind | "" }))}>
-            <option value="">Everything</option>
+            <option value="">{t("audit.everything")}</option>
             {AUDIT_KINDS.map((k) => (
               <option key={k} value={k}>
-                {AUDIT_KIND_LABELS[k]}
+                {t(`audit.kinds.${k}`)}
               </option>
             ))}
           </select>
         </div>
         <div>
           <label htmlFor={`${actorsId}-actor`} className={label}>
-            Who
+            {t("audit.who")}
           </label>
-          <input id={`${actorsId}-actor`} className={controlClass()} list={actorsId} value={draft.actor} onChange={(e) => setDraft((d) => ({ ...d, actor: e.target.value }))} placeholder="Anyone" autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={100} />
+          <input
+            id={`${actorsId}-actor`}
+            className={controlClass()}
+            list={actorsId}
+            value={draft.actor}
+            onChange={(e) => setDraft((d) => ({ ...d, actor: e.target.value }))}
+            placeholder={t("audit.anyone")}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={100}
+          />
           <datalist id={actorsId}>{members.state.status === "ready" && members.state.value.map((m) => <option key={m.client_id} value={m.username} />)}</datalist>
         </div>
         <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-1 lg:contents">
           <div>
             <label htmlFor={`${actorsId}-from`} className={label}>
-              From
+              {t("audit.from")}
             </label>
             <input id={`${actorsId}-from`} type="date" className={controlClass(problem !== null)} value={draft.from} max={draft.to || undefined} onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))} aria-describedby={problem ? `${actorsId}-problem` : undefined} />
           </div>
           <div>
             <label htmlFor={`${actorsId}-to`} className={label}>
-              To
+              {t("audit.to")}
             </label>
             <input id={`${actorsId}-to`} type="date" className={controlClass(problem !== null)} value={draft.to} min={draft.from || undefined} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))} aria-describedby={problem ? `${actorsId}-problem` : undefined} />
           </div>
         </div>
         <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
           <button type="submit" className={`btn-primary flex-1 ${touch}`} disabled={problem !== null}>
-            Apply
+            {t("audit.apply")}
           </button>
           <button
             type="button"
@@ -141,7 +156,7 @@ function AuditTrail({ farm }: { farm: Farm }) {
               setApplied(NO_FILTERS);
             }}
           >
-            Reset
+            {t("audit.reset")}
           </button>
         </div>
         {problem && (
@@ -152,26 +167,26 @@ function AuditTrail({ farm }: { farm: Farm }) {
       </form>
 
       {trail.status === "loading" ? (
-        <Loading text="Loading the audit trail…" />
+        <Loading text={t("audit.loading")} />
       ) : trail.status === "error" ? (
-        <LoadError text={`The audit trail could not be loaded: ${trail.message}`} onRetry={() => setAttempt((n) => n + 1)} />
+        <LoadError text={t("audit.loadFailed", { reason: trail.message })} onRetry={() => setAttempt((n) => n + 1)} />
       ) : trail.entries.length === 0 ? (
-        <EmptyState title={filtered ? "No changes match these filters" : "No changes recorded yet"}>{filtered && <p>Widen the dates, or Reset the filters.</p>}</EmptyState>
+        <EmptyState title={filtered ? t("audit.noMatch") : t("audit.none")}>{filtered && <p>{t("audit.widen")}</p>}</EmptyState>
       ) : (
         <>
           {wide ? <AuditTable entries={trail.entries} /> : <AuditList entries={trail.entries} />}
           <div className="flex flex-col items-center gap-2">
             {typeof trail.more === "string" && trail.more !== "idle" && trail.more !== "loading" && (
               <p role="alert" className="text-sm text-red-700">
-                More could not be loaded: {trail.more}
+                {t("audit.moreFailed", { reason: trail.more })}
               </p>
             )}
             {trail.next ? (
               <button type="button" className={`btn-secondary w-full sm:w-auto ${touch}`} disabled={trail.more === "loading"} aria-busy={trail.more === "loading"} onClick={() => void loadMore()}>
-                {trail.more === "loading" ? "Loading…" : "Load more"}
+                {trail.more === "loading" ? t("audit.loadingMore") : t("audit.loadMore")}
               </button>
             ) : (
-              <p className="text-sm 4xl:text-xl text-gray-600">That is every change{filtered ? " matching the filters" : ""}.</p>
+              <p className="text-sm 4xl:text-xl text-gray-600">{filtered ? t("audit.allShownFiltered") : t("audit.allShown")}</p>
             )}
           </div>
         </>
@@ -180,33 +195,82 @@ function AuditTrail({ farm }: { farm: Farm }) {
   );
 }
 
-const whatOf = (e: AuditEntry) => `${AUDIT_KIND_LABELS[e.kind]} ${e.action}`;
+/** What the server records an entry did ("created", "role changed", a batch's action …), as `audit.actions.<action>` names it. */
+const AUDIT_ACTIONS = [
+  "created",
+  "changed",
+  "deleted",
+  "joined",
+  "left",
+  "removed",
+  "roleChanged",
+  "revoked",
+  "linked",
+  "unlinked",
+  "started",
+  "switched",
+  "harvestRecorded",
+  "harvestDeleted",
+  "starterRecipesAdded",
+  "confirm",
+  "hold",
+  "resume",
+  "extend",
+  "skip",
+  "end",
+] as const;
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
+const isAuditAction = (key: string): key is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(key);
 
+/** "Member joined": the kind and the action in the reader's words; an action the app does not know yet as the server wrote it. */
+function whatOf(t: TFunction<"team">, e: AuditEntry): string {
+  const key = e.action.replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
+  return t("audit.entry", { kind: t(`audit.kinds.${e.kind}`), action: isAuditAction(key) ? t(`audit.actions.${key}`) : e.action });
+}
+
+/**
+ * The fields a change altered. They are the record's own names and values (as the CSV has them),
+ * each set apart in its own direction, so "role: grower → viewer" reads the same in an Arabic line.
+ */
 function Changes({ entry }: { entry: AuditEntry }) {
-  const text = changeSummary(entry.before, entry.after);
-  return text ? <p className="break-words text-gray-700">{text}</p> : null;
+  const { t } = useTranslation("team");
+  const { lines, more, unchanged } = changeSummary(entry.before, entry.after);
+  if (unchanged) return <p className="break-words text-gray-700">{t("audit.noFieldChanged")}</p>;
+  if (lines.length === 0) return null;
+  return (
+    <p className="break-words text-gray-700">
+      {lines.map((line, i) => (
+        <Fragment key={i}>
+          {i > 0 && t("audit.separator")}
+          <bdi dir="ltr">{line}</bdi>
+        </Fragment>
+      ))}
+      {more > 0 && t("audit.more", { count: more })}
+    </p>
+  );
 }
 
 /** A laptop's or a wall's table of the changes, newest first. */
 function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
+  const { t } = useTranslation("team");
   const cell = "px-3 py-2.5 4xl:px-5 4xl:py-4 align-top";
   return (
     <div className="card overflow-x-auto">
-      <table className="w-full text-left text-sm 4xl:text-xl">
-        <caption className="sr-only">Changes to the farm, newest first</caption>
+      <table className="w-full text-start text-sm 4xl:text-xl">
+        <caption className="sr-only">{t("audit.caption")}</caption>
         <thead className="bg-gray-50 text-gray-700">
           <tr>
             <th scope="col" className={`${cell} font-semibold whitespace-nowrap`}>
-              When
+              {t("audit.when")}
             </th>
             <th scope="col" className={`${cell} font-semibold`}>
-              Who
+              {t("audit.who")}
             </th>
             <th scope="col" className={`${cell} font-semibold`}>
-              From address
+              {t("audit.address")}
             </th>
             <th scope="col" className={`${cell} font-semibold`}>
-              What
+              {t("audit.what")}
             </th>
           </tr>
         </thead>
@@ -219,7 +283,7 @@ function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
               <td className={`${cell} font-medium text-gray-900 break-all`}>{e.actor || "—"}</td>
               <td className={`${cell} font-mono text-xs 4xl:text-lg text-gray-600 break-all`}>{e.address || "—"}</td>
               <td className={cell}>
-                <p className="font-medium text-gray-900">{whatOf(e)}</p>
+                <p className="font-medium text-gray-900">{whatOf(t, e)}</p>
                 <Changes entry={e} />
               </td>
             </tr>
@@ -232,11 +296,12 @@ function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
 
 /** A phone's list of the changes: each one stacked, what first. */
 function AuditList({ entries }: { entries: readonly AuditEntry[] }) {
+  const { t } = useTranslation("team");
   return (
-    <ol className="card divide-y divide-gray-100" aria-label="Changes to the farm, newest first">
+    <ol className="card divide-y divide-gray-100" aria-label={t("audit.caption")}>
       {entries.map((e) => (
         <li key={e.audit_id} className="p-4 space-y-1 text-sm" data-audit-kind={e.kind}>
-          <p className="font-semibold text-gray-900 text-base">{whatOf(e)}</p>
+          <p className="font-semibold text-gray-900 text-base">{whatOf(t, e)}</p>
           <Changes entry={e} />
           <p className="text-gray-600">
             <span className="font-medium text-gray-800">{e.actor || "—"}</span> · <time dateTime={e.at}>{formatDateTime(e.at)}</time>

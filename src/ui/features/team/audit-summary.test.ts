@@ -24,18 +24,18 @@ describe("what an audited change altered", () => {
     expect(shortValue("x".repeat(60))).toBe(`${"x".repeat(39)}…`);
     expect(shortValue(null)).toBe("null");
     const before = { a: 0, b: 0, c: 0, d: 0, e: 0, f: 0 };
-    expect(changeSummary(before, { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 })).toBe("a: 0 → 1; b: 0 → 2; c: 0 → 3; d: 0 → 4; and 2 more");
+    expect(changeSummary(before, { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 })).toEqual({ lines: ["a: 0 → 1", "b: 0 → 2", "c: 0 → 3", "d: 0 → 4"], more: 2, unchanged: false });
   });
 
   it("says a change without the fields every change touches", () => {
-    expect(changeSummary({ role: "grower", updated_at: "1" }, { role: "viewer", updated_at: "2" })).toBe("role: grower → viewer");
-    expect(changeSummary({ role: "grower", updated_at: "1" }, { role: "grower", updated_at: "2" })).toBe("No field changed");
+    expect(changeSummary({ role: "grower", updated_at: "1" }, { role: "viewer", updated_at: "2" })).toEqual({ lines: ["role: grower → viewer"], more: 0, unchanged: false });
+    expect(changeSummary({ role: "grower", updated_at: "1" }, { role: "grower", updated_at: "2" })).toEqual({ lines: [], more: 0, unchanged: true });
   });
 
   it("says a record created or deleted by its content, without its ids, times and empty fields", () => {
     const invitation = { invitation_id: 9, farm_id: 2, role: "grower", note: "Night shift", created_by: 1, created_at: "2026-03-10T08:00:00Z", expires_at: "2026-03-17T08:00:00Z", revoked_at: null, accepted_by: null };
-    expect(changeSummary(null, invitation)).toBe("role: grower; note: Night shift");
-    expect(changeSummary({ farm_id: 2, client_id: 7, role: "viewer", username: "ana", added_by: 1, joined_at: "2026-03-10T08:00:00Z" }, null)).toBe("role: viewer; username: ana");
-    expect(changeSummary(null, { farm_id: 2 })).toBe("");
+    expect(changeSummary(null, invitation).lines).toEqual(["role: grower", "note: Night shift"]);
+    expect(changeSummary({ farm_id: 2, client_id: 7, role: "viewer", username: "ana", added_by: 1, joined_at: "2026-03-10T08:00:00Z" }, null).lines).toEqual(["role: viewer", "username: ana"]);
+    expect(changeSummary(null, { farm_id: 2 })).toEqual({ lines: [], more: 0, unchanged: false });
   });
 });

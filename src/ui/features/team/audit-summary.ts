@@ -43,16 +43,25 @@ const BOOKKEEPING = /^(created_at|updated_at)$/;
  */
 const IDENTITY = /(^id|_id|_by|_at)$/;
 
+/** What a change altered, for one short line: its fields' changes, and how many more it has than those. */
+export interface ChangeSummary {
+  /** "role: grower → viewer" for a change, "role: grower" for a record created or deleted. */
+  lines: string[];
+  /** How many more fields changed than the lines show. */
+  more: number;
+  /** A change that altered no field but those every change touches (the line says so). */
+  unchanged: boolean;
+}
+
 /**
- * What a change altered, as one short line: "role: grower → viewer" for a change, "role: grower;
- * note: Night shift" for a record created or deleted (its content only, without ids, times and
- * empty fields), at most SHOWN_CHANGES fields and "and N more".
+ * What a change altered: "role: grower → viewer" for a change, "role: grower", "note: Night shift"
+ * for a record created or deleted (its content only, without ids, times and empty fields), at most
+ * SHOWN_CHANGES fields and how many more. The fields and values are the records' own (the
+ * database's names, as the CSV writes them), not words of the reader's language.
  */
-export function changeSummary(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string {
+export function changeSummary(before: Record<string, unknown> | null, after: Record<string, unknown> | null): ChangeSummary {
   const oneSided = before === null || after === null;
   const changes = changedFields(before, after).filter((c) => !BOOKKEEPING.test(c.field) && !(oneSided && (IDENTITY.test(c.field) || [null, "", "null"].includes(c.to ?? c.from))));
-  if (changes.length === 0) return oneSided ? "" : "No field changed";
-  const shown = changes.slice(0, SHOWN_CHANGES).map((c) => (oneSided ? `${c.field}: ${c.to ?? c.from}` : `${c.field}: ${c.from ?? "—"} → ${c.to ?? "—"}`));
-  const more = changes.length - shown.length;
-  return more > 0 ? `${shown.join("; ")}; and ${more} more` : shown.join("; ");
+  const lines = changes.slice(0, SHOWN_CHANGES).map((c) => (oneSided ? `${c.field}: ${c.to ?? c.from}` : `${c.field}: ${c.from ?? "—"} → ${c.to ?? "—"}`));
+  return { lines, more: changes.length - lines.length, unchanged: changes.length === 0 && !oneSided };
 }

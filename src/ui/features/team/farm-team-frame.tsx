@@ -1,4 +1,5 @@
 import { useCallback, useEffect, type ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
@@ -6,13 +7,9 @@ import { useListLoad } from "../../components/use-list-load.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 
-/** The farm team screens of a farm, in the order of their tabs. */
-export const TEAM_SCREENS = [
-  { path: "members", label: "Members" },
-  { path: "rota", label: "On-call rota" },
-  { path: "audit", label: "Audit trail" },
-] as const;
-export type TeamScreen = (typeof TEAM_SCREENS)[number]["path"];
+/** The farm team screens of a farm, in the order of their tabs (each named by `frame.screens.<screen>`). */
+export const TEAM_SCREENS = ["members", "rota", "audit"] as const;
+export type TeamScreen = (typeof TEAM_SCREENS)[number];
 
 export const teamPath = (farmId: number, screen: TeamScreen) => `/farms/${farmId}/${screen}`;
 
@@ -30,31 +27,30 @@ const linkClass = "font-medium text-brand-700 underline underline-offset-2 hover
  * list (loaded here if this is the first screen of the visit); a farm the person does not see, or
  * no more, says so.
  */
-export function FarmTeamFrame({ screen, title, children }: { screen: TeamScreen; title: string; children: (farm: Farm) => ReactNode }) {
+export function FarmTeamFrame({ screen, children }: { screen: TeamScreen; children: (farm: Farm) => ReactNode }) {
+  const { t } = useTranslation("team");
   const { core } = useAppData();
   const farmId = useFarmIdParam();
   const farm = useCollection("farms", useCallback((list: readonly Farm[]) => list.find((f) => f.farm_id === farmId), [farmId]));
   const { state, retry } = useListLoad({
     load: useCallback(() => core.loadFarms(), [core]),
-    failure: { kind: "info", fallback: "Failed to fetch farms" },
+    failure: { kind: "info", fallback: t("frame.farmsFailed") },
     toastId: "farms-load",
     hasData: farm !== undefined,
   });
 
+  const documentTitle = farm ? t("frame.documentTitle", { farm: farm.name, screen: t(`frame.screens.${screen}`) }) : null;
   useEffect(() => {
-    if (farm) document.title = `${farm.name} · ${title} · Mushroom Farm`;
-  }, [farm, title]);
+    if (documentTitle) document.title = documentTitle;
+  }, [documentTitle]);
 
   if (!farm) {
     if (state.status === "error") return <LoadError text={state.message} onRetry={retry} />;
-    if (state.status === "loading" && !Number.isNaN(farmId)) return <Loading text="Loading the farm…" />;
+    if (state.status === "loading" && !Number.isNaN(farmId)) return <Loading text={t("frame.loading")} />;
     return (
-      <EmptyState title="Farm not found">
+      <EmptyState title={t("frame.notFound")}>
         <p>
-          It may have been deleted, or you are no longer one of its members.{" "}
-          <Link to="/farms" className={linkClass}>
-            Go to Manage Farms
-          </Link>
+          <Trans t={t} i18nKey="frame.notFoundText" components={{ farms: <Link to="/farms" className={linkClass} /> }} />
         </p>
       </EmptyState>
     );
@@ -63,23 +59,27 @@ export function FarmTeamFrame({ screen, title, children }: { screen: TeamScreen;
   return (
     <div className="space-y-5 4xl:space-y-8 max-w-5xl 4xl:max-w-none mx-auto">
       <Link to="/farms" className="inline-flex min-h-12 items-center gap-1 text-sm 4xl:text-xl font-medium text-brand-700 hover:text-brand-800">
-        ← Manage Farms
+        {/* Back: the arrow points to where the reading starts, the right in Arabic. */}
+        <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+          ←
+        </span>
+        {t("frame.back")}
       </Link>
       <header className="card p-4 sm:p-5 4xl:p-8 space-y-3 4xl:space-y-5">
         <div>
           <h2 className="text-xl sm:text-2xl 4xl:text-4xl font-semibold text-gray-900 break-words">{farm.name}</h2>
           {farm.location && <p className="text-sm 4xl:text-xl text-gray-600 break-words">{farm.location}</p>}
         </div>
-        <nav aria-label="Farm team">
+        <nav aria-label={t("frame.nav")}>
           <ul className="flex gap-2 overflow-x-auto -mx-1 px-1">
             {TEAM_SCREENS.map((s) => (
-              <li key={s.path} className="shrink-0">
+              <li key={s} className="shrink-0">
                 <Link
-                  to={teamPath(farm.farm_id, s.path)}
-                  aria-current={s.path === screen ? "page" : undefined}
-                  className={`inline-flex min-h-12 items-center rounded-lg px-4 text-sm 4xl:text-xl font-medium ${s.path === screen ? "bg-brand-700 text-white" : "bg-gray-100 text-gray-800 hover:bg-gray-200"}`}
+                  to={teamPath(farm.farm_id, s)}
+                  aria-current={s === screen ? "page" : undefined}
+                  className={`inline-flex min-h-12 items-center rounded-lg px-4 text-sm 4xl:text-xl font-medium ${s === screen ? "bg-brand-700 text-white" : "bg-gray-100 text-gray-800 hover:bg-gray-200"}`}
                 >
-                  {s.label}
+                  {t(`frame.screens.${s}`)}
                 </Link>
               </li>
             ))}

@@ -1,12 +1,17 @@
+import type { TFunction } from "i18next";
 import { useId, useState, type FormEvent } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { CoreError } from "../../../contract/core-error.ts";
-import { INVITATION_DAYS, ROLE_LABELS, ROLES } from "../../../contract/team-values.ts";
+import { INVITATION_DAYS, ROLES } from "../../../contract/team-values.ts";
 import type { CreatedInvitation, Role } from "../../../contract/team.ts";
 import { SelectField, TextAreaField, TextField } from "../../components/fields.tsx";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
+import { formatDate } from "../../components/dates.ts";
 import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
+import { roleLabel } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { formatFixed } from "../../i18n/format.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { copyText, groupedCode, joinLink } from "./invitation-code.ts";
 import { roleSummary } from "./role-summary.ts";
@@ -21,9 +26,11 @@ interface InviteForm {
 }
 
 /** The form's own check of the days; the server checks the rest and says so at the field. */
-const daysProblem = (days: string): string | null => {
+const daysProblem = (t: TFunction<"team">, days: string): string | null => {
   const n = Number(days);
-  return /^\s*\d+\s*$/.test(days) && n >= INVITATION_DAYS.min && n <= INVITATION_DAYS.max ? null : `Days must be a whole number from ${INVITATION_DAYS.min} to ${INVITATION_DAYS.max}`;
+  return /^\s*\d+\s*$/.test(days) && n >= INVITATION_DAYS.min && n <= INVITATION_DAYS.max
+    ? null
+    : t("invite.daysProblem", { min: formatFixed(INVITATION_DAYS.min, 0), max: formatFixed(INVITATION_DAYS.max, 0) });
 };
 
 /**
@@ -32,6 +39,7 @@ const daysProblem = (days: string): string | null => {
  * its hash, so closing the dialog loses it for good (a new invitation is the way back).
  */
 export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { farmId: number; farmName: string; open: boolean; onClose: () => void; onCreated: (created: CreatedInvitation) => void }) {
+  const { t } = useTranslation("team");
   const { core } = useAppData();
   const [form, setForm] = useState<InviteForm>({ role: "grower", note: "", days: String(INVITATION_DAYS.default) });
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -53,7 +61,7 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const problem = daysProblem(form.days);
+    const problem = daysProblem(t, form.days);
     if (problem) return setErrors({ days: problem });
     setBusy(true);
     setErrors({});
@@ -64,7 +72,7 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
     } catch (err) {
       const fields: Record<string, string> = {};
       if (err instanceof CoreError) for (const e of err.fieldErrors) fields[e.path.split(".")[0]!] ??= fieldRefusalText(e);
-      if (Object.keys(fields).length === 0) fields.form = messageOf(err, "The invitation could not be made");
+      if (Object.keys(fields).length === 0) fields.form = messageOf(err, t("invite.failed"));
       setErrors(fields);
     } finally {
       setBusy(false);
@@ -73,29 +81,45 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
 
   // A tap outside or Escape would lose a code nobody copied yet: that needs a yes.
   async function dismiss() {
-    if (created && !copied && !(await confirm("Close without copying? This code cannot be shown again."))) return;
+    if (created && !copied && !(await confirm(t("invite.confirmClose")))) return;
     close();
   }
 
   return (
-    <Modal open={open} onClose={() => void dismiss()} title={created ? "Invitation ready" : `Invite to ${farmName}`}>
+    <Modal open={open} onClose={() => void dismiss()} title={created ? t("created.title") : t("invite.title", { farm: farmName })}>
       {created ? (
         <CreatedCode created={created} onCopied={() => setCopied(true)} onDone={() => void dismiss()} />
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Invite">
-          <SelectField label="Role" value={form.role} onChange={(e) => setForm((f) => ({ ...f, role: e.target.value as Role }))} error={errors.role} aria-describedby={summaryId} className={controlClass(Boolean(errors.role))}>
+        <form onSubmit={submit} noValidate aria-label={t("invite.formLabel")}>
+          <SelectField
+            label={t("invite.role")}
+            value={form.role}
+            onChange={(e) => setForm((f) => ({ ...f, role: e.target.value as Role }))}
+            error={errors.role}
+            aria-describedby={summaryId}
+            className={controlClass(Boolean(errors.role))}
+          >
             {ROLES.map((r) => (
               <option key={r} value={r}>
-                {ROLE_LABELS[r]}
+                {roleLabel(t, r)}
               </option>
             ))}
           </SelectField>
           <p id={summaryId} className="-mt-2 mb-4 text-sm 4xl:text-lg text-gray-600" aria-live="polite">
-            {roleSummary(form.role)}
+            {roleSummary(t, form.role)}
           </p>
-          <TextAreaField label="Note (optional)" rows={2} maxLength={NOTE_MAX} value={form.note} onChange={(e) => setForm((f) => ({ ...f, note: e.target.value }))} error={errors.note} className={controlClass(Boolean(errors.note))} placeholder="Who it is for: only the farm's managers see it" />
+          <TextAreaField
+            label={t("invite.note")}
+            rows={2}
+            maxLength={NOTE_MAX}
+            value={form.note}
+            onChange={(e) => setForm((f) => ({ ...f, note: e.target.value }))}
+            error={errors.note}
+            className={controlClass(Boolean(errors.note))}
+            placeholder={t("invite.notePlaceholder")}
+          />
           <TextField
-            label="Days valid"
+            label={t("invite.days")}
             type="number"
             inputMode="numeric"
             min={INVITATION_DAYS.min}
@@ -112,10 +136,10 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
           )}
           <div className="flex flex-col-reverse sm:flex-row sm:justify-end gap-3">
             <button type="button" className={`btn-secondary ${touch}`} onClick={close}>
-              Cancel
+              {t("invite.cancel")}
             </button>
             <button type="submit" className={`btn-primary ${touch}`} disabled={busy} aria-busy={busy}>
-              {busy ? "Creating…" : "Create invitation"}
+              {busy ? t("invite.creating") : t("invite.create")}
             </button>
           </div>
         </form>
@@ -126,47 +150,48 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
 
 /** The new code, large and grouped for reading aloud, its join link, and copy buttons. */
 function CreatedCode({ created, onCopied, onDone }: { created: CreatedInvitation; onCopied: () => void; onDone: () => void }) {
+  const { t } = useTranslation("team");
   const link = joinLink(window.location.origin, created.code);
-  const expires = new Date(created.invitation.expires_at).toLocaleDateString(undefined, { dateStyle: "medium" });
+  const expires = formatDate(created.invitation.expires_at);
 
-  async function copy(text: string, what: string) {
+  async function copy(text: string, what: "link" | "code") {
     if (await copyText(text)) {
       onCopied();
-      notify.success(`${what} copied`);
-    } else notify.error(`Could not copy the ${what.toLowerCase()}: select it and copy it by hand`);
+      notify.success(what === "link" ? t("created.linkCopied") : t("created.codeCopied"));
+    } else notify.error(what === "link" ? t("created.linkNotCopied") : t("created.codeNotCopied"));
   }
 
   return (
     <div className="space-y-4">
       <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm 4xl:text-lg font-medium text-amber-950">
-        This code is shown only now. Copy it, or the link, and send it to the person you invite: it cannot be shown again.
+        {t("created.warning")}
       </p>
       <p className="text-sm 4xl:text-lg text-gray-700">
-        For a <strong>{ROLE_LABELS[created.invitation.role]}</strong>, until {expires}. It works once.
+        <Trans t={t} i18nKey="created.forRole" values={{ role: roleLabel(t, created.invitation.role), date: expires }} components={{ strong: <strong /> }} />
       </p>
       <div>
-        <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">Code</p>
+        <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">{t("created.code")}</p>
         <p data-invitation-code className="select-all rounded-xl bg-gray-100 px-3 py-3 text-center font-mono text-2xl sm:text-3xl 4xl:text-4xl font-semibold tracking-wider text-gray-900 break-words [text-wrap:balance]">
           {groupedCode(created.code)}
         </p>
       </div>
       <div>
-        <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">Join link</p>
+        <p className="text-sm 4xl:text-lg font-medium text-gray-700 mb-1">{t("created.link")}</p>
         <p data-join-link className="select-all rounded-lg border border-gray-200 px-3 py-2 font-mono text-sm 4xl:text-lg text-gray-800 break-all">
           {link}
         </p>
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <button type="button" className={`btn-primary ${touch}`} onClick={() => void copy(link, "Link")}>
-          Copy link
+        <button type="button" className={`btn-primary ${touch}`} onClick={() => void copy(link, "link")}>
+          {t("created.copyLink")}
         </button>
-        <button type="button" className={`btn-secondary ${touch}`} onClick={() => void copy(created.code, "Code")}>
-          Copy code
+        <button type="button" className={`btn-secondary ${touch}`} onClick={() => void copy(created.code, "code")}>
+          {t("created.copyCode")}
         </button>
       </div>
       <div className="flex justify-end">
         <button type="button" className={`btn-secondary ${touch}`} onClick={onDone}>
-          Done
+          {t("created.done")}
         </button>
       </div>
     </div>

@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { toCoreError } from "../../../contract/core-error.ts";
-import { INVITATION_CODE_LENGTH, normalizeInvitationCode, ROLE_LABELS } from "../../../contract/team-values.ts";
+import { INVITATION_CODE_LENGTH, normalizeInvitationCode } from "../../../contract/team-values.ts";
 import type { InvitationPreview } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { withNext } from "../../components/next-path.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
+import { roleLabel } from "../../data/farm-roles.ts";
 import { useAppData, useClient } from "../../data/provider.tsx";
 import { controlClass } from "./controls.tsx";
 import { groupedCode } from "./invitation-code.ts";
@@ -20,9 +22,11 @@ const touch = "min-h-12";
  * screen has no sidebar (a person who is not signed in yet reaches it from a link).
  */
 function JoinCard({ children }: { children: ReactNode }) {
+  const { t } = useTranslation("team");
+  const documentTitle = t("join.documentTitle");
   useEffect(() => {
-    document.title = "Join a farm · Mushroom Farm";
-  }, []);
+    document.title = documentTitle;
+  }, [documentTitle]);
   return (
     <div className="min-h-screen bg-brand-50 flex flex-col items-center justify-center px-4 py-8 sm:py-12">
       <main className="w-full max-w-md 3xl:[zoom:1.25] 4xl:[zoom:2]">
@@ -30,10 +34,10 @@ function JoinCard({ children }: { children: ReactNode }) {
           <span className="inline-flex items-center justify-center w-11 h-11 rounded-xl bg-brand-900 shadow-sm">
             <img src="/favicon.svg" alt="" width={32} height={32} className="w-8 h-8" />
           </span>
-          Mushroom Farm
+          {t("join.brand")}
         </p>
         <div className="card px-5 py-6 sm:px-8 sm:py-8 space-y-5">
-          <h1 className="text-2xl font-semibold text-gray-900 text-center">Join a farm</h1>
+          <h1 className="text-2xl font-semibold text-gray-900 text-center">{t("join.title")}</h1>
           {children}
         </div>
       </main>
@@ -46,6 +50,7 @@ function JoinCard({ children }: { children: ReactNode }) {
  * offers, then Join. Signed out: the way to sign in or sign up and come back here with the code.
  */
 export default function JoinPage() {
+  const { t } = useTranslation("team");
   const [params] = useSearchParams();
   const fromLink = normalizeInvitationCode(params.get("code") ?? "");
   const client = useClient();
@@ -54,16 +59,13 @@ export default function JoinPage() {
   if (!client) {
     return (
       <JoinCard>
-        <p className="text-gray-700 leading-relaxed">
-          {fromLink ? "You have an invitation to a farm. Sign in to see it and join." : "Sign in to join a farm with an invitation code."} New here? Create an account first: afterwards you come
-          back here{fromLink ? ", with the code filled in" : ""}.
-        </p>
+        <p className="text-gray-700 leading-relaxed">{fromLink ? t("join.signedOutWithCode") : t("join.signedOut")}</p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Link to={withNext("/login", here)} className={`btn-primary ${touch}`}>
-            Sign in
+            {t("join.signIn")}
           </Link>
           <Link to={withNext("/register", here)} className={`btn-secondary ${touch}`}>
-            Create account
+            {t("join.createAccount")}
           </Link>
         </div>
       </JoinCard>
@@ -74,7 +76,7 @@ export default function JoinPage() {
       <JoinForm initialCode={fromLink} />
       <p className="text-center text-sm">
         <Link to="/dashboard" className={linkClass}>
-          Back to the dashboard
+          {t("join.backToDashboard")}
         </Link>
       </p>
     </JoinCard>
@@ -84,6 +86,7 @@ export default function JoinPage() {
 type Check = { status: "idle" } | { status: "checking" } | { status: "refused"; message: string } | { status: "ready"; code: string; preview: InvitationPreview };
 
 function JoinForm({ initialCode }: { initialCode: string }) {
+  const { t } = useTranslation("team");
   const { core } = useAppData();
   const navigate = useNavigate();
   const [typed, setTyped] = useState(initialCode ? groupedCode(initialCode) : "");
@@ -95,7 +98,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
 
   async function preview(code: string) {
     setJoinError(null);
-    if (!code) return setCheck({ status: "refused", message: "Enter the invitation code" });
+    if (!code) return setCheck({ status: "refused", message: t("join.enterCode") });
     setCheck({ status: "checking" });
     try {
       setCheck({ status: "ready", code, preview: await core.previewInvitation(code) });
@@ -122,7 +125,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
     setJoinError(null);
     try {
       await core.acceptInvitation(code);
-      notify.success(`You joined ${farmName}`);
+      notify.success(t("join.joined", { farm: farmName }));
       navigate("/dashboard", { replace: true });
     } catch (err) {
       setJoinError(messageOf(err, toCoreError(err).message));
@@ -136,7 +139,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
       <form onSubmit={submit} noValidate className="space-y-3">
         <div>
           <label htmlFor={codeId} className="block text-sm font-medium text-gray-700 mb-1">
-            Invitation code
+            {t("join.code")}
           </label>
           <input
             id={codeId}
@@ -152,7 +155,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
             spellCheck={false}
             // Grouped in fours with spaces (and dashes) as it may be pasted.
             maxLength={INVITATION_CODE_LENGTH * 2}
-            placeholder="ABCD EFGH …"
+            placeholder={t("join.codePlaceholder")}
             aria-invalid={refused !== null ? true : undefined}
             aria-describedby={refused !== null ? errorId : undefined}
           />
@@ -164,19 +167,24 @@ function JoinForm({ initialCode }: { initialCode: string }) {
         </div>
         {check.status !== "ready" && (
           <button type="submit" className={`btn-secondary w-full ${touch}`} disabled={check.status === "checking"} aria-busy={check.status === "checking"}>
-            {check.status === "checking" ? "Checking…" : "Check code"}
+            {check.status === "checking" ? t("join.checking") : t("join.check")}
           </button>
         )}
       </form>
 
       {check.status === "ready" && (
-        <section aria-label="Invitation" className="rounded-xl border border-brand-200 bg-brand-50 p-4 space-y-3">
+        <section aria-label={t("join.invitation")} className="rounded-xl border border-brand-200 bg-brand-50 p-4 space-y-3">
           <p className="text-gray-900 leading-relaxed" data-invitation-preview>
-            <strong>{check.preview.invited_by ?? "Someone"}</strong> invited you to <strong>{check.preview.farm_name}</strong> as <strong>{ROLE_LABELS[check.preview.role]}</strong>.
+            <Trans
+              t={t}
+              i18nKey="join.preview"
+              values={{ by: check.preview.invited_by ?? t("join.someone"), farm: check.preview.farm_name, role: roleLabel(t, check.preview.role) }}
+              components={{ strong: <strong /> }}
+            />
           </p>
-          <p className="text-sm text-gray-700">{roleSummary(check.preview.role)}.</p>
+          <p className="text-sm text-gray-700">{t("join.summary", { summary: roleSummary(t, check.preview.role) })}</p>
           <p className="text-sm text-gray-600">
-            The invitation expires <time dateTime={check.preview.expires_at}>{formatDateTime(check.preview.expires_at)}</time>.
+            <Trans t={t} i18nKey="join.expires" values={{ date: formatDateTime(check.preview.expires_at) }} components={{ time: <time dateTime={check.preview.expires_at} /> }} />
           </p>
           {joinError && (
             <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -184,7 +192,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
             </p>
           )}
           <button type="button" className={`btn-primary w-full ${touch}`} disabled={joining} aria-busy={joining} onClick={() => void join(check.code, check.preview.farm_name)}>
-            {joining ? "Joining…" : `Join ${check.preview.farm_name}`}
+            {joining ? t("join.joining") : t("join.join", { farm: check.preview.farm_name })}
           </button>
         </section>
       )}

@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { emptyRota } from "../../../contract/rota-values.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
+import { i18n } from "../../i18n/i18n.ts";
 import { draftOf, endsNextDay, errorsOfRefusal, fieldOfPath, moveShift, newShift, requestOf } from "./rota-draft.ts";
+
+beforeAll(() => startTexts());
 
 describe("the on-call rota form", () => {
   it("starts a farm without a rota in the browser's time zone, and a saved one in its own", () => {
@@ -10,9 +14,10 @@ describe("the on-call rota form", () => {
   });
 
   it("sends the shifts in their order, and refuses a shift without a person or minutes that are not a number", () => {
+    const t = i18n.getFixedT("en", "team");
     const draft = { time_zone: " Europe/Paris ", repeat: "5", escalate: "15", shifts: [{ ...newShift(), client_id: 4 }] };
-    expect(requestOf(draft)).toEqual({ request: { time_zone: "Europe/Paris", repeat_minutes: 5, escalate_minutes: 15, shifts: [{ client_id: 4, days: [1, 2, 3, 4, 5], start: "08:00", end: "18:00" }] } });
-    expect(requestOf({ ...draft, repeat: "", escalate: "2.5", shifts: [newShift()] })).toEqual({
+    expect(requestOf(t, draft)).toEqual({ request: { time_zone: "Europe/Paris", repeat_minutes: 5, escalate_minutes: 15, shifts: [{ client_id: 4, days: [1, 2, 3, 4, 5], start: "08:00", end: "18:00" }] } });
+    expect(requestOf(t, { ...draft, repeat: "", escalate: "2.5", shifts: [newShift()] })).toEqual({
       errors: {
         repeat_minutes: "Repeat must be a whole number of minutes from 1 to 60",
         escalate_minutes: "Escalation must be a whole number of minutes from 1 to 240",
@@ -47,6 +52,7 @@ describe("the on-call rota form", () => {
   it("moves a shift up and down, and not past either end", () => {
     const a = { ...newShift(), client_id: 1 };
     const b = { ...newShift(), client_id: 2 };
+    const t = i18n.getFixedT("en", "team");
     const draft = { time_zone: "UTC", repeat: "5", escalate: "15", shifts: [a, b] };
     expect(moveShift(draft, 1, -1).shifts).toEqual([b, a]);
     expect(moveShift(draft, 0, -1)).toBe(draft);

@@ -1,7 +1,9 @@
+import type { TFunction } from "i18next";
 import type { FieldError } from "../../../contract/errors.ts";
 import { ROTA_LIMITS } from "../../../contract/rota-values.ts";
 import type { Rota, RotaRequest } from "../../../contract/rota.ts";
 import { fieldRefusalText } from "../../components/server-refusal.ts";
+import { formatFixed } from "../../i18n/format.ts";
 
 /** A shift as the form edits it: a person not chosen yet is null; `key` keeps its row as it moves. */
 export interface ShiftDraft {
@@ -43,7 +45,8 @@ export function draftOf(rota: Rota, browserZone: string): RotaDraft {
   };
 }
 
-const minutesError = (label: string, l: { min: number; max: number }) => `${label} must be a whole number of minutes from ${l.min} to ${l.max}`;
+/** The limits of a minutes field, in the reader's digits. */
+const limits = (l: { min: number; max: number }) => ({ min: formatFixed(l.min, 0), max: formatFixed(l.max, 0) });
 const wholeMinutes = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : NaN);
 
 /**
@@ -51,14 +54,14 @@ const wholeMinutes = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) 
  * shift without a person, minutes that are not a number). The other rules are the server's, and
  * its messages come back at their fields (`fieldOfPath`).
  */
-export function requestOf(draft: RotaDraft): { request: RotaRequest } | { errors: RotaErrors } {
+export function requestOf(t: TFunction<"team">, draft: RotaDraft): { request: RotaRequest } | { errors: RotaErrors } {
   const errors: RotaErrors = {};
   const repeat = wholeMinutes(draft.repeat);
   const escalate = wholeMinutes(draft.escalate);
-  if (Number.isNaN(repeat)) errors.repeat_minutes = minutesError("Repeat", ROTA_LIMITS.repeat);
-  if (Number.isNaN(escalate)) errors.escalate_minutes = minutesError("Escalation", ROTA_LIMITS.escalate);
+  if (Number.isNaN(repeat)) errors.repeat_minutes = t("rota.repeatProblem", limits(ROTA_LIMITS.repeat));
+  if (Number.isNaN(escalate)) errors.escalate_minutes = t("rota.escalateProblem", limits(ROTA_LIMITS.escalate));
   draft.shifts.forEach((s, i) => {
-    if (s.client_id === null) errors[`shifts.${i}.client_id`] = "Choose who is on call";
+    if (s.client_id === null) errors[`shifts.${i}.client_id`] = t("rota.choosePerson");
   });
   if (Object.keys(errors).length > 0) return { errors };
   return {

@@ -1,16 +1,19 @@
+import type { TFunction } from "i18next";
 import { useCallback, useId, useMemo, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
-import { ESCALATION_STEPS, onCallAt, ROTA_LIMITS, WEEKDAY_LABELS } from "../../../contract/rota-values.ts";
+import { onCallAt, ROTA_LIMITS } from "../../../contract/rota-values.ts";
 import type { Rota } from "../../../contract/rota.ts";
-import { ROLE_LABELS } from "../../../contract/team-values.ts";
 import type { Member } from "../../../contract/team.ts";
+import { STEP_KEYS } from "../../components/alarm-calls.tsx";
 import { ArrowUpIcon, PlusIcon, TrashIcon } from "../../components/icons.tsx";
 import { LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useNow } from "../../components/use-now.ts";
-import { useRefusal } from "../../data/farm-roles.ts";
+import { roleLabel, useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { dateTimeFormat, formatFixed } from "../../i18n/format.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { FarmTeamFrame } from "./farm-team-frame.tsx";
 import { draftOf, endsNextDay, errorsOfRefusal, moveShift, newShift, requestOf, type RotaDraft, type RotaErrors, type ShiftDraft } from "./rota-draft.ts";
@@ -19,7 +22,7 @@ import { useTeamLoad } from "./use-team-load.ts";
 /** Farm teams: who is on call when, and how an alarm goes on to others until someone acknowledges it. */
 export default function RotaPage() {
   return (
-    <FarmTeamFrame screen="rota" title="On-call rota">
+    <FarmTeamFrame screen="rota">
       {(farm) => <RotaScreen farm={farm} />}
     </FarmTeamFrame>
   );
@@ -37,36 +40,46 @@ function timeZones(current: string): string[] | null {
 /** The week as the chips show it, Monday first. */
 const WEEK = [1, 2, 3, 4, 5, 6, 0] as const;
 
+/** A weekday's name (0 = Sunday) in the reader's language, whole ("Saturday") or short ("Sat"): 1 January 2023 was a Sunday. */
+const weekdayName = (day: number, weekday: "long" | "short") => dateTimeFormat({ weekday, timeZone: "UTC" }).format(Date.UTC(2023, 0, 1 + day));
+
+/** Minutes as typed, in the reader's digits when they are a whole number; "…" while the field is empty. */
+const typedMinutes = (t: TFunction<"team">, typed: string) => (/^\s*\d+\s*$/.test(typed) ? formatFixed(Number(typed), 0) : typed || t("rota.unset"));
+
+/** A member's name, or "Member 12" for someone the screen no longer lists. */
+const nameOf = (t: TFunction<"team">, names: ReadonlyMap<number, string>, id: number) => names.get(id) ?? t("rota.member", { id });
+
 /** The draft without its rows' keys, to tell whether anything was changed. */
 const contentOf = (d: RotaDraft) => JSON.stringify({ ...d, shifts: d.shifts.map(({ key: _key, ...s }) => s) });
 
 function RotaScreen({ farm }: { farm: Farm }) {
+  const { t } = useTranslation("team");
   const { core } = useAppData();
   const farmId = farm.farm_id;
   const rota = useTeamLoad(useCallback(() => core.farmRota(farmId), [core, farmId]), `rota-${farmId}`);
   const members = useTeamLoad(useCallback(() => core.farmMembers(farmId), [core, farmId]), `members-${farmId}`);
 
-  if (rota.state.status === "loading" || members.state.status === "loading") return <Loading text="Loading the on-call rota…" />;
-  if (rota.state.status === "error") return <LoadError text={`The on-call rota could not be loaded: ${rota.state.message}`} onRetry={rota.retry} />;
-  if (members.state.status === "error") return <LoadError text={`The members could not be loaded: ${members.state.message}`} onRetry={members.retry} />;
+  if (rota.state.status === "loading" || members.state.status === "loading") return <Loading text={t("rota.loading")} />;
+  if (rota.state.status === "error") return <LoadError text={t("rota.loadFailed", { reason: rota.state.message })} onRetry={rota.retry} />;
+  if (members.state.status === "error") return <LoadError text={t("members.loadFailed", { reason: members.state.message })} onRetry={members.retry} />;
   return <RotaForm farmId={farmId} saved={rota.state.value} members={members.state.value} onSaved={(r) => rota.set(() => r)} />;
 }
 
 /** "On call now: ana (backup: sami)", from the saved rota: who an alarm would reach at this minute. */
 function OnCallNow({ rota, names }: { rota: Rota; names: ReadonlyMap<number, string> }) {
+  const { t } = useTranslation("team");
   const now = useNow();
   const [first, backup] = onCallAt(rota, now);
-  const name = (id: number) => names.get(id) ?? `Member ${id}`;
   return (
     <p role="status" data-on-call className="card px-4 py-3 4xl:px-6 4xl:py-5 text-base 4xl:text-2xl text-gray-900">
       {first === undefined ? (
         <>
-          <span className="font-semibold">Nobody is on call now.</span> <span className="text-gray-600">Alarms go to the farm&apos;s account, as its notification settings say.</span>
+          <span className="font-semibold">{t("rota.nobody")}</span> <span className="text-gray-600">{t("rota.nobodyText")}</span>
         </>
       ) : (
         <>
-          <span className="font-semibold">On call now: {name(first)}</span>
-          {backup !== undefined ? <span className="text-gray-700"> (backup: {name(backup)})</span> : <span className="text-gray-600"> (no backup)</span>}
+          <span className="font-semibold">{t("rota.onCallNow", { name: nameOf(t, names, first) })}</span>{" "}
+          {backup !== undefined ? <span className="text-gray-700">{t("rota.backup", { name: nameOf(t, names, backup) })}</span> : <span className="text-gray-600">{t("rota.noBackup")}</span>}
         </>
       )}
     </p>
@@ -74,6 +87,7 @@ function OnCallNow({ rota, names }: { rota: Rota; names: ReadonlyMap<number, str
 }
 
 function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: Rota; members: readonly Member[]; onSaved: (rota: Rota) => void }) {
+  const { t } = useTranslation("team");
   const { core } = useAppData();
   const refusal = useRefusal(farmId, "editRota");
   const [draft, setDraft] = useState<RotaDraft>(() => draftOf(saved, browserTimeZone()));
@@ -94,7 +108,7 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
   async function save(event: FormEvent) {
     event.preventDefault();
     if (saving || readOnly) return;
-    const made = requestOf(draft);
+    const made = requestOf(t, draft);
     if ("errors" in made) return setErrors(made.errors);
     setSaving(true);
     setErrors({});
@@ -104,10 +118,10 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
       const next = draftOf(rota, browserTimeZone());
       setDraft(next);
       setBase(contentOf(next));
-      notify.success("On-call rota saved");
+      notify.success(t("rota.saved"));
     } catch (err) {
-      notify.error("On-call rota not saved");
-      setErrors(errorsOfRefusal(err instanceof CoreError ? err.fieldErrors : [], messageOf(err, "The rota could not be saved")));
+      notify.error(t("rota.notSaved"));
+      setErrors(errorsOfRefusal(err instanceof CoreError ? err.fieldErrors : [], messageOf(err, t("rota.saveFailed"))));
     } finally {
       setSaving(false);
     }
@@ -123,19 +137,19 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
   const label = "block text-sm 4xl:text-xl font-medium text-gray-700 mb-1";
 
   return (
-    <form onSubmit={save} noValidate aria-label="On-call rota" className="space-y-5 4xl:space-y-8">
+    <form onSubmit={save} noValidate aria-label={t("rota.formLabel")} className="space-y-5 4xl:space-y-8">
       <OnCallNow rota={saved} names={names} />
-      {readOnly && <p className="rounded-xl border border-gray-200 bg-gray-50 px-4 py-3 text-sm 4xl:text-xl text-gray-700">{refusal}. A Manager or the Owner can.</p>}
+      {readOnly && <p className="rounded-xl border border-gray-200 bg-gray-50 px-4 py-3 text-sm 4xl:text-xl text-gray-700">{t("refusedManagerCan", { refusal })}</p>}
 
       <fieldset disabled={readOnly} className="space-y-5 4xl:space-y-8 min-w-0">
         <section aria-labelledby="calling-heading" className="card p-4 sm:p-5 4xl:p-8 space-y-4">
           <h3 id="calling-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-            How alarms are called
+            {t("rota.callingHeading")}
           </h3>
           <div className="grid gap-4 sm:grid-cols-3">
             <div>
               <label htmlFor={ids.zone} className={label}>
-                Time zone
+                {t("rota.timeZone")}
               </label>
               {zones ? (
                 <select id={ids.zone} className={controlClass(Boolean(errors.time_zone))} value={draft.time_zone} onChange={(e) => setDraft((d) => ({ ...d, time_zone: e.target.value }))} aria-describedby={describedBy("time_zone")}>
@@ -152,7 +166,7 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
             </div>
             <div>
               <label htmlFor={ids.repeat} className={label}>
-                Repeat every (minutes)
+                {t("rota.repeat")}
               </label>
               <input
                 id={ids.repeat}
@@ -170,7 +184,7 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
             </div>
             <div>
               <label htmlFor={ids.escalate} className={label}>
-                Escalate every (minutes)
+                {t("rota.escalate")}
               </label>
               <input
                 id={ids.escalate}
@@ -188,23 +202,29 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
             </div>
           </div>
           <p className="text-sm 4xl:text-xl text-gray-600">
-            An alarm is sent to the first person on call, again every {draft.repeat || "…"} minutes until someone acknowledges it, and every {draft.escalate || "…"} minutes it goes one step further:{" "}
-            {ESCALATION_STEPS.slice(1).join(", then ")}.
+            {t("rota.explain", {
+              repeat: typedMinutes(t, draft.repeat),
+              escalate: typedMinutes(t, draft.escalate),
+              // The steps after the first, as the contract orders them.
+              steps: STEP_KEYS.slice(1)
+                .map((k) => t(`steps.${k}`))
+                .join(t("rota.then")),
+            })}
           </p>
         </section>
 
         <section aria-labelledby="shifts-heading" className="space-y-3 4xl:space-y-5">
           <div>
             <h3 id="shifts-heading" className="text-lg 4xl:text-3xl font-semibold text-gray-900">
-              Shifts
+              {t("rota.shifts")}
             </h3>
-            <p className="text-sm 4xl:text-xl text-gray-600">In order: of those on call at a moment, the first is called first and the next is the backup.</p>
+            <p className="text-sm 4xl:text-xl text-gray-600">{t("rota.shiftsText")}</p>
           </div>
           {fieldError("shifts")}
           {draft.shifts.length === 0 ? (
-            <p className="rounded-2xl border-2 border-dashed border-gray-200 bg-white px-4 py-8 text-center text-gray-600 4xl:text-xl">No shifts yet: nobody is on call. Add a shift to choose who is.</p>
+            <p className="rounded-2xl border-2 border-dashed border-gray-200 bg-white px-4 py-8 text-center text-gray-600 4xl:text-xl">{t("rota.noShifts")}</p>
           ) : (
-            <ol className="grid gap-3 4xl:gap-5 xl:grid-cols-2" aria-label="Shifts">
+            <ol className="grid gap-3 4xl:gap-5 xl:grid-cols-2" aria-label={t("rota.shifts")}>
               {draft.shifts.map((shift, index) => (
                 <ShiftCard
                   key={shift.key}
@@ -223,7 +243,7 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
           )}
           {!readOnly && (
             <button type="button" className={`btn-secondary w-full sm:w-auto ${touch}`} disabled={draft.shifts.length >= ROTA_LIMITS.shifts} onClick={() => setDraft((d) => ({ ...d, shifts: [...d.shifts, newShift()] }))}>
-              <PlusIcon /> Add shift
+              <PlusIcon /> {t("rota.addShift")}
             </button>
           )}
         </section>
@@ -232,12 +252,12 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
       {!readOnly && (
         <div className="sticky bottom-0 -mx-4 sm:mx-0 flex flex-col sm:flex-row sm:items-center sm:justify-end gap-3 border-t sm:border-0 border-gray-200 bg-gray-50/95 sm:bg-transparent px-4 py-3 sm:p-0">
           {errors.form && (
-            <p role="alert" className="sm:mr-auto rounded-lg bg-red-50 px-3 py-2 text-sm 4xl:text-xl text-red-800">
+            <p role="alert" className="sm:me-auto rounded-lg bg-red-50 px-3 py-2 text-sm 4xl:text-xl text-red-800">
               {errors.form}
             </p>
           )}
           <button type="submit" className={`btn-primary ${touch}`} disabled={saving || !changed} aria-busy={saving}>
-            {saving ? "Saving…" : "Save rota"}
+            {saving ? t("rota.saving") : t("rota.save")}
           </button>
         </div>
       )}
@@ -266,6 +286,7 @@ function ShiftCard({
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
+  const { t } = useTranslation("team");
   const base = `shift-${shift.key}`;
   const path = (f: string) => `shifts.${index}.${f}`;
   const err = (f: string) => errors[path(f)];
@@ -276,7 +297,7 @@ function ShiftCard({
         {err(f)}
       </p>
     ) : null;
-  const title = `Shift ${index + 1}`;
+  const title = t("rota.shift", { n: formatFixed(index + 1, 0) });
   const person = shift.client_id;
   // Someone no longer callable (now a Viewer, or gone) stays shown, so the refusal is understood.
   const outsider = person !== null && !callable.some((m) => m.client_id === person);
@@ -288,16 +309,16 @@ function ShiftCard({
       <div className="flex items-center justify-between gap-2">
         <h4 className="font-semibold text-gray-900 4xl:text-2xl">
           {title}
-          {index === 0 && <span className="ml-2 text-sm 4xl:text-xl font-normal text-gray-600">called first</span>}
+          {index === 0 && <span className="ms-2 text-sm 4xl:text-xl font-normal text-gray-600">{t("rota.calledFirst")}</span>}
         </h4>
         <div className="flex gap-1">
-          <button type="button" className="icon-btn min-h-12 min-w-12" onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move ${title} up`}>
+          <button type="button" className="icon-btn min-h-12 min-w-12" onClick={() => onMove(-1)} disabled={index === 0} aria-label={t("rota.moveUp", { shift: title })}>
             <ArrowUpIcon />
           </button>
-          <button type="button" className="icon-btn min-h-12 min-w-12" onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move ${title} down`}>
+          <button type="button" className="icon-btn min-h-12 min-w-12" onClick={() => onMove(1)} disabled={index === count - 1} aria-label={t("rota.moveDown", { shift: title })}>
             <ArrowUpIcon className="rotate-180" />
           </button>
-          <button type="button" className="icon-btn min-h-12 min-w-12 text-red-700 hover:bg-red-50" onClick={onRemove} aria-label={`Remove ${title}`}>
+          <button type="button" className="icon-btn min-h-12 min-w-12 text-red-700 hover:bg-red-50" onClick={onRemove} aria-label={t("rota.remove", { shift: title })}>
             <TrashIcon />
           </button>
         </div>
@@ -305,7 +326,7 @@ function ShiftCard({
 
       <div>
         <label htmlFor={`${base}-person`} className={label}>
-          Person
+          {t("rota.person")}
         </label>
         <select
           id={`${base}-person`}
@@ -315,11 +336,11 @@ function ShiftCard({
           aria-invalid={err("client_id") ? true : undefined}
           aria-describedby={err("client_id") ? errId("client_id") : undefined}
         >
-          <option value="">Choose who is on call</option>
-          {outsider && <option value={person}>{names.get(person) ?? `Member ${person}`} (cannot be on call)</option>}
+          <option value="">{t("rota.choosePerson")}</option>
+          {outsider && <option value={person}>{t("rota.notCallable", { name: nameOf(t, names, person) })}</option>}
           {callable.map((m) => (
             <option key={m.client_id} value={m.client_id}>
-              {m.username} ({m.account_owner ? "Owner" : ROLE_LABELS[m.role]})
+              {t("rota.personRole", { name: m.username, role: roleLabel(t, m.account_owner ? "owner" : m.role) })}
             </option>
           ))}
         </select>
@@ -327,7 +348,7 @@ function ShiftCard({
       </div>
 
       <fieldset aria-describedby={err("days") ? errId("days") : undefined}>
-        <legend className={label}>Days it starts on</legend>
+        <legend className={label}>{t("rota.days")}</legend>
         <div className="grid grid-cols-7 gap-1.5">
           {WEEK.map((day) => {
             const on = shift.days.includes(day);
@@ -336,11 +357,11 @@ function ShiftCard({
                 key={day}
                 type="button"
                 aria-pressed={on}
-                aria-label={WEEKDAY_LABELS[day]}
+                aria-label={weekdayName(day, "long")}
                 onClick={() => toggleDay(day)}
                 className={`min-h-12 rounded-lg border text-sm 4xl:text-xl font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed ${on ? "border-brand-700 bg-brand-700 text-white" : "border-gray-300 bg-white text-gray-700 hover:bg-gray-50"}`}
               >
-                {WEEKDAY_LABELS[day].slice(0, 3)}
+                {weekdayName(day, "short")}
               </button>
             );
           })}
@@ -351,7 +372,7 @@ function ShiftCard({
       <div className="grid grid-cols-2 gap-3">
         <div>
           <label htmlFor={`${base}-start`} className={label}>
-            Starts
+            {t("rota.starts")}
           </label>
           <input
             id={`${base}-start`}
@@ -366,7 +387,7 @@ function ShiftCard({
         </div>
         <div>
           <label htmlFor={`${base}-end`} className={label}>
-            Ends
+            {t("rota.ends")}
           </label>
           <input
             id={`${base}-end`}
@@ -382,7 +403,7 @@ function ShiftCard({
       </div>
       {shift.start && shift.end && endsNextDay(shift.start, shift.end) && (
         <p id={`${base}-next-day`} className="-mt-2 text-sm 4xl:text-xl font-medium text-amber-800">
-          Ends next day
+          {t("rota.endsNextDay")}
         </p>
       )}
     </li>
