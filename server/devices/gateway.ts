@@ -208,7 +208,7 @@ export function createGateway(o: GatewayOptions): Gateway {
     stats.acks++;
     waiting.delete(ack.id);
     if (ack.ok) w.resolve({ ok: true }, "acknowledged");
-    else w.resolve({ ok: false, message: ack.error || "The device refused the command" }, "refused");
+    else w.resolve({ ok: false, message: ack.error || "The device refused the command", reason: "device_refused" }, "refused");
   }
 
   let started = false;
@@ -262,12 +262,12 @@ export function createGateway(o: GatewayOptions): Gateway {
         return ack;
       };
       // Refused here, never sent: still logged, with the reason the user was given.
-      if (entry.status !== "online") return finish({ ok: false, message: `${entry.name} is offline` }, "failed");
+      if (entry.status !== "online") return finish({ ok: false, message: `${entry.name} is offline`, reason: "device_offline", params: { name: entry.name } }, "failed");
       const message: CommandMessage = { id, ...command, expiresAt: sentAt + timeoutMs };
       const answer = new Promise<CommandAck>((resolve) => {
         const timer = setTimeout(() => {
           waiting.delete(id);
-          resolve(finish({ ok: false, message: `${entry.name} did not answer in time` }, "timed_out"));
+          resolve(finish({ ok: false, message: `${entry.name} did not answer in time`, reason: "device_no_answer", params: { name: entry.name } }, "timed_out"));
         }, timeoutMs);
         waiting.set(id, {
           mac: entry.mac,
@@ -280,7 +280,7 @@ export function createGateway(o: GatewayOptions): Gateway {
       try {
         await transport.publish(TOPICS.command(entry.mac), JSON.stringify(message), { qos: 1 });
       } catch (err) {
-        waiting.get(id)?.resolve({ ok: false, message: "The device gateway is not connected" }, "failed");
+        waiting.get(id)?.resolve({ ok: false, message: "The device gateway is not connected", reason: "gateway_down" }, "failed");
         waiting.delete(id);
         o.log?.(`gateway: command to ${entry.mac}: ${(err as Error).message}`);
       }
@@ -314,7 +314,7 @@ export function createGateway(o: GatewayOptions): Gateway {
     },
 
     async close() {
-      for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down" }, "failed");
+      for (const w of waiting.values()) w.resolve({ ok: false, message: "The server is shutting down", reason: "server_stopping" }, "failed");
       waiting.clear();
       await transport.close();
     },

@@ -59,7 +59,7 @@ describe("the command log: every command sent from the app and its outcome, and 
     await dev.sim.start();
     await online;
     const before = Date.now();
-    expect(await send(dev.mac, "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
+    expect(await send(dev.mac, "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand", reason: "device_refused" });
     expect(await send(dev.mac, "auto", false)).toEqual({ ok: true });
     await t.system.history.flush();
     const rows = await log(dev.mcuId);
@@ -87,7 +87,7 @@ describe("the command log: every command sent from the app and its outcome, and 
       (rows) => rows.length > 0,
     );
     expect(pending.map((r) => [r.outcome, r.answered_at])).toEqual([["pending", null]]);
-    expect(await answer).toEqual({ ok: false, message: `MCU ${silent.mac.slice(-5)} did not answer in time` });
+    expect(await answer).toMatchObject({ ok: false, message: `MCU ${silent.mac.slice(-5)} did not answer in time`, reason: "device_no_answer" });
     await t.system.history.flush();
     const [row] = await log(silent.mcuId);
     expect(row).toMatchObject({ command_id: pending[0]!.command_id, outcome: "timed_out", reason: `MCU ${silent.mac.slice(-5)} did not answer in time`, actor: username, type: "auto", on_off: true });
@@ -96,7 +96,7 @@ describe("the command log: every command sent from the app and its outcome, and 
 
   it("logs a command to an offline MCU, never sent, as failed with the message the user got", async () => {
     const sleeping = await owner.device();
-    expect(await send(sleeping.mac, "status", false, "AC")).toEqual({ ok: false, message: `MCU ${sleeping.mac.slice(-5)} is offline` });
+    expect(await send(sleeping.mac, "status", false, "AC")).toEqual({ ok: false, message: `MCU ${sleeping.mac.slice(-5)} is offline`, reason: "device_offline", params: { name: `MCU ${sleeping.mac.slice(-5)}` } });
     await t.system.history.flush();
     expect((await log(sleeping.mcuId)).map((r) => [r.source, r.actor, r.target, r.type, r.on_off, r.outcome, r.reason])).toEqual([
       ["user", username, "AC", "status", false, "failed", `MCU ${sleeping.mac.slice(-5)} is offline`],

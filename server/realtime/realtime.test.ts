@@ -114,7 +114,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       const send = (type: "auto" | "status", onOff: boolean) =>
         new Promise((resolve) => socket.emit("sendCommand", { deviceId: dev.mac, type, value: { type, onOff, target: "Humidifier" } }, resolve));
 
-      expect(await send("status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
+      expect(await send("status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand", reason: "device_refused" });
       expect(await send("auto", false)).toEqual({ ok: true });
       const reported = nextData(socket, (p) => p.deviceId === dev.mac && p.payload.Humidifier?.status === true);
       expect(await send("status", true)).toEqual({ ok: true });
@@ -133,7 +133,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
 
       const sleeping = await owner.device();
       const r1 = await send(sleeping.mac);
-      expect(r1).toEqual({ ok: false, message: `MCU ${sleeping.mac.slice(-5)} is offline` });
+      expect(r1).toEqual({ ok: false, message: `MCU ${sleeping.mac.slice(-5)} is offline`, reason: "device_offline", params: { name: `MCU ${sleeping.mac.slice(-5)}` } });
 
       // Connected and online, but it never acknowledges: the command times out.
       const silent = await owner.device();
@@ -145,7 +145,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       const received = new Promise<string>((resolve) => raw.once("message", (_t, p) => resolve(p.toString())));
       const started = Date.now();
       const r2 = await send(silent.mac);
-      expect(r2).toEqual({ ok: false, message: `MCU ${silent.mac.slice(-5)} did not answer in time` });
+      expect(r2).toEqual({ ok: false, message: `MCU ${silent.mac.slice(-5)} did not answer in time`, reason: "device_no_answer", params: { name: `MCU ${silent.mac.slice(-5)}` } });
       expect(Date.now() - started).toBeLessThan(4000);
       const command = JSON.parse(await received);
       expect(command).toMatchObject({ type: "auto", target: "Ventilation", onOff: true });
@@ -154,7 +154,7 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
 
       const foreign = await other.device();
       await foreign.sim.start();
-      expect(await send(foreign.mac)).toEqual({ ok: false, message: "Unknown device" });
+      expect(await send(foreign.mac)).toEqual({ ok: false, message: "Unknown device", reason: "unknown_device" });
       expect(foreign.sim.commandsHandled).toBe(0);
     });
 

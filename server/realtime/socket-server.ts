@@ -87,6 +87,8 @@ const farmRoom = (farmId: number) => `farm:${farmId}`;
 /** How long a node trusts what it knows of which farms of an account have members (a change made on this node is known at once). */
 const MEMBER_FARMS_MS = 10_000;
 const sessionRoom = (idHash: string) => `session:${idHash}`;
+/** A device the person cannot see: unknown to them, whoever's it is. */
+const UNKNOWN_DEVICE: CommandAck = { ok: false, message: "Unknown device", reason: "unknown_device" };
 
 interface SocketData {
   clientId: number;
@@ -143,11 +145,11 @@ export function startRealtime(o: RealtimeOptions): Realtime {
     if (typeof rawMac !== "string") return { ok: false, message: "deviceId must be the MCU's MAC address" };
     const entry = await o.directory.lookup(normalizeMac(rawMac));
     const person = socket.data.clientId;
-    if (!entry) return { ok: false, message: "Unknown device" };
+    if (!entry) return UNKNOWN_DEVICE;
     if (entry.clientId === person) return entry;
     const role = (await team.rolesIn(person, entry.clientId)).get(entry.farmId);
-    if (!role) return { ok: false, message: "Unknown device" };
-    return can(role, right) ? entry : { ok: false, message: cannotText(role, right) };
+    if (!role) return UNKNOWN_DEVICE;
+    return can(role, right) ? entry : { ok: false, message: cannotText(role, right), reason: "role_cannot", params: { role, right } };
   }
 
   /**
@@ -208,7 +210,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       if (limits.admit(String(event))) return next();
       droppedEvents++;
       const ack = args[args.length - 1];
-      if (typeof ack === "function") (ack as (a: CommandAck) => void)({ ok: false, message: "Too many requests. Please slow down." });
+      if (typeof ack === "function") (ack as (a: CommandAck) => void)({ ok: false, message: "Too many requests. Please slow down.", reason: "too_many_requests" });
       if (limits.flooding()) {
         o.log?.(`realtime: disconnecting a socket of client ${socket.data.clientId} that keeps flooding`);
         socket.disconnect(true);
@@ -266,7 +268,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
           .catch((err: Error) => o.log?.(`realtime: audit of a command: ${err.message}`));
       } catch (err) {
         o.log?.(`realtime: sendCommand: ${(err as Error).message}`);
-        reply({ ok: false, message: "The command could not be sent" });
+        reply({ ok: false, message: "The command could not be sent", reason: "command_not_sent" });
       }
     });
 
@@ -282,7 +284,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
         reply({ ok: true });
       } catch (err) {
         o.log?.(`realtime: refresh: ${(err as Error).message}`);
-        reply({ ok: false, message: "The settings could not be sent to the device" });
+        reply({ ok: false, message: "The settings could not be sent to the device", reason: "settings_not_sent" });
       }
     });
   });

@@ -65,12 +65,12 @@ describe("a member's socket", () => {
       const { socket } = await who.socket();
       return new Promise<CommandAck>((resolve) => socket.emit("sendCommand", command, resolve));
     };
-    expect(await send(viewer)).toEqual({ ok: false, message: cannotText("viewer", "switchControllers") });
+    expect(await send(viewer)).toEqual({ ok: false, message: cannotText("viewer", "switchControllers"), reason: "role_cannot", params: { role: "viewer", right: "switchControllers" } });
     const sent = await send(grower);
     // Let through to the gateway: the device (not started here) is offline, which is the gateway's answer.
     expect("message" in sent ? sent.message : "").not.toMatch(/cannot|Unknown device/);
     const stranger = await t.signUp();
-    expect(await send(stranger)).toEqual({ ok: false, message: "Unknown device" });
+    expect(await send(stranger)).toEqual({ ok: false, message: "Unknown device", reason: "unknown_device" });
   });
 
   // The socket events' side of the role matrix: each event with its right, for every role and a stranger.

@@ -5,6 +5,7 @@ import { role } from "./team.ts";
 import { alarm } from "./alarms.ts";
 import { ALARM_EVENT } from "./alarms-values.ts";
 import { COMMAND_TARGETS, MCU_STATUSES } from "./enums.ts";
+import type { ErrorParams, ErrorReason } from "./error-reasons.ts";
 
 /** Socket.IO events of SPEC §7 and ARCHITECTURE.md "Realtime contract". `deviceId` is the MCU MAC. */
 
@@ -22,8 +23,11 @@ export type SendCommandPayload = typeof sendCommandPayload.infer;
 export const refreshPayload = type({ deviceId: "string", mac: "string" });
 export type RefreshPayload = typeof refreshPayload.infer;
 
-/** server → client acknowledgement of `sendCommand` and `refresh`. */
-export type CommandAck = { ok: true } | { ok: false; message: string };
+/**
+ * server → client acknowledgement of `sendCommand` and `refresh`: a refusal's English message,
+ * and its reason (with its values) for the app to say it in the person's language (error-reasons.ts).
+ */
+export type CommandAck = { ok: true } | { ok: false; message: string; reason?: ErrorReason; params?: ErrorParams };
 
 export const deviceSnapshot = type({
   deviceId: "string",

@@ -74,7 +74,7 @@ const FLEET_INPUTS: ReadonlySet<EntityName> = new Set<EntityName>(["farms", "mcu
 /** The server takes at most this many ids per mark-read request. */
 const MARK_READ_BATCH = 500;
 
-const NOT_CONNECTED: CommandAck = { ok: false, message: "Not connected to the server" };
+const NOT_CONNECTED: CommandAck = { ok: false, message: "Not connected to the server", reason: "not_connected" };
 
 export type ScanResult<T> = { found: true; device: T } | { found: false; device: { mac: string; type: string; name: string; mcu_id: null } };
 

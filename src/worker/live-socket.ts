@@ -167,12 +167,12 @@ export function openLiveSocket({ url, clientId, handlers, ackTimeoutMs = 10_000,
 
   /** Emits only on a live connection: socket.io would buffer it and replay it, stale, after a reconnect. */
   function request(event: string, payload: unknown): Promise<CommandAck> {
-    if (!socket.connected) return Promise.resolve({ ok: false, message: "Not connected to the server. Try again when the connection is back." });
+    if (!socket.connected) return Promise.resolve({ ok: false, message: "Not connected to the server. Try again when the connection is back.", reason: "not_connected" });
     return new Promise((resolve) => {
       socket.timeout(ackTimeoutMs).emit(event, payload, (err: Error | null, ack: CommandAck) => {
-        if (err) resolve({ ok: false, message: "The server did not answer in time" });
+        if (err) resolve({ ok: false, message: "The server did not answer in time", reason: "no_server_answer" });
         else if (ack && typeof ack.ok === "boolean") resolve(ack);
-        else resolve({ ok: false, message: "Unexpected answer from the server" });
+        else resolve({ ok: false, message: "Unexpected answer from the server", reason: "bad_server_answer" });
       });
     });
   }

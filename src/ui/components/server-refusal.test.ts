@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { CoreError, deserializeCoreError, serializeCoreError } from "../../contract/core-error.ts";
 import { startTexts } from "../../test-support/i18n.ts";
-import { fieldRefusalText, refusalText } from "./server-refusal.ts";
+import { ackText, fieldRefusalText, refusalText } from "./server-refusal.ts";
 import { messageOf } from "./toasts.ts";
 
 /** A refusal as the data core hands it over: the server's code, English message, reason and values. */
@@ -56,6 +56,15 @@ describe("the server's refusals in the person's language", () => {
     expect(fieldRefusalText({ path: "x", message: "x is odd" })).toBe("تحقّق من القيم المُدخلة");
     await startTexts({ language: "en", digits: "latn" });
     expect(fieldRefusalText(field)).toBe("Username must be at most 50 characters");
+  });
+
+  it("says a refused switch in the person's language, and as the server wrote it in English", async () => {
+    const ack = { ok: false, message: "Room A is offline", reason: "device_offline", params: { name: "Room A" } } as const;
+    await startTexts({ language: "fr", digits: "latn" });
+    expect(ackText(ack)).toBe("Room A est hors ligne");
+    expect(ackText({ ok: false, message: "deviceId must be a string" })).toBe("La commande n’a pas pu être envoyée");
+    await startTexts({ language: "en", digits: "latn" });
+    expect(ackText(ack)).toBe("Room A is offline");
   });
 
   it("keeps the reason and its values across the worker's boundary", () => {

@@ -1,6 +1,7 @@
 import { CoreError } from "../../contract/core-error.ts";
 import type { ErrorParams, ErrorReason } from "../../contract/error-reasons.ts";
 import type { FieldError } from "../../contract/errors.ts";
+import type { CommandAck } from "../../contract/realtime.ts";
 import { ROLES, RIGHTS, type Right, type Role } from "../../contract/team-values.ts";
 import { numberFormat } from "../i18n/format.ts";
 import { currentLocale, i18n } from "../i18n/i18n.ts";
@@ -47,6 +48,12 @@ export function refusalText(err: unknown): string | null {
   if (!(err instanceof CoreError) || !err.serverMessage) return null;
   if (inEnglish()) return err.serverMessage;
   return err.reason ? reasonText(err.reason, err.params) : i18n.t(`errors:codes.${err.code}`);
+}
+
+/** The words for a switch or settings refresh the server (or the device) refused: its message in English, its reason's translation otherwise. */
+export function ackText(ack: Extract<CommandAck, { ok: false }>): string {
+  if (inEnglish()) return ack.message;
+  return ack.reason ? reasonText(ack.reason, ack.params) : i18n.t("errors:reasons.command_not_sent");
 }
 
 /** The words for one refused field, shown at the field: the server's in English, the translation of its reason otherwise. */

@@ -1,6 +1,7 @@
 import { memo, useCallback, useId } from "react";
 import { toCoreError } from "../../../contract/core-error.ts";
 import type { CommandTarget } from "../../../contract/realtime.ts";
+import { ackText } from "../../components/server-refusal.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { i18n } from "../../i18n/i18n.ts";
@@ -59,7 +60,7 @@ export const DeviceTile = memo(function DeviceTile({ mac, target, reported, stat
     async (type: CommandType, onOff: boolean) => {
       try {
         const ack = await core.sendCommand(mac, target, type, onOff);
-        if (!ack.ok) notify.error(ack.message);
+        if (!ack.ok) notify.error(ackText(ack));
       } catch (err) {
         notify.error(messageOf(err, toCoreError(err).message));
       }
