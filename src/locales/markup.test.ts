@@ -9,14 +9,6 @@ import { describe, expect, it } from "vitest";
  */
 const UI = join(import.meta.dirname, "../ui");
 
-/**
- * Parts of the app whose texts and styles are still being moved to the catalogue. A part leaves the
- * list once it passes; the list only shrinks.
- */
-const NOT_YET_TRANSLATED: string[] = [
-  // Shared components that other parts' texts live in, still moving with those parts.
-  "components/language-select.tsx",
-];
 
 function files(dir: string, pattern: RegExp, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -26,16 +18,6 @@ function files(dir: string, pattern: RegExp, out: string[] = []): string[] {
   }
   return out;
 }
-
-const inPart = (path: string, part: string) => {
-  const rel = relative(UI, path);
-  return rel === part || rel.startsWith(`${part}/`);
-};
-
-/** `MARKUP_PARTS=features/farms,components` checks just those parts, pending or not (while moving a part's texts). */
-const only = process.env.MARKUP_PARTS?.split(",").filter(Boolean);
-
-const checked = (path: string) => (only ? only.some((part) => inPart(path, part)) : !NOT_YET_TRANSLATED.some((part) => inPart(path, part)));
 
 const lineOf = (source: string, index: number) => source.slice(0, index).split("\n").length;
 
@@ -60,9 +42,9 @@ const PHYSICAL_UTILITY = /(?<=["'`\s:])-?(?:(?:m[lr]|p[lr]|left|right|space-x)-[
 const PHYSICAL_CSS = /\b(?:(?:margin|padding|border)-(?:left|right)|(?<![-\w])(?:left|right)\s*:|text-align\s*:\s*(?:left|right)|float\s*:\s*(?:left|right))/g;
 
 describe("the app's markup", () => {
-  const tsx = files(UI, /\.tsx$/).filter(checked);
-  const code = files(UI, /\.tsx?$/).filter(checked);
-  const css = files(UI, /\.css$/).filter(checked);
+  const tsx = files(UI, /\.tsx$/);
+  const code = files(UI, /\.tsx?$/);
+  const css = files(UI, /\.css$/);
 
   it("writes no English of its own: every text a person reads or hears comes from the catalogue", () => {
     const found: string[] = [];
