@@ -4,7 +4,7 @@ import { Link } from "react-router-dom";
 import type { WallCounts } from "../../../contract/live.ts";
 import { useNow } from "../../components/use-now.ts";
 import { dateTimeFormat } from "../../i18n/format.ts";
-import { countsText, formatCount, rotateText } from "./wall-text.ts";
+import { countsText, formatCount, rotateText, separator } from "./wall-text.ts";
 import { ROTATE_CHOICES, type Rotation } from "./use-rotation.ts";
 
 const CLOCK: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit" };
@@ -45,7 +45,10 @@ export function WallBar({ counts, pages, rotation, rotateSec, onRotateChange, fu
       {pages > 1 && (
         <p className="wall-summary" aria-live="polite">
           {t("bar.page", { page: formatCount(rotation.page + 1), pages: formatCount(pages) })}
-          {turning && !rotation.paused && <span> · {t("bar.turnsEvery", { interval: rotateText(rotateSec) })}</span>}
+          {turning && !rotation.paused && <span>
+              {separator()}
+              {t("bar.turnsEvery", { interval: rotateText(rotateSec) })}
+            </span>}
         </p>
       )}
       {turning && rotation.paused && (

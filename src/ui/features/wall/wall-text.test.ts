@@ -84,8 +84,9 @@ describe("the wall's words in French and Arabic", () => {
     const texts = orderedBreaches(thresholdBreaches("", reading, PROFILE)).map((b) => breachText(b, reading));
     // The unit is isolated left to right ("°C" must not turn into "C°" in a right-to-left line).
     expect(texts).toEqual(["الرطوبة ٧٨٫٠ \u2066%\u2069 — أقل من ٨٥ %", "CO2 ١٤٥٠ \u2066ppm\u2069 — أعلى من ١٢٠٠ ppm"]);
-    // A mark ends "MCU" right to left, so the next count is not drawn into its left-to-right run.
-    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 1, lowBattery: 0 })).toBe("٣ وحدات MCU\u200f · ١ غير متصلة");
+    // A mark ends "MCU" right to left, so the next count is not drawn into its left-to-right run; the
+    // parts are parted by a comma (a middle dot beside Arabic-Indic digits reads as a zero).
+    expect(countsText({ mcus: 3, outOfProfile: 0, offline: 1, lowBattery: 0 })).toBe("٣ وحدات MCU\u200f، ١ غير متصلة");
     expect(countsText({ mcus: 11, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("١١ وحدة MCU\u200f");
     expect(agoText(5 * 24 * 3600_000)).toBe("منذ ٥ أيام");
     expect(agoText(11 * 24 * 3600_000)).toBe("منذ ١١ يومًا");

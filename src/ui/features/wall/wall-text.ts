@@ -92,13 +92,16 @@ export function outOfProfileLine(texts: readonly string[]): string {
   return i18n.t("wall:breach.several", { ...counted(texts.length), first: texts[0] });
 }
 
+/** Between the parts of a line: " · ", which Arabic writes with its comma (beside Arabic-Indic digits a middle dot reads as a zero). */
+export const separator = (): string => i18n.t("wall:separator");
+
 /** A farm's or the fleet's counts in words: "24 MCUs · 2 out of profile · 1 offline"; what is zero is not said. */
 export function countsText(c: WallCounts): string {
   const parts = [i18n.t("wall:counts.mcus", counted(c.mcus))];
   if (c.outOfProfile) parts.push(i18n.t("wall:counts.outOfProfile", counted(c.outOfProfile)));
   if (c.offline) parts.push(i18n.t("wall:counts.offline", counted(c.offline)));
   if (c.lowBattery) parts.push(i18n.t("wall:counts.lowBattery", counted(c.lowBattery)));
-  return parts.join(" · ");
+  return parts.join(separator());
 }
 
 /** How long ago, for a screen read from across a room: "less than a minute ago", "3 min ago", "2 h 5 min ago", "3 days ago". */
