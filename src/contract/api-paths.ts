@@ -63,5 +63,8 @@ export const API_PATHS = {
 /** MCUs asked for first when a screen opens on an empty list (a wall's first screen), ahead of the whole list. */
 export const FIRST_MCUS = 48;
 
-/** The first lists a signed-in screen loads: its MCU list's head and its farms (the page asks the worker for them at start). */
-export const firstListPaths = (clientId: number): string[] => [`${API_PATHS.mcusByClient(clientId)}?limit=${FIRST_MCUS}`, API_PATHS.farmsOfClient(clientId)];
+/**
+ * The first lists a signed-in screen loads: its MCU list's head, its farms, and the batches the MCU
+ * cards wait for (they say which batch each room follows); the page asks the worker for them at start.
+ */
+export const firstListPaths = (clientId: number): string[] => [`${API_PATHS.mcusByClient(clientId)}?limit=${FIRST_MCUS}`, API_PATHS.farmsOfClient(clientId), API_PATHS.batches];

@@ -84,7 +84,7 @@ export interface Pages<Item, P extends type.Any = type.Any> {
   next(page: P["infer"]): string | null;
 }
 
-export interface CollectionSpec<S extends type.Any = type.Any, M extends object = object, Item = S["infer"][number], P extends type.Any = type.Any> {
+export interface CollectionSpec<S extends type.Any = type.Any, M extends object = object, Item = S["infer"][number], P extends type.Any = type.Any, Shown extends string = string> {
   /** The list's schema, for the server's answer and for a copy this device saved. */
   schema: S;
   /** The field that names an item (mutations find their item by it; a list crossing by record is keyed by it). */
@@ -126,12 +126,19 @@ export interface CollectionSpec<S extends type.Any = type.Any, M extends object 
   crossing?: "whole" | "by-record";
   /** Changes other than a load's wait this long (ms) before they cross, so a burst crosses as one message. */
   burstMs?: number;
+  /**
+   * Lists its items are shown with (an MCU's card says which batch its room follows). Until one of
+   * them has answered in this session, a load of this list loads it alongside (or joins its load
+   * under way) and lets its own items cross once that has answered or failed: the first items paint
+   * whole rather than growing a moment later, which would move what the person has scrolled to.
+   */
+  shownWith?: readonly Shown[];
 }
 
 /** A mutation with its argument and result types kept (they become the core's method). */
 const mutation = <Args extends unknown[], Answer extends type.Any, Result = Answer["infer"], const Names extends string = never>(spec: MutationSpec<Args, Answer, Result, Names>) => spec;
 // The mutations are not typed by the collection: each keeps the types its own declaration gives it.
-const collection = <S extends type.Any, M extends object, P extends type.Any = type.Any>(spec: CollectionSpec<S, M, S["infer"][number], P>) => spec;
+const collection = <S extends type.Any, M extends object, P extends type.Any = type.Any, const Shown extends string = never>(spec: CollectionSpec<S, M, S["infer"][number], P, Shown>) => spec;
 /** The lists that hold what a person may see of other accounts' farms: joining or leaving one changes them. */
 const SEEN_BY_ROLE = ["farms", "mcus", "profiles", "controllers", "sensors", "recipes", "batches", "alarms"] as const;
 const messageOf = (answer: { message: string }) => answer.message;
@@ -172,6 +179,8 @@ export const COLLECTIONS = {
     headFirst: FIRST_MCUS,
     // Megabytes for a large fleet, of which a reload changes a few records.
     crossing: "by-record",
+    // Its cards say which batch each room follows (two more lines on the card).
+    shownWith: ["batches"],
     // A farm lists its MCUs and counts them.
     // A farm joined or left changes what the person may see.
     patches: { farmRolesChanged: "reload" },
@@ -446,3 +455,8 @@ type NamedByMutations = {
 }[EntityName];
 const namedByMutations: readonly EntityName[] = [] as NamedByMutations[];
 void namedByMutations;
+
+/** The lists a collection is shown with are collections of this table (checked here, at compile time). */
+type NamedByShownWith = { [K in EntityName]: Table[K] extends { shownWith?: readonly (infer N)[] } ? N : never }[EntityName];
+const namedByShownWith: readonly EntityName[] = [] as NamedByShownWith[];
+void namedByShownWith;

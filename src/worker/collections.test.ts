@@ -65,6 +65,7 @@ describe("the collections declared in the contract, run by one cache", () => {
       "DELETE /api/controllers/1": { status: 200, body: { message: "Controller deleted" } },
       "PUT /api/controllers/2": { status: 200, body: controllerRecord(2, "Cooler") },
       "GET /api/mcus/by-client/7": { status: 200, body: [mcuRecord(0)] },
+      "GET /api/batches": { status: 200, body: [] },
     });
     await collections.loaders.loadControllers();
     await expect(collections.mutations.deleteController(1)).resolves.toBeUndefined();
@@ -329,5 +330,57 @@ describe("a list declared paged, merged item by item and loaded at each connecti
     // The next session may see alarm 1 again.
     collections.patch("alarm", alarm(1));
     expect(entities.alarms).toEqual([alarm(1)]);
+  });
+});
+
+describe("a list shown with another (the MCU cards say which batch each room follows)", () => {
+  const MCUS = "GET /api/mcus/by-client/7";
+  const BATCHES = "GET /api/batches";
+  const answer = (status: number, body: unknown) => Promise.resolve<Answer>({ status, body });
+
+  /** The collections of client 7 over a fetch whose answers by "METHOD path" a test holds; the lists that cross are recorded in order. */
+  function createShownDeps(answers: Record<string, Promise<Answer>>) {
+    const requests: string[] = [];
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const key = `${init?.method ?? "GET"} ${String(input)}`;
+      requests.push(key);
+      const route = (await answers[key]) ?? { status: 404, body: { code: "NOT_FOUND", message: `No route ${key}` } };
+      return new Response(JSON.stringify(route.body), { status: route.status, headers: { "content-type": "application/json" } });
+    }) as typeof globalThis.fetch;
+    const rest = createRestClient({ apiBase: "", fetch });
+    const crossed: EntityName[] = [];
+    const collections = createCollections({ rest: () => rest, clientId: () => 7, changed: (name, change) => void (change.list && crossed.push(name)) });
+    return { collections, requests, crossed };
+  }
+
+  it("loads the batches alongside the MCU list, whose records cross once they have answered, so the first cards paint with their batch line", async () => {
+    const batches = deferred<Answer>();
+    const { collections, requests, crossed } = createShownDeps({ [MCUS]: answer(200, [mcuRecord(0)]), [BATCHES]: batches.promise });
+    const loading = collections.loaders.loadMcus();
+    await settle();
+    expect([...requests].sort()).toEqual([BATCHES, MCUS]);
+    // The MCUs have answered, and wait.
+    expect(crossed).toEqual([]);
+    batches.resolve({ status: 200, body: [batchRecord({ batch_id: 5 })] });
+    await loading;
+    expect(crossed).toEqual(["batches", "mcus"]);
+
+    // Once the batches have answered, a load of the MCUs neither asks for them again nor waits for them.
+    await collections.load("mcus");
+    expect(requests.filter((r) => r === BATCHES)).toHaveLength(1);
+    expect(crossed).toEqual(["batches", "mcus", "mcus"]);
+  });
+
+  it("joins a load of the batches under way, and lets the MCUs cross when it fails", async () => {
+    const batches = deferred<Answer>();
+    const { collections, requests, crossed } = createShownDeps({ [MCUS]: answer(200, [mcuRecord(0)]), [BATCHES]: batches.promise });
+    const batchesLoading = collections.loaders.loadBatches().catch(() => undefined);
+    const loading = collections.loaders.loadMcus();
+    await settle();
+    expect(requests.filter((r) => r === BATCHES)).toHaveLength(1);
+    expect(crossed).toEqual([]);
+    batches.resolve({ status: 500, body: { code: "INTERNAL", message: "Resting" } });
+    await Promise.all([loading, batchesLoading]);
+    expect(crossed).toEqual(["mcus"]);
   });
 });

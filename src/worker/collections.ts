@@ -50,7 +50,7 @@ export interface CollectionsContext {
 const NAMES = Object.keys(COLLECTIONS) as EntityName[];
 /** An item of any collection, as the one cache handles it (each declaration's schema checked it). */
 type Item = Record<string, unknown>;
-const specOf = (name: EntityName) => COLLECTIONS[name] as unknown as CollectionSpec<type.Any, object, Item>;
+const specOf = (name: EntityName) => COLLECTIONS[name] as unknown as CollectionSpec<type.Any, object, Item, type.Any, EntityName>;
 const savedOnDevice = (name: EntityName) => specOf(name).savedOnDevice !== false;
 const idOf = (name: EntityName, item: Item) => item[specOf(name).id] as number;
 const MUTATIONS = NAMES.flatMap((name) => Object.entries(specOf(name).mutations as Record<string, MutationSpec<unknown[]>>).map(([mutation, spec]) => ({ name, mutation, spec })));
@@ -196,11 +196,15 @@ export function createCollections(ctx: CollectionsContext) {
     // A list this session has is shown while it loads again (a reconnect): it is not "loading".
     if (!loadedOnce.has(name)) setLoad(name, { state: "loading" });
     const hearing = specOf(name).merge ? startHearing(name) : null;
+    // What its items are shown with loads alongside (joining a load of it under way): they wait for it.
+    for (const other of shownWithUnanswered(name)) shared(other).catch(() => undefined);
     try {
       await loadFromServer(name, asOf, ticket);
     } catch (err) {
       if (asOf !== generation) throw err;
       if (isUnreachable(err) && savedOnDevice(name)) {
+        const shown = shownWithLoads(name);
+        if (shown) await shown;
         if (await showSaved(name, asOf)) {
           if (asOf === generation) setLoad(name, { state: "ready" });
           return;
@@ -228,12 +232,30 @@ export function createCollections(ctx: CollectionsContext) {
       // A long list's first cards paint before the whole list (megabytes) is built, sent and parsed.
       // One after the other: on one database connection the whole list would hold the first page up.
       const head = await ctx.rest().head(path, schema, spec.headFirst);
+      const shown = shownWithLoads(name);
+      if (shown) await shown;
       if (asOf !== generation) return;
       if (head.total !== null && head.total <= head.items.length) return void answered(name, head.items, ticket);
       ctx.head(name, head.items);
     }
     const value = spec.pages ? ((await fetchPages(name, path, asOf)) as Entities[K]) : await ctx.rest().get(path, schema);
+    const shown = shownWithLoads(name);
+    if (shown) await shown;
     if (asOf === generation) answered(name, value, ticket);
+  }
+  /** The lists `name` is shown with (`shownWith`) that have not answered in this session; one shown from what this device saved counts as answered. */
+  function shownWithUnanswered(name: EntityName): EntityName[] {
+    return (specOf(name).shownWith ?? []).filter((other) => !loadedOnce.has(other) && !ages.has(other));
+  }
+  /**
+   * Settles when the loads under way of the lists `name` is shown with that have not answered yet
+   * have answered or failed: its items wait for them before they cross, and then cross with what
+   * they are shown with (an MCU's card with its batch line) instead of growing when it lands. Null
+   * when there is none to wait for: the answer then crosses at once.
+   */
+  function shownWithLoads(name: EntityName): Promise<unknown> | null {
+    const under = shownWithUnanswered(name).flatMap((other) => inFlight.get(other) ?? []);
+    return under.length === 0 ? null : Promise.all(under.map((p) => p.catch(() => undefined)));
   }
   /** Every page of a paged list, following each page's cursor. */
   async function fetchPages(name: EntityName, path: string, asOf: number): Promise<Item[]> {

@@ -32,7 +32,7 @@ describe("the worker's early requests", () => {
     const { fetch, asked } = recordingFetch({ "/api/mcus/by-client/7": [mcu(0)], [farmsPath]: [] });
     const early = createEarlyFetches(fetch);
     early.start({ kind: "early-fetch", urls: firstListPaths(7).map((p) => `http://farm.test${p}`) });
-    expect(asked).toEqual([`GET http://farm.test${headPath}`, `GET http://farm.test${farmsPath}`]);
+    expect(asked).toEqual([`GET http://farm.test${headPath}`, `GET http://farm.test${farmsPath}`, `GET http://farm.test${API_PATHS.batches}`]);
     const head = early.take(`http://farm.test${headPath}`);
     expect(head).toBeDefined();
     expect(await (await head!).json()).toEqual([mcu(0)]);
@@ -93,7 +93,7 @@ describe("the worker's early requests", () => {
     core.start(7);
     await Promise.all([core.loadMcus(), core.loadFarms()]);
     expect(heads[0]).toBe(FIRST_MCUS);
-    // The head and the farms came from the early requests; only the whole list was asked for after.
+    // The head, the farms and the batches came from the early requests; only the whole list was asked for after.
     expect(late.asked).toEqual(["GET /api/mcus/by-client/7"]);
   });
 
