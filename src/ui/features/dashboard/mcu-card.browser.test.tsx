@@ -10,6 +10,7 @@ import { AppDataProvider, type AppData } from "../../data/provider.tsx";
 import { formatReadingTime } from "../../components/dates.ts";
 import type { Session } from "../../data/session.ts";
 import { createAppStore, type AppStore } from "../../data/store.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
 import { feedStore, wholeList, type StoreFeed } from "../../../test-support/store-feed.ts";
 import { McuCard } from "./mcu-card.tsx";
 
@@ -122,6 +123,24 @@ describe("McuCard in a real browser", () => {
   const card = (name: string) => [...host.querySelectorAll("article")].find((a) => a.querySelector("h3")?.textContent === name)!;
   const toggle = (c: Element, name: string) =>
     [...c.querySelectorAll<HTMLButtonElement>('[role="switch"]')].find((s) => s.id && c.querySelector(`label[for="${s.id}"]`)?.textContent === name)!;
+
+  it("says its readings, devices and switches again in the language and digits the person chooses", async () => {
+    await setLive(live("AA:00:00:00:00:01", 1, {}));
+    await render(<McuCard mcuId={1} />);
+    try {
+      await act(() => startTexts({ language: "ar", digits: "arab" }));
+      const c = card("Room A");
+      const text = c.querySelector("dl")!.textContent!;
+      expect(text).toContain("درجة الحرارة٢٠٫٤ °C١/٢ حساس");
+      expect(text).toContain("CO2٨٥٠ ppm");
+      // The memoized device tiles and switches follow too.
+      expect(toggle(c, "التكييف الحالة").getAttribute("aria-checked")).toBe("true");
+      expect(c.textContent).toContain("التهوية");
+    } finally {
+      await act(() => startTexts());
+    }
+    expect(toggle(card("Room A"), "AC Status").getAttribute("aria-checked")).toBe("true");
+  });
 
   it("shows an online MCU's readings labelled reporting / total sensors, and its device states", async () => {
     await setLive(live("AA:00:00:00:00:01", 1, {}));

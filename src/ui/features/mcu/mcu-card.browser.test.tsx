@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { McuLive, McuManagerCardView } from "../../../contract/live.ts";
 import { createManagerCardViews } from "../../../streams/mcu-manager-view.ts";
+import { startTexts } from "../../../test-support/i18n.ts";
 import { macOf, mcuRecord } from "../../../test-support/records.ts";
 import { wholeList } from "../../../test-support/store-feed.ts";
 import { ConfirmProvider } from "../../components/confirm-dialog.tsx";
@@ -101,6 +102,21 @@ describe("the MCU Manager's card in a real browser", () => {
     await setLive(live({ online: false, status: "offline", lastReadingAt: NOW - 5 * 60_000 }));
     expect(renders).toBe(before + 1);
     expect(text()).toContain("Offline");
+    expect(text()).toContain("5m ago");
+  });
+
+  it("says the same again in the language and digits the person chooses, with no new view from the core", async () => {
+    await setLive(live({ online: false, status: "offline", lastReadingAt: NOW - 5 * 60_000 }));
+    try {
+      await act(() => startTexts({ language: "ar", digits: "arab" }));
+      expect(text()).toContain("غير متصلة");
+      expect(text()).toContain("منذ ٥ دقائق");
+      expect(meter().getAttribute("aria-valuetext")).toMatch(/^٦٤/);
+      await act(() => startTexts({ language: "fr", digits: "latn" }));
+      expect(text()).toContain("il y a 5 min");
+    } finally {
+      await act(() => startTexts());
+    }
     expect(text()).toContain("5m ago");
   });
 });
