@@ -9,7 +9,7 @@ import { notificationsRepo } from "../db/notifications-repo.ts";
 import { sensorCountsRepo, type SensorCounts } from "../db/sensor-counts-repo.ts";
 import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import { writeBoth, type TitleAndBody } from "../texts.ts";
+import { ENGLISH, writeBoth, type Reader, type TitleAndBody } from "../texts.ts";
 import { mayPush, type PushMessage, type PushNotifier } from "./push-sender.ts";
 import {
   applyCounts,
@@ -454,8 +454,9 @@ export function createAlerts(o: AlertOptions) {
     o.push?.(clientId, message).catch((err: Error) => o.log?.(`push: ${err.message}`));
   }
 
-  /** The language the MCU's account reads: its alarm is written in it (each person a call-out reaches reads it in their own). */
+  /** The language the MCU's account reads: its notifications and pushes are written in it (each person a call-out reaches reads theirs in their own). */
   const readerOf = (clientId: number) => clients.readerOf(clientId);
+  const isEnglish = (r: Reader) => r.language === ENGLISH.language && r.digits === ENGLISH.digits;
 
   async function open(entry: McuEntry, s: McuAlarmState, t: number, kind: AlarmKind, words: TitleAndBody, measure?: Measure, sensor?: string): Promise<void> {
     const slot = slotOf(kind, sensor);
@@ -464,8 +465,12 @@ export function createAlerts(o: AlertOptions) {
     const announced = last === undefined || t - last >= repeatMs;
     const prefs = announced ? await preferencesOf(entry.clientId) : null;
     const at = new Date(t);
-    const { title, body } = writeBoth(words, await readerOf(entry.clientId));
-    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind, sensor }, { title, body, words }, at, {
+    // The alarm keeps the server's English words (the app says them again from its fields for a
+    // reader of another language); the account's notification and push are in the account's.
+    const english = writeBoth(words, ENGLISH);
+    const reader = await readerOf(entry.clientId);
+    const { title, body } = isEnglish(reader) ? english : writeBoth(words, reader);
+    const opened = await repo.open({ clientId: entry.clientId, mcuId: entry.mcuId, kind, sensor }, { ...english, words, note: { title, body } }, at, {
       announced,
       notify: prefs !== null && inAppWants(prefs, kind),
       measure,

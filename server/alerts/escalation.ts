@@ -45,8 +45,8 @@ export function createEscalation(o: EscalationOptions) {
   const clients = clientsRepo(o.db);
 
   /**
-   * A call's title and body in the language of the person called: the alarm's words (stored in
-   * its account's language, for an alarm stored without them), and why it is called again.
+   * A call's title and body in the language of the person called: the alarm's words (its stored
+   * English title and body, for an alarm stored without them), and why it is called again.
    */
   function wordsFor(alarm: CalledAlarm, step: number, reason: AlarmNotice["reason"], reader: Reader): { title: string; body: string } {
     const title = alarm.words ? write(alarm.words.title, reader) : alarm.title;

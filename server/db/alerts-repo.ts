@@ -149,11 +149,17 @@ export function alertsRepo(db: Database) {
     /**
      * Opens an alarm; with `notify`, also stores that notification for the bell. Answers null
      * when an alarm of this kind (and sensor) is already unresolved for the MCU (nothing is written then).
-     * `announced` records whether this opening counts for the repeat window. The title and body are
-     * written in the account's language; `words` are kept for the people a call-out reaches, each
-     * of whom reads them in their own.
+     * `announced` records whether this opening counts for the repeat window. The alarm's title and
+     * body are the server's English words; the notification's (`note`) are in the account's
+     * language (the same when absent); `words` are kept for the people a call-out reaches, each of
+     * whom reads them in their own.
      */
-    async open(key: AlarmKey, text: { title: string; body: string; words?: TitleAndBody }, now: Date, o: { announced: boolean; notify: boolean; measure?: Measure }): Promise<Opened | null> {
+    async open(
+      key: AlarmKey,
+      text: { title: string; body: string; words?: TitleAndBody; note?: { title: string; body: string } },
+      now: Date,
+      o: { announced: boolean; notify: boolean; measure?: Measure },
+    ): Promise<Opened | null> {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<AlarmRow>(
           `with a as (
@@ -165,7 +171,8 @@ export function alertsRepo(db: Database) {
         );
         if (!row) return null;
         if (!o.notify) return { alarm: alarmOf(row), notification: null };
-        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, title: text.title, body: text.body }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
+        const note = text.note ?? text;
+        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, title: note.title, body: note.body }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
         await tx.query("update alerts set notification_id = $2 where alert_id = $1", [row.alarm_id, notification.notification_id]);
         return { alarm: alarmOf(row), notification };
       });

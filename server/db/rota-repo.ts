@@ -18,7 +18,7 @@ export interface CalledAlarm {
   alarm_id: number;
   kind: string;
   mcu_id: number;
-  /** As stored: in the language of the farm's account. */
+  /** As stored: the server's English words. */
   title: string;
   body: string;
   /** The words of both, for each person called to read in their own language; null for an alarm stored without them. */

@@ -5,7 +5,7 @@ alter table clients add column language text not null default 'en' check (langua
 alter table clients add column digits text not null default 'latn' check (digits in ('latn', 'arab'));
 
 -- An alarm's words as keys of the server's texts with their values ({"title": {"key": …, "values":
--- …}, "body": …}), beside its title and body written in its account's language: each person its
--- call-out reaches (a member who reads another language) gets them in their own. Null for alarms
--- stored before, or seeded from a notification's words: their title and body are all there is.
+-- …}, "body": …}), beside its title and body in the server's English: each person its call-out
+-- reaches (a member who reads another language) gets them in their own. Null for alarms stored
+-- before, or seeded from a notification's words: their title and body are all there is.
 alter table alerts add column words jsonb;
