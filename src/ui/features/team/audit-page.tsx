@@ -144,12 +144,12 @@ function AuditTrail({ farm }: { farm: Farm }) {
           </div>
         </div>
         <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
-          <button type="submit" className={`btn-primary flex-1 ${touch}`} disabled={problem !== null}>
+          <button type="submit" className={`btn-primary flex-1 whitespace-nowrap ${touch}`} disabled={problem !== null}>
             {t("audit.apply")}
           </button>
           <button
             type="button"
-            className={`btn-secondary flex-1 ${touch}`}
+            className={`btn-secondary flex-1 whitespace-nowrap ${touch}`}
             disabled={!filtered && JSON.stringify(draft) === JSON.stringify(NO_FILTERS)}
             onClick={() => {
               setDraft(NO_FILTERS);
@@ -254,22 +254,24 @@ function Changes({ entry }: { entry: AuditEntry }) {
 function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
   const { t } = useTranslation("team");
   const cell = "px-3 py-2.5 4xl:px-5 4xl:py-4 align-top";
+  // A heading cell centres its text unless told a side (the table's own `start` does not reach it).
+  const head = `${cell} text-start font-semibold`;
   return (
     <div className="card overflow-x-auto">
       <table className="w-full text-start text-sm 4xl:text-xl">
         <caption className="sr-only">{t("audit.caption")}</caption>
         <thead className="bg-gray-50 text-gray-700">
           <tr>
-            <th scope="col" className={`${cell} font-semibold whitespace-nowrap`}>
+            <th scope="col" className={`${head} whitespace-nowrap`}>
               {t("audit.when")}
             </th>
-            <th scope="col" className={`${cell} font-semibold`}>
+            <th scope="col" className={head}>
               {t("audit.who")}
             </th>
-            <th scope="col" className={`${cell} font-semibold`}>
+            <th scope="col" className={head}>
               {t("audit.address")}
             </th>
-            <th scope="col" className={`${cell} font-semibold`}>
+            <th scope="col" className={head}>
               {t("audit.what")}
             </th>
           </tr>
@@ -304,7 +306,11 @@ function AuditList({ entries }: { entries: readonly AuditEntry[] }) {
           <p className="font-semibold text-gray-900 text-base">{whatOf(t, e)}</p>
           <Changes entry={e} />
           <p className="text-gray-600">
-            <span className="font-medium text-gray-800">{e.actor || "—"}</span> · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+            {/* Each set apart in its own direction: a Latin name beside an Arabic date would mix their digits and words. */}
+            <bdi className="font-medium text-gray-800">{e.actor || "—"}</bdi> ·{" "}
+            <time dateTime={e.at}>
+              <bdi>{formatDateTime(e.at)}</bdi>
+            </time>
           </p>
           <p className="font-mono text-xs text-gray-500 break-all">{e.address}</p>
         </li>

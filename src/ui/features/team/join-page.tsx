@@ -5,9 +5,11 @@ import { toCoreError } from "../../../contract/core-error.ts";
 import { INVITATION_CODE_LENGTH, normalizeInvitationCode } from "../../../contract/team-values.ts";
 import type { InvitationPreview } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
+import { LanguageSelect } from "../../components/language-select.tsx";
 import { withNext } from "../../components/next-path.ts";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { roleLabel } from "../../data/farm-roles.ts";
+import { chooseSignedOutLanguage } from "../auth/auth-card.tsx";
 import { useAppData, useClient } from "../../data/provider.tsx";
 import { controlClass } from "./controls.tsx";
 import { groupedCode } from "./invitation-code.ts";
@@ -21,7 +23,7 @@ const touch = "min-h-12";
  * The frame of the Join screen, signed in or out: the brand and a centred card, as on Sign In. The
  * screen has no sidebar (a person who is not signed in yet reaches it from a link).
  */
-function JoinCard({ children }: { children: ReactNode }) {
+function JoinCard({ signedOut = false, children }: { /** Offers the language to read it in, as Sign In does (signed in, it is the client's). */ signedOut?: boolean; children: ReactNode }) {
   const { t } = useTranslation("team");
   const documentTitle = t("join.documentTitle");
   useEffect(() => {
@@ -30,6 +32,7 @@ function JoinCard({ children }: { children: ReactNode }) {
   return (
     <div className="min-h-screen bg-brand-50 flex flex-col items-center justify-center px-4 py-8 sm:py-12">
       <main className="w-full max-w-md 3xl:[zoom:1.25] 4xl:[zoom:2]">
+        {signedOut && <LanguageSelect onChoose={chooseSignedOutLanguage} className="justify-end mb-4" />}
         <p className="flex items-center justify-center gap-3 mb-6 text-xl font-bold text-brand-900">
           <span className="inline-flex items-center justify-center w-11 h-11 rounded-xl bg-brand-900 shadow-sm">
             <img src="/favicon.svg" alt="" width={32} height={32} className="w-8 h-8" />
@@ -58,7 +61,7 @@ export default function JoinPage() {
 
   if (!client) {
     return (
-      <JoinCard>
+      <JoinCard signedOut>
         <p className="text-gray-700 leading-relaxed">{fromLink ? t("join.signedOutWithCode") : t("join.signedOut")}</p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Link to={withNext("/login", here)} className={`btn-primary ${touch}`}>

@@ -41,7 +41,24 @@ function timeZones(current: string): string[] | null {
 const WEEK = [1, 2, 3, 4, 5, 6, 0] as const;
 
 /** A weekday's name (0 = Sunday) in the reader's language, whole ("Saturday") or short ("Sat"): 1 January 2023 was a Sunday. */
-const weekdayName = (day: number, weekday: "long" | "short") => dateTimeFormat({ weekday, timeZone: "UTC" }).format(Date.UTC(2023, 0, 1 + day));
+const weekdayName = (day: number, weekday: "long" | "short" | "narrow") => dateTimeFormat({ weekday, timeZone: "UTC" }).format(Date.UTC(2023, 0, 1 + day));
+
+/**
+ * A day's chip: its short name ("Mon", "lun."). Where a language's short names are whole words
+ * (Arabic's "الأربعاء"), seven of them do not fit a phone's row: there the chip shows the letter
+ * calendars use ("ر"), and the short name from a wider screen up. Its whole name is its label.
+ */
+function DayChipText({ day }: { day: number }) {
+  const short = weekdayName(day, "short");
+  const wordy = WEEK.some((d) => weekdayName(d, "short").length > 4);
+  if (!wordy) return <>{short}</>;
+  return (
+    <>
+      <span className="sm:hidden">{weekdayName(day, "narrow")}</span>
+      <span className="hidden sm:inline">{short}</span>
+    </>
+  );
+}
 
 /** Minutes as typed, in the reader's digits when they are a whole number; "…" while the field is empty. */
 const typedMinutes = (t: TFunction<"team">, typed: string) => (/^\s*\d+\s*$/.test(typed) ? formatFixed(Number(typed), 0) : typed || t("rota.unset"));
@@ -361,7 +378,7 @@ function ShiftCard({
                 onClick={() => toggleDay(day)}
                 className={`min-h-12 rounded-lg border text-sm 4xl:text-xl font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed ${on ? "border-brand-700 bg-brand-700 text-white" : "border-gray-300 bg-white text-gray-700 hover:bg-gray-50"}`}
               >
-                {weekdayName(day, "short")}
+                <DayChipText day={day} />
               </button>
             );
           })}
