@@ -7,7 +7,6 @@ import type { Rota, RotaShift } from "./rota.ts";
  */
 
 export const ROTA_LIMITS = { shifts: 50, repeat: { min: 1, max: 60, default: 5 }, escalate: { min: 1, max: 240, default: 15 } } as const;
-export const WEEKDAY_LABELS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 
 /** A farm without a rota: nobody on call, alarms go as before (to the account, as its preferences say). */
 export const emptyRota = (farmId: number): Rota => ({ farm_id: farmId, time_zone: "UTC", repeat_minutes: ROTA_LIMITS.repeat.default, escalate_minutes: ROTA_LIMITS.escalate.default, shifts: [] });

@@ -57,18 +57,3 @@ export const normalizeInvitationCode = (raw: string): string => raw.replace(/[\s
 /** What an audit entry is about. */
 export const AUDIT_KINDS = ["farm", "mcu", "controller", "sensor", "profile", "link", "recipe", "batch", "member", "invitation", "rota", "command"] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
-export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
-  farm: "Farm",
-  mcu: "MCU",
-  controller: "Controller",
-  sensor: "Sensor",
-  profile: "Setting profile",
-  link: "Profile link",
-  recipe: "Recipe",
-  batch: "Batch",
-  member: "Member",
-  invitation: "Invitation",
-  rota: "On-call rota",
-  command: "Command",
-};
-
