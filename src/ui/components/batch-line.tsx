@@ -1,6 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import type { McuGrowView } from "../../contract/live.ts";
+import type { McuGrowPlace, McuGrowView } from "../../contract/live.ts";
+import type { TFunction } from "i18next";
+
+/** Where the batch is, in the reader's language (the phase's name and what it waits for are the grower's own words). */
+function placeText(t: TFunction<"common">, place: McuGrowPlace): string {
+  if (place.state === "held") return t("batchLine.place.held", { phase: place.phase });
+  if (place.state === "waiting") return t("batchLine.place.waiting", { phase: place.phase, day: place.day, confirm: place.confirm });
+  return t("batchLine.place.day", { phase: place.phase, day: place.day, days: place.days });
+}
 
 /**
  * The batch an MCU follows, on its cards: which one (a link to it) and where it is ("Fruiting · day
@@ -18,7 +26,7 @@ export function BatchLine({ grow, profileName, className = "", prefix = true }: 
         <Link to={`/batches/${grow.batchId}`} className="font-medium text-brand-700 hover:underline">
           {grow.batchName}
         </Link>
-        <span className="block text-brand-800 font-medium">{grow.label}</span>
+        <span className="block text-brand-800 font-medium">{placeText(t, grow.place)}</span>
       </p>
       {profileName !== null && <p className="text-xs 4xl:text-base text-gray-600">{t("batchLine.profileSetAside", { name: profileName })}</p>}
     </div>
