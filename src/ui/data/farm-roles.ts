@@ -1,9 +1,9 @@
 import type { TFunction } from "i18next";
 import { useCallback, useMemo } from "react";
-import { useTranslation } from "react-i18next";
 import type { FarmRole } from "../../contract/team.ts";
 import { can, higherRole } from "../../contract/team-values.ts";
 import type { Right, Role } from "../../contract/team.ts";
+import { i18n, useLocale } from "../i18n/i18n.ts";
 import { useCollection, useRecord } from "./hooks.ts";
 
 /**
@@ -22,6 +22,13 @@ export const roleLabel = (t: TFunction<"team">, role: Role): string => t(`roles.
  */
 export const roleRefusalText = (t: TFunction<"team">, role: Role, right: Right): string => t("refusal", { role: roleLabel(t, role), right: t(`rights.${right}`) });
 
+/**
+ * The team texts in the language of the moment, for the hooks below: their callers re-render on a
+ * change of language through `useLocale()`, a light subscription, since a dashboard of thousands of
+ * cards asks each card's refusal (a translation hook each would be many subscriptions).
+ */
+const teamTexts = i18n.getFixedT(null, "team");
+
 const roleOn = (list: readonly FarmRole[], farmId: number | null | undefined): Role | null => (farmId == null ? null : (list.find((r) => r.farm_id === farmId)?.role ?? null));
 
 /** The person's role on a farm; null while unknown (not loaded, or a farm they do not see). */
@@ -32,9 +39,9 @@ export function useFarmRole(farmId: number | null | undefined): Role | null {
 
 /** Why the person may not do `right` on a farm ("A Viewer on this farm cannot switch controllers"), or null when they may. */
 export function useRefusal(farmId: number | null | undefined, right: Right): string | null {
-  const { t } = useTranslation("team");
+  useLocale();
   const role = useFarmRole(farmId);
-  return role && !can(role, right) ? roleRefusalText(t, role, right) : null;
+  return role && !can(role, right) ? roleRefusalText(teamTexts, role, right) : null;
 }
 
 /** The same for an MCU: its farm's role decides. */
@@ -47,7 +54,7 @@ export function useMcuRefusal(mcuId: number, right: Right): string | null {
  * their own account's things they may; in another's, their highest role on its farms decides.
  */
 export function useAccountRefusal(accountId: number | null | undefined, right: Right): string | null {
-  const { t } = useTranslation("team");
+  useLocale();
   const select = useCallback(
     (list: readonly FarmRole[]) => {
       const roles = list.filter((r) => r.owner_id === accountId).map((r) => r.role);
@@ -56,7 +63,7 @@ export function useAccountRefusal(accountId: number | null | undefined, right: R
     [accountId],
   );
   const role = useCollection("farmRoles", select);
-  return role && !can(role, right) ? roleRefusalText(t, role, right) : null;
+  return role && !can(role, right) ? roleRefusalText(teamTexts, role, right) : null;
 }
 
 /** The farms where the person may do `right` (a farm picker's choices), by id; null while the roles are unknown. */
