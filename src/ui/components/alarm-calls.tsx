@@ -6,6 +6,7 @@ import { ESCALATION_STEPS } from "../../contract/rota-values.ts";
 import type { AlarmNotice } from "../../contract/rota.ts";
 import { useAppData } from "../data/provider.tsx";
 import { dateTimeFormat } from "../i18n/format.ts";
+import { useLocale } from "../i18n/i18n.ts";
 import { formatDateTime } from "./dates.ts";
 import { messageOf } from "./toasts.ts";
 
@@ -33,6 +34,8 @@ type CallsLoad = { status: "loading" } | { status: "error"; message: string } | 
 export function AlarmCalls({ alarmId }: { alarmId: number }) {
   const { core } = useAppData();
   const { t } = useTranslation("team");
+  // Times in the reader's digits: rendered again when only the digits change.
+  useLocale();
   const [load, setLoad] = useState<CallsLoad>({ status: "loading" });
   const [attempt, setAttempt] = useState(0);
 

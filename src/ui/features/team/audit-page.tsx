@@ -10,6 +10,7 @@ import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf } from "../../components/toasts.ts";
 import { useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { auditCsvUrl, auditQueryOf, filtersProblem, NO_FILTERS, type AuditFilters } from "./audit-filters.ts";
 import { changeSummary } from "./audit-summary.ts";
 import { controlClass, touch } from "./controls.tsx";
@@ -253,6 +254,8 @@ function Changes({ entry }: { entry: AuditEntry }) {
 /** A laptop's or a wall's table of the changes, newest first. */
 function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
   const { t } = useTranslation("team");
+  // Numbers and dates in the reader's digits: rendered again when only the digits change.
+  useLocale();
   const cell = "px-3 py-2.5 4xl:px-5 4xl:py-4 align-top";
   // A heading cell centres its text unless told a side (the table's own `start` does not reach it).
   const head = `${cell} text-start font-semibold`;
@@ -299,6 +302,8 @@ function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
 /** A phone's list of the changes: each one stacked, what first. */
 function AuditList({ entries }: { entries: readonly AuditEntry[] }) {
   const { t } = useTranslation("team");
+  // Numbers and dates in the reader's digits: rendered again when only the digits change.
+  useLocale();
   return (
     <ol className="card divide-y divide-gray-100" aria-label={t("audit.caption")}>
       {entries.map((e) => (

@@ -12,6 +12,7 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { roleLabel } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { copyText, groupedCode, joinLink } from "./invitation-code.ts";
 import { roleSummary } from "./role-summary.ts";
@@ -151,6 +152,8 @@ export function InviteDialog({ farmId, farmName, open, onClose, onCreated }: { f
 /** The new code, large and grouped for reading aloud, its join link, and copy buttons. */
 function CreatedCode({ created, onCopied, onDone }: { created: CreatedInvitation; onCopied: () => void; onDone: () => void }) {
   const { t } = useTranslation("team");
+  // Numbers and dates in the reader's digits: rendered again when only the digits change.
+  useLocale();
   const link = joinLink(window.location.origin, created.code);
   const expires = formatDate(created.invitation.expires_at);
 

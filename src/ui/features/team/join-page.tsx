@@ -11,6 +11,7 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { roleLabel } from "../../data/farm-roles.ts";
 import { chooseSignedOutLanguage } from "../auth/auth-card.tsx";
 import { useAppData, useClient } from "../../data/provider.tsx";
+import { useLocale } from "../../i18n/i18n.ts";
 import { controlClass } from "./controls.tsx";
 import { groupedCode } from "./invitation-code.ts";
 import { roleSummary } from "./role-summary.ts";
@@ -90,6 +91,8 @@ type Check = { status: "idle" } | { status: "checking" } | { status: "refused"; 
 
 function JoinForm({ initialCode }: { initialCode: string }) {
   const { t } = useTranslation("team");
+  // Numbers and dates in the reader's digits: rendered again when only the digits change.
+  useLocale();
   const { core } = useAppData();
   const navigate = useNavigate();
   const [typed, setTyped] = useState(initialCode ? groupedCode(initialCode) : "");

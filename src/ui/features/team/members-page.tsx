@@ -13,6 +13,7 @@ import { useFarmMembers } from "../../data/farm-members.ts";
 import { roleLabel, useRefusal } from "../../data/farm-roles.ts";
 import { useAppData, useClient } from "../../data/provider.tsx";
 import { formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { FarmTeamFrame } from "./farm-team-frame.tsx";
 import { InviteDialog } from "./invite-dialog.tsx";
@@ -31,6 +32,8 @@ const rank = (r: Role) => ROLES.indexOf(r);
 
 function Members({ farm }: { farm: Farm }) {
   const { t } = useTranslation("team");
+  // Numbers and dates in the reader's digits: rendered again when only the digits change.
+  useLocale();
   const { core } = useAppData();
   const me = useClient()?.client_id ?? null;
   const navigate = useNavigate();
@@ -132,6 +135,7 @@ function Members({ farm }: { farm: Farm }) {
 
 function MemberItem({ member, me, manage, busy, onRole, onRemove }: { member: Member; me: boolean; manage: boolean; busy: boolean; onRole: (r: Role) => void; onRemove: () => void }) {
   const { t } = useTranslation("team");
+  useLocale();
   // The farm's account is always its Owner, and one's own role is changed by someone else (or by leaving).
   const editable = manage && !member.account_owner && !me;
   const roleText = member.account_owner ? t("members.ownerAccount") : roleLabel(t, member.role);
@@ -194,6 +198,7 @@ const STATE_LOOKS: Record<Invitation["state"], string> = {
  */
 function Invitations({ farm, memberIds }: { farm: Farm; memberIds: string | null }) {
   const { t } = useTranslation("team");
+  useLocale();
   const { core } = useAppData();
   const confirm = useConfirm();
   const farmId = farm.farm_id;

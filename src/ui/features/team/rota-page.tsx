@@ -14,6 +14,7 @@ import { useNow } from "../../components/use-now.ts";
 import { roleLabel, useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { dateTimeFormat, formatFixed } from "../../i18n/format.ts";
+import { useLocale } from "../../i18n/i18n.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { FarmTeamFrame } from "./farm-team-frame.tsx";
 import { draftOf, endsNextDay, errorsOfRefusal, moveShift, newShift, requestOf, type RotaDraft, type RotaErrors, type ShiftDraft } from "./rota-draft.ts";
@@ -105,6 +106,8 @@ function OnCallNow({ rota, names }: { rota: Rota; names: ReadonlyMap<number, str
 
 function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: Rota; members: readonly Member[]; onSaved: (rota: Rota) => void }) {
   const { t } = useTranslation("team");
+  // Numbers and dates in the reader's digits: rendered again when only the digits change.
+  useLocale();
   const { core } = useAppData();
   const refusal = useRefusal(farmId, "editRota");
   const [draft, setDraft] = useState<RotaDraft>(() => draftOf(saved, browserTimeZone()));
@@ -304,6 +307,7 @@ function ShiftCard({
   onRemove: () => void;
 }) {
   const { t } = useTranslation("team");
+  useLocale();
   const base = `shift-${shift.key}`;
   const path = (f: string) => `shifts.${index}.${f}`;
   const err = (f: string) => errors[path(f)];
