@@ -1,14 +1,13 @@
 import type { TFunction } from "i18next";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toCoreError } from "../../contract/core-error.ts";
 import { ESCALATION_STEPS } from "../../contract/rota-values.ts";
 import type { AlarmNotice } from "../../contract/rota.ts";
 import { useAppData } from "../data/provider.tsx";
 import { dateTimeFormat } from "../i18n/format.ts";
 import { useLocale } from "../i18n/i18n.ts";
 import { formatDateTime } from "./dates.ts";
-import { messageOf } from "./toasts.ts";
+import { failureText } from "./server-refusal.ts";
 
 // 24-hour, as the rota's shifts are written; in the reader's digits.
 const clock = (iso: string) => dateTimeFormat({ hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso));
@@ -44,7 +43,7 @@ export function AlarmCalls({ alarmId }: { alarmId: number }) {
     setLoad({ status: "loading" });
     core.alarmNotices(alarmId).then(
       (notices) => live && setLoad({ status: "ready", notices: [...notices].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)) }),
-      (err: unknown) => live && setLoad({ status: "error", message: messageOf(err, toCoreError(err).message) }),
+      (err: unknown) => live && setLoad({ status: "error", message: failureText(err) }),
     );
     return () => {
       live = false;

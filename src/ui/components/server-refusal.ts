@@ -1,4 +1,4 @@
-import { CoreError } from "../../contract/core-error.ts";
+import { CoreError, toCoreError } from "../../contract/core-error.ts";
 import type { ErrorParams, ErrorReason } from "../../contract/error-reasons.ts";
 import type { FieldError } from "../../contract/errors.ts";
 import type { CommandAck } from "../../contract/realtime.ts";
@@ -60,4 +60,16 @@ export function ackText(ack: Extract<CommandAck, { ok: false }>): string {
 export function fieldRefusalText(e: FieldError): string {
   if (inEnglish()) return e.message;
   return e.reason ? reasonText(e.reason, e.params) : i18n.t("errors:codes.VALIDATION");
+}
+
+/**
+ * What went wrong with a call, for a sentence such as "The members could not be loaded: …": the
+ * server's refusal as refusalText says it, else (no answer, a timeout, a broken answer) the data
+ * core's own words in English and their code's translation in another language.
+ */
+export function failureText(err: unknown): string {
+  const refused = refusalText(err);
+  if (refused !== null) return refused;
+  const e = toCoreError(err);
+  return inEnglish() ? e.message : i18n.t(`errors:codes.${e.code}`);
 }

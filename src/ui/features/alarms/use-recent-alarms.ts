@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Alarm } from "../../../contract/alarms-values.ts";
-import { toCoreError } from "../../../contract/core-error.ts";
 import { useRecentlyResolvedAlarms } from "../../data/active-alarms.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { filterQuery, filtersFrom, filtersToParams, matchesFilters, type AlarmFilters } from "./alarm-filters.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 /** Resolved alarms per page: a few screens of them. */
 export const RECENT_PAGE = 50;
@@ -38,7 +38,7 @@ export function useRecentAlarms(filters: AlarmFilters) {
         if (asOf === request.current) setLoad({ status: "ready", alarms: page.alarms, next: page.next });
       },
       (err: unknown) => {
-        if (asOf === request.current) setLoad({ status: "error", message: toCoreError(err).message });
+        if (asOf === request.current) setLoad({ status: "error", message: failureText(err) });
       },
     );
     return () => {
@@ -57,7 +57,7 @@ export function useRecentAlarms(filters: AlarmFilters) {
       setLoad({ status: "ready", alarms: [...load.alarms, ...page.alarms.filter((a) => !held.has(a.alarm_id))], next: page.next });
       setMore({ loading: false, error: null });
     } catch (err) {
-      if (asOf === request.current) setMore({ loading: false, error: toCoreError(err).message });
+      if (asOf === request.current) setMore({ loading: false, error: failureText(err) });
     }
   }, [core, query, load]);
 

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toCoreError } from "../../../contract/core-error.ts";
 import type { CommandLogEntry, CommandOutcome, StateTarget } from "../../../contract/history.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { resolveRange, type RangeChoice } from "./time-range.ts";
 import { useLoad, type Load } from "./use-load.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 /** The command log's filters; "" is "all". */
 export interface CommandFilters {
@@ -67,7 +67,7 @@ export function useCommandLog(mcuId: number, choice: RangeChoice, rangeKey: stri
       setMore({ key, pages: { entries: [...sofar, ...page.entries], next: page.next_before } });
       setMoreState({ loading: false, error: null });
     } catch (err) {
-      setMoreState({ loading: false, error: toCoreError(err).message });
+      setMoreState({ loading: false, error: failureText(err) });
     }
   }, [core, mcuId, key, shown]);
 

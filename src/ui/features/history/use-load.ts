@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toCoreError } from "../../../contract/core-error.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 export type Load<T> = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; value: T };
 
@@ -22,7 +22,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string): { state: Load<T
         if (request === current.current) setState({ status: "ready", value });
       },
       (err: unknown) => {
-        if (request === current.current) setState({ status: "error", message: toCoreError(err).message });
+        if (request === current.current) setState({ status: "error", message: failureText(err) });
       },
     );
     return () => {

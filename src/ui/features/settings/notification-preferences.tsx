@@ -2,12 +2,12 @@ import { Description, Field, Label, Switch } from "@headlessui/react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences as Preferences } from "../../../contract/alarms-values.ts";
-import { toCoreError } from "../../../contract/core-error.ts";
 import { LoadError, Loading } from "../../components/states.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { DevicePush } from "./device-push.tsx";
 import { ServerMessage, serverMessageOf } from "./server-message.tsx";
+import { failureText } from "../../components/server-refusal.ts";
 
 interface Preference {
   label: string;
@@ -103,7 +103,7 @@ export function NotificationPreferences() {
         setLoad({ status: "ready" });
       },
       (err: unknown) => {
-        if (request === current.current) setLoad({ status: "error", message: toCoreError(err).message });
+        if (request === current.current) setLoad({ status: "error", message: failureText(err) });
       },
     );
     return () => {
@@ -131,7 +131,7 @@ export function NotificationPreferences() {
     } catch (err) {
       // The form keeps every change, so the client can correct and save again.
       notify.error(t("notifications.notSaved"));
-      setServerMessage(serverMessageOf(err) ?? toCoreError(err).message);
+      setServerMessage(serverMessageOf(err) ?? failureText(err));
     } finally {
       setSaving(false);
     }

@@ -1,5 +1,5 @@
 import { CoreError } from "../../../contract/core-error.ts";
-import { refusalText } from "../../components/server-refusal.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 /**
  * SPEC §8 gives the Settings failures a fixed toast ("Update profile Failed", "Update password
@@ -7,7 +7,7 @@ import { refusalText } from "../../components/server-refusal.ts";
  * the form so the client knows what to change.
  */
 export function serverMessageOf(err: unknown): string | null {
-  return err instanceof CoreError ? (refusalText(err) ?? err.message) : null;
+  return err instanceof CoreError ? failureText(err) : null;
 }
 
 export function ServerMessage({ text }: { text: string | null }) {

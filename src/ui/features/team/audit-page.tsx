@@ -1,13 +1,11 @@
 import type { TFunction } from "i18next";
 import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { toCoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
 import { AUDIT_KINDS } from "../../../contract/team-values.ts";
 import type { AuditEntry, AuditKind } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
-import { messageOf } from "../../components/toasts.ts";
 import { useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { useLocale } from "../../i18n/i18n.ts";
@@ -16,6 +14,7 @@ import { changeSummary } from "./audit-summary.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { FarmTeamFrame } from "./farm-team-frame.tsx";
 import { useTeamLoad, useWideScreen } from "./use-team-load.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 /** Farm teams: who changed what on the farm, when and from where. */
 export default function AuditPage() {
@@ -59,7 +58,7 @@ function AuditTrail({ farm }: { farm: Farm }) {
         if (request === current.current) setTrail({ status: "ready", entries: page.entries, next: page.next, more: "idle" });
       },
       (err: unknown) => {
-        if (request === current.current) setTrail({ status: "error", message: messageOf(err, toCoreError(err).message) });
+        if (request === current.current) setTrail({ status: "error", message: failureText(err) });
       },
     );
     return () => {
@@ -75,7 +74,7 @@ function AuditTrail({ farm }: { farm: Farm }) {
       const page = await core.farmAudit(farmId, { ...auditQueryOf(applied), limit: PAGE, cursor: trail.next });
       if (request === current.current) setTrail((t) => (t.status === "ready" ? { status: "ready", entries: [...t.entries, ...page.entries], next: page.next, more: "idle" } : t));
     } catch (err) {
-      if (request === current.current) setTrail((t) => (t.status === "ready" ? { ...t, more: messageOf(err, toCoreError(err).message) } : t));
+      if (request === current.current) setTrail((t) => (t.status === "ready" ? { ...t, more: failureText(err) } : t));
     }
   }
 

@@ -1,13 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { toCoreError } from "../../../contract/core-error.ts";
 import { INVITATION_CODE_LENGTH, normalizeInvitationCode } from "../../../contract/team-values.ts";
 import type { InvitationPreview } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { LanguageSelect } from "../../components/language-select.tsx";
 import { withNext } from "../../components/next-path.ts";
-import { messageOf, notify } from "../../components/toasts.ts";
+import { notify } from "../../components/toasts.ts";
 import { roleLabel } from "../../data/farm-roles.ts";
 import { chooseSignedOutLanguage } from "../auth/auth-card.tsx";
 import { useAppData, useClient } from "../../data/provider.tsx";
@@ -15,6 +14,7 @@ import { useLocale } from "../../i18n/i18n.ts";
 import { controlClass } from "./controls.tsx";
 import { groupedCode } from "./invitation-code.ts";
 import { roleSummary } from "./role-summary.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 const linkClass = "font-medium text-brand-700 hover:text-brand-800 underline underline-offset-2";
 /** A thumb's size; no wall sizes of their own: the card is zoomed whole on a wall screen, as Sign In is. */
@@ -109,7 +109,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
     try {
       setCheck({ status: "ready", code, preview: await core.previewInvitation(code) });
     } catch (err) {
-      setCheck({ status: "refused", message: messageOf(err, toCoreError(err).message) });
+      setCheck({ status: "refused", message: failureText(err) });
     }
   }
 
@@ -134,7 +134,7 @@ function JoinForm({ initialCode }: { initialCode: string }) {
       notify.success(t("join.joined", { farm: farmName }));
       navigate("/dashboard", { replace: true });
     } catch (err) {
-      setJoinError(messageOf(err, toCoreError(err).message));
+      setJoinError(failureText(err));
       setJoining(false);
     }
   }

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toCoreError } from "../../../contract/core-error.ts";
 import { useRetryOnReconnect } from "../../components/use-list-load.ts";
-import { messageOf } from "../../components/toasts.ts";
+import { failureText } from "../../components/server-refusal.ts";
 
 export type TeamLoad<T> = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; value: T };
 
@@ -30,7 +29,7 @@ export function useTeamLoad<T>(load: () => Promise<T>, key: string) {
       },
       (err: unknown) => {
         // The server's own words (a refusal says which right is missing), else what went wrong on the way.
-        if (request === current.current) setState({ status: "error", message: messageOf(err, toCoreError(err).message) });
+        if (request === current.current) setState({ status: "error", message: failureText(err) });
       },
     );
     return () => {
