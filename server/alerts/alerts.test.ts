@@ -127,6 +127,11 @@ describe("alarms", () => {
         farm_name: "Farm",
         title: "Room A: humidity low",
         body: "Humidity is 60%, below 80%.",
+        // What both say, for the app to say in each reader's language.
+        words: {
+          title: { key: "alarms.humidityLow.title", values: { name: "Room A" } },
+          body: { key: "alarms.humidityLow.body", values: { value: { num: 60, decimals: 1 }, limit: 80 } },
+        },
         metric: "humidity",
         opened_value: 60,
         worst_value: 60,

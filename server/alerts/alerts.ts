@@ -1,5 +1,5 @@
 import { alarmPagePath, DEFAULT_NOTIFICATION_PREFERENCES, mcuPagePath, metricValue, type Alarm, type AlarmKind, type AlarmMetric, type NotificationPreferences } from "../../src/contract/alarms-values.ts";
-import type { LiveReading, Notification, ProfileConfig } from "../../src/contract/entities.ts";
+import type { LiveReading, Notification } from "../../src/contract/entities.ts";
 import { BATTERY_REARM_ABOVE, LOW_BATTERY_BELOW, thresholdBreaches, type Breach, type BreachType } from "../../src/contract/conditions.ts";
 import { PUSH_TTL_SECONDS } from "../../src/contract/push.ts";
 import { alertsRepo, type AlarmHistory, type Measure, type WorsenedKind } from "../db/alerts-repo.ts";
@@ -10,6 +10,7 @@ import { sensorCountsRepo, type SensorCounts } from "../db/sensor-counts-repo.ts
 import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
 import { ENGLISH, writeBoth, type Reader, type TitleAndBody } from "../texts.ts";
+import { batteryLowWords, breachWords, mcuOfflineWords } from "./alarm-words.ts";
 import { mayPush, type PushMessage, type PushNotifier } from "./push-sender.ts";
 import {
   applyCounts,
@@ -164,41 +165,6 @@ export function sendsTooMuchWords(name: string, c: Pick<DeviceCutOff, "messages"
     title: { key: "alarms.sendsTooMuch.title", values: { name } },
     body: { key: "alarms.sendsTooMuch.body", values: { name, messages: { num: c.messages, grouped: true }, seconds: c.seconds, perSecond: c.perSecond, cutOff } },
   };
-}
-
-/** A value past a profile limit as the alarm texts write it: a tenth for a percentage or a temperature, whole ppm. */
-const tenths = (v: number) => ({ num: Math.round(v * 10) / 10, decimals: 1 });
-
-/**
- * The words of a profile alarm (thresholdBreaches decides that there is one; its texts are the
- * same in English): the MCU's name, the value read and the limit it is past.
- */
-function breachWords(name: string, type: BreachType, value: number, config: ProfileConfig): TitleAndBody {
-  switch (type) {
-    case "humidity_low":
-      return {
-        title: { key: "alarms.humidityLow.title", values: { name } },
-        body: { key: "alarms.humidityLow.body", values: { value: tenths(value), limit: config.humidifier.humidity_on_below } },
-      };
-    case "co2_high":
-      return {
-        title: { key: "alarms.co2High.title", values: { name } },
-        body: { key: "alarms.co2High.body", values: { value: Math.round(value), limit: config.ventilation.co2_threshold } },
-      };
-    case "soil_moisture_low":
-      return {
-        title: { key: "alarms.soilMoistureLow.title", values: { name } },
-        body: { key: "alarms.soilMoistureLow.body", values: { value: tenths(value), limit: config.irrigation.soil_moisture_on } },
-      };
-    case "temperature_off_target":
-      return {
-        title: { key: "alarms.temperatureOffTarget.title", values: { name } },
-        body: {
-          key: config.ac.based_on === "room_temp" ? "alarms.temperatureOffTarget.bodyRoom" : "alarms.temperatureOffTarget.bodySoil",
-          values: { value: tenths(value), target: config.ac.target_temp },
-        },
-      };
-  }
 }
 
 export function createAlerts(o: AlertOptions) {
@@ -382,7 +348,7 @@ export function createAlerts(o: AlertOptions) {
           calls = true;
           out?.push({
             open: "battery_low",
-            words: { title: { key: "alarms.batteryLow.title", values: { name: entry.name } }, body: { key: "alarms.batteryLow.body", values: { level: Math.round(battery) } } },
+            words: batteryLowWords(entry.name, battery),
             measure: { metric: "batteryLevel", value: battery },
           });
         } else if (worse("battery_low", "batteryLevel", battery, s.worst.get("battery_low"), 0)) {
@@ -465,8 +431,8 @@ export function createAlerts(o: AlertOptions) {
     const announced = last === undefined || t - last >= repeatMs;
     const prefs = announced ? await preferencesOf(entry.clientId) : null;
     const at = new Date(t);
-    // The alarm keeps the server's English words (the app says them again from its fields for a
-    // reader of another language); the account's notification and push are in the account's.
+    // The alarm keeps its words, which the app says in each reader's language, beside its title and
+    // body in the server's English; the account's notification and push are in the account's.
     const english = writeBoth(words, ENGLISH);
     const reader = await readerOf(entry.clientId);
     const { title, body } = isEnglish(reader) ? english : writeBoth(words, reader);
@@ -546,13 +512,8 @@ export function createAlerts(o: AlertOptions) {
         // An MCU offline is its own alarm, not its sensors'.
         forgetSensorReadings(s);
         if (status === "offline") {
-          const words: TitleAndBody = {
-            title: { key: "alarms.mcuOffline.title", values: { name: entry.name } },
-            body: { key: "alarms.mcuOffline.body", values: { name: entry.name, farm: entry.farmName } },
-          };
-          await open(entry, s, t, "mcu_offline", words);
-        }
-        else await backOnline(entry, s, t);
+          await open(entry, s, t, "mcu_offline", mcuOfflineWords(entry.name, entry.farmName));
+        } else await backOnline(entry, s, t);
       });
     },
 

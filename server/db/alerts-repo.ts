@@ -46,8 +46,13 @@ export interface AlarmCursor {
   alarmId: number;
 }
 
-/** An alarm as the database answers it: its times as Date. */
-type AlarmRow = Omit<Alarm, "opened_at" | "acknowledged_at" | "resolved_at"> & { opened_at: Date; acknowledged_at: Date | null; resolved_at: Date | null };
+/** An alarm as the database answers it: its times as Date, its words null when it was stored without them. */
+type AlarmRow = Omit<Alarm, "opened_at" | "acknowledged_at" | "resolved_at" | "words"> & {
+  opened_at: Date;
+  acknowledged_at: Date | null;
+  resolved_at: Date | null;
+  words: TitleAndBody | null;
+};
 
 /**
  * The reading an alarm is about. Alarms stored without it (opened before alarms kept their
@@ -72,11 +77,13 @@ const WORSE: Record<WorsenedKind, string> = {
 
 /** An alarm as the API shows it: the alerts row `a` joined with its MCU and farm (by `JOINS`). */
 const ALARM_COLUMNS = `a.alert_id as alarm_id, a.type as kind, a.state, a.mcu_id, m.mac, m.name as mcu_name, m.farm_id, f.name as farm_name,
-  a.title, a.body, ${METRIC}, a.opened_value, a.worst_value, a.raised_at as opened_at, a.acknowledged_at, a.acknowledged_by, a.ack_comment, a.resolved_at`;
+  a.title, a.body, a.words, ${METRIC}, a.opened_value, a.worst_value, a.raised_at as opened_at, a.acknowledged_at, a.acknowledged_by, a.ack_comment, a.resolved_at`;
 const JOINS = "join mcus m on m.mcu_id = a.mcu_id left join farms f on f.farm_id = m.farm_id";
 
-const alarmOf = ({ opened_at, acknowledged_at, resolved_at, ...rest }: AlarmRow): Alarm => ({
+const alarmOf = ({ opened_at, acknowledged_at, resolved_at, words, ...rest }: AlarmRow): Alarm => ({
   ...rest,
+  // An alarm stored without words has none to carry: its title and body are all there is.
+  ...(words ? { words } : {}),
   opened_at: iso(opened_at),
   acknowledged_at: isoOrNull(acknowledged_at),
   resolved_at: isoOrNull(resolved_at),
@@ -291,17 +298,24 @@ export function alertsRepo(db: Database) {
 
 /**
  * Records an alarm that a notification already announced (the demo's seed), inside the caller's
- * transaction; its words are the notification's.
+ * transaction; its title and body are the notification's, and `words` what they say, when given
+ * (without them, every reader reads the notification's texts).
  */
-export async function recordOpenAlert(sql: Sql, key: { clientId: number; mcuId: number; type: AlarmKind }, notificationId: number, raisedAt: Date): Promise<void> {
+export async function recordOpenAlert(
+  sql: Sql,
+  key: { clientId: number; mcuId: number; type: AlarmKind },
+  notificationId: number,
+  raisedAt: Date,
+  words?: TitleAndBody,
+): Promise<void> {
   // The notification leads to the alarm, as one the engine stores does.
   await sql.query(
     `with a as (
-       insert into alerts (client_id, mcu_id, type, raised_at, notification_id, title, body, announced)
-       select $1, $2, $3, $4, notification_id, title, body, true from notifications where notification_id = $5
+       insert into alerts (client_id, mcu_id, type, raised_at, notification_id, title, body, announced, words)
+       select $1, $2, $3, $4, notification_id, title, body, true, $6::jsonb from notifications where notification_id = $5
        returning alert_id, mcu_id, notification_id
      )
      update notifications n set alarm_id = a.alert_id, mcu_id = a.mcu_id from a where n.notification_id = a.notification_id`,
-    [key.clientId, key.mcuId, key.type, raisedAt, notificationId],
+    [key.clientId, key.mcuId, key.type, raisedAt, notificationId, words ? JSON.stringify(words) : null],
   );
 }

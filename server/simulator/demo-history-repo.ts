@@ -4,6 +4,7 @@ import type { ProfileConfig } from "../../src/contract/entities.ts";
 import type { SwitchReason } from "../../src/contract/switch-reasons.ts";
 import type { Sql } from "../db/database.ts";
 import type { StateChange } from "../history/state-tracker.ts";
+import type { TitleAndBody } from "../texts.ts";
 
 /** A demo MCU as the seeded day needs it: its owner (who sends the grower's commands) and linked profile. */
 export interface DemoMcu {
@@ -39,6 +40,7 @@ export interface SeededAlarmRow {
   resolvedAt: number;
   title: string;
   body: string;
+  words: TitleAndBody;
   acknowledgedAt: number | null;
   acknowledgedBy: string | null;
   ackComment: string | null;
@@ -125,9 +127,21 @@ export function demoHistoryRepo(sql: Sql) {
     /** Writes an alarm that opened and resolved (not announced). */
     async insertResolvedAlarm(a: SeededAlarmRow): Promise<void> {
       await sql.query(
-        `insert into alerts (client_id, mcu_id, type, state, raised_at, resolved_at, title, body, announced, acknowledged_at, acknowledged_by, ack_comment)
-         values ($1, $2, $3, 'resolved', $4, $5, $6, $7, false, $8, $9, $10)`,
-        [a.clientId, a.mcuId, a.kind, iso(a.openedAt), iso(a.resolvedAt), a.title, a.body, a.acknowledgedAt === null ? null : iso(a.acknowledgedAt), a.acknowledgedBy, a.ackComment],
+        `insert into alerts (client_id, mcu_id, type, state, raised_at, resolved_at, title, body, announced, acknowledged_at, acknowledged_by, ack_comment, words)
+         values ($1, $2, $3, 'resolved', $4, $5, $6, $7, false, $8, $9, $10, $11)`,
+        [
+          a.clientId,
+          a.mcuId,
+          a.kind,
+          iso(a.openedAt),
+          iso(a.resolvedAt),
+          a.title,
+          a.body,
+          a.acknowledgedAt === null ? null : iso(a.acknowledgedAt),
+          a.acknowledgedBy,
+          a.ackComment,
+          JSON.stringify(a.words),
+        ],
       );
     },
   };

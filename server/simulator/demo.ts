@@ -1,5 +1,6 @@
 import type { ControllerType, ProfileConfig, SensorType } from "../../src/contract/entities.ts";
 import type { PasswordHasher } from "../auth/password.ts";
+import { batteryLowWords } from "../alerts/alarm-words.ts";
 import { recordOpenAlert } from "../db/alerts-repo.ts";
 import { clientsRepo } from "../db/clients-repo.ts";
 import type { Database } from "../db/database.ts";
@@ -11,6 +12,7 @@ import { profilesRepo } from "../db/profiles-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
 import { demoClaimCode, hashClaimCode } from "../devices/device-keys.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
+import { ENGLISH, writeBoth } from "../texts.ts";
 import { demoRepo } from "./demo-repo.ts";
 import { seedDemoGrowCycles } from "./demo-grow.ts";
 import type { SensorCounts } from "./physics.ts";
@@ -150,13 +152,11 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       await notes.create(id, { type: "subscribe", title: "Welcome to Mushroom Farm", body: "Your demo farms are live: 12 MCUs report every few seconds." }, minutesAgo(90));
       await notes.create(id, { type: "wash", title: "Wash day", body: "Clean and sanitise Tunnel 2 before the next flush." }, minutesAgo(45));
       const packingCooler = FARMS.flatMap((f) => f.rooms).indexOf("Packing Cooler");
-      const batteryLow = await notes.create(
-        id,
-        { type: "battery_low", title: "Packing Cooler: battery low", body: `Battery at ${LOW_BATTERY.get(packingCooler)}%. Replace or charge it soon.` },
-        minutesAgo(5),
-      );
+      // Words as the alarm engine keeps them, so that the alarm reads in each person's language; the demo's account reads English.
+      const batteryWords = batteryLowWords("Packing Cooler", LOW_BATTERY.get(packingCooler)!);
+      const batteryLow = await notes.create(id, { type: "battery_low", ...writeBoth(batteryWords, ENGLISH) }, minutesAgo(5));
       // The alert that notification announced is open: the fleet's first low reading does not raise it again.
-      await recordOpenAlert(tx, { clientId: id, mcuId: mcuIds[packingCooler]!, type: "battery_low" }, batteryLow.notification_id, minutesAgo(5));
+      await recordOpenAlert(tx, { clientId: id, mcuId: mcuIds[packingCooler]!, type: "battery_low" }, batteryLow.notification_id, minutesAgo(5), batteryWords);
       await demo.markWelcomeRead(id);
     });
   }

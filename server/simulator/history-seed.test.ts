@@ -3,6 +3,7 @@ import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { openTestDatabase } from "../test-support/test-server.ts";
+import { ENGLISH, writeBoth, type TitleAndBody } from "../texts.ts";
 import { ensureDemo } from "./demo.ts";
 import { seedDemoHistory } from "./history-seed.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
@@ -106,9 +107,21 @@ describe("the demo's day of history", () => {
   });
 
   it("lists the day's alarms as the live engine would have opened them: the fan-off rooms' CO2, acknowledged by the grower, resolved once the fan ran again", async () => {
-    const alarms = await db.query<{ mcu_id: number; type: string; state: string; raised_at: Date; resolved_at: Date; acknowledged_by: string | null; ack_comment: string | null; title: string; body: string; announced: boolean }>(
-      "select mcu_id, type, state, raised_at, resolved_at, acknowledged_by, ack_comment, title, body, announced from alerts where resolved_at is not null order by mcu_id, raised_at",
-    );
+    const alarms = await db.query<{
+      mcu_id: number;
+      type: string;
+      state: string;
+      raised_at: Date;
+      resolved_at: Date;
+      acknowledged_by: string | null;
+      ack_comment: string | null;
+      title: string;
+      body: string;
+      announced: boolean;
+      words: TitleAndBody | null;
+    }>("select mcu_id, type, state, raised_at, resolved_at, acknowledged_by, ack_comment, title, body, announced, words from alerts where resolved_at is not null order by mcu_id, raised_at");
+    // Each with its words, as the live engine keeps them, which say its title and body in English (and each reader's language in the app).
+    for (const a of alarms) expect(a.words && writeBoth(a.words, ENGLISH)).toEqual({ title: a.title, body: a.body });
     const co2 = alarms.filter((a) => a.type === "co2_high");
     // Every fourth room from the second had its fan off; the ones with a linked profile (all three) have limits to leave.
     expect(co2.map((a) => a.mcu_id)).toEqual([ids[1]!.mcu_id, ids[5]!.mcu_id, ids[9]!.mcu_id]);
@@ -130,6 +143,14 @@ describe("the demo's day of history", () => {
       expect(new Date(a.resolved_at).getTime() - new Date(a.raised_at).getTime()).toBeGreaterThanOrEqual(2 * 60_000);
       expect(a.title.startsWith(ids.find((m) => m.mcu_id === a.mcu_id)!.name)).toBe(true);
     }
+  });
+
+  it("keeps the words of the demo's open low-battery alarm, which say its title and body as its notification does", async () => {
+    const [open] = await db.query<{ title: string; body: string; words: TitleAndBody | null; note_title: string; note_body: string }>(
+      "select a.title, a.body, a.words, n.title as note_title, n.body as note_body from alerts a join notifications n on n.notification_id = a.notification_id where a.state = 'open' and a.type = 'battery_low'",
+    );
+    expect(open).toMatchObject({ title: "Packing Cooler: battery low", body: "Battery at 24%. Replace or charge it soon.", note_title: "Packing Cooler: battery low" });
+    expect(writeBoth(open!.words!, ENGLISH)).toEqual({ title: open!.title, body: open!.body });
   });
 
   it("keeps state changes and the automation's switching consistent: each change differs from the one before", async () => {

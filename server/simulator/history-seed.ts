@@ -1,13 +1,15 @@
-import type { AlarmKind } from "../../src/contract/alarms-values.ts";
+import { metricValue, type AlarmKind } from "../../src/contract/alarms-values.ts";
 import { thresholdBreaches, type Breach } from "../../src/contract/conditions.ts";
 import type { LiveReading, ProfileConfig } from "../../src/contract/entities.ts";
 import type { CommandTarget } from "../../src/contract/realtime.ts";
+import { breachWords } from "../alerts/alarm-words.ts";
 import type { Database } from "../db/database.ts";
 import { ensurePartitions } from "../history/partitions.ts";
 import { MINUTE_MS, MinuteRollups } from "../history/rollups.ts";
 import { recomputeHours, upsertMinuteRows } from "../history/rollups-repo.ts";
 import { StateTracker, type StateChange } from "../history/state-tracker.ts";
 import { giveReasons } from "../history/switch-reasons-repo.ts";
+import { ENGLISH, writeBoth, type TitleAndBody } from "../texts.ts";
 import { demoHistoryRepo, type SeededCommand } from "./demo-history-repo.ts";
 import { ambientAt, DEFAULT_CONFIG, initialRoom, rng, stepRoom, telemetryOf, type RoomState } from "./physics.ts";
 import type { FleetDevice } from "./simulated-mcu.ts";
@@ -32,6 +34,8 @@ export interface SeededAlarm {
   resolvedAt: number;
   title: string;
   body: string;
+  /** What title and body say, as the live engine keeps them: each reader reads them in their own language. */
+  words: TitleAndBody;
 }
 
 /**
@@ -42,7 +46,7 @@ export interface SeededAlarm {
  */
 export class AlarmReplay {
   private readonly since = new Map<AlarmKind, number>();
-  private readonly open = new Map<AlarmKind, { openedAt: number; title: string; body: string; clearSince: number | null }>();
+  private readonly open = new Map<AlarmKind, { openedAt: number; words: TitleAndBody; clearSince: number | null }>();
   readonly done: SeededAlarm[] = [];
 
   constructor(
@@ -60,14 +64,16 @@ export class AlarmReplay {
       }
       const since = this.since.get(b.type) ?? t;
       this.since.set(b.type, since);
-      if (t - since >= ALARM_GRACE_MS) this.open.set(b.type, { openedAt: t, title: b.title, body: b.body, clearSince: null });
+      // A breach is of a value the reading has, under a profile (thresholdBreaches finds none without one).
+      if (t - since >= ALARM_GRACE_MS) this.open.set(b.type, { openedAt: t, words: breachWords(this.name, b.type, metricValue(reading, b.metric)!, this.config!), clearSince: null });
     }
     for (const kind of this.since.keys()) if (!breaches.some((b) => b.type === kind) && !this.open.has(kind)) this.since.delete(kind);
     for (const [kind, open] of this.open) {
       if (breaches.some((b) => b.type === kind)) continue;
       open.clearSince ??= t;
       if (t - open.clearSince >= ALARM_HOLD_MS) {
-        this.done.push({ kind, openedAt: open.openedAt, resolvedAt: t, title: open.title, body: open.body });
+        // Written as the live engine writes an alarm's own title and body: in the server's English.
+        this.done.push({ kind, openedAt: open.openedAt, resolvedAt: t, ...writeBoth(open.words, ENGLISH), words: open.words });
         this.open.delete(kind);
         this.since.delete(kind);
       }

@@ -98,6 +98,32 @@ export const ALARM_COMMENT_MAX = 500;
 /** One page of the alarm list: at most this many (default 50). */
 export const ALARM_PAGE_MAX = 200;
 
+/**
+ * A text the server writes, as words each reader reads in their own language: a key of the
+ * server's texts (`src/locales/<language>/server.json`), the values it names and `count`, which
+ * picks a plural form. A value is a name as it is, a number (written as JavaScript writes it, in
+ * the reader's digits, without grouping), a number with at most `decimals` decimals (grouped when
+ * `grouped`), or words of its own (a unit, a metric's name). server/texts.ts writes them.
+ */
+export interface Words {
+  key: string;
+  values?: Record<string, string | number | WordsNumber | Words>;
+  count?: number;
+}
+
+/** A number in words: at most `decimals` decimals (all it has when absent), grouped ("1,234") only when `grouped`. */
+export interface WordsNumber {
+  num: number;
+  decimals?: number;
+  grouped?: boolean;
+}
+
+/** An alarm's title and body as words. */
+export interface AlarmWords {
+  title: Words;
+  body: Words;
+}
+
 /** One alarm as the API and the `alarm` socket event carry it. */
 export interface Alarm {
   alarm_id: number;
@@ -112,6 +138,12 @@ export interface Alarm {
   title: string;
   /** The condition when it opened: "Humidity is 78%, below 85%." */
   body: string;
+  /**
+   * What `title` and `body` say, as words, for each reader to read in their own language (the
+   * server stores both texts in English). Absent for an alarm stored without them (opened before
+   * alarms kept them, or seeded from a notification's texts): its title and body are all there is.
+   */
+  words?: AlarmWords;
   /** The reading it is about; null for an MCU offline, a sensor missing, and alarms opened before alarms kept their values. */
   metric: AlarmMetric | null;
   /** The metric's value when it opened (what `body` says). */

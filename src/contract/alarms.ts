@@ -1,4 +1,4 @@
-import { type } from "arktype";
+import { scope, type } from "arktype";
 import type { RequestSchema } from "./api.ts";
 import {
   ALARM_COMMENT_MAX,
@@ -9,6 +9,7 @@ import {
   ALARM_STATES,
   type Alarm,
   type AlarmKind,
+  type AlarmWords,
   type AlarmPage,
   type AlarmStateFilter,
   type FarmAcknowledgement,
@@ -23,6 +24,13 @@ import { idField, optionalText } from "./fields.ts";
 
 export * from "./alarms-values.ts";
 
+/** An alarm's words (`AlarmWords`): words may name words of their own, to any depth. */
+const words = scope({
+  wordsNumber: { num: "number", "decimals?": "number", "grouped?": "boolean" },
+  words: { key: "string", "values?": "Record<string, string | number | wordsNumber | words>", "count?": "number" },
+  alarmWords: { title: "words", body: "words" },
+}).export();
+
 /** One alarm as the API and the `alarm` socket event carry it (fields documented on `Alarm`). */
 export const alarm = type({
   alarm_id: "number.integer",
@@ -35,6 +43,7 @@ export const alarm = type({
   farm_name: "string | null",
   title: "string",
   body: "string",
+  "words?": words.alarmWords,
   metric: type.enumerated(...ALARM_METRICS).or("null"),
   opened_value: "number | null",
   worst_value: "number | null",
@@ -163,6 +172,6 @@ export const notificationPreferencesRequest = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShapes: [
   Same<AlarmListQuery, { state?: AlarmStateFilter; farm_id?: number; mcu_id?: number; kind?: AlarmKind; limit?: number; cursor?: string }>,
-  Same<typeof alarm.infer, Alarm>, Same<typeof alarmPage.infer, AlarmPage>, Same<typeof notificationPreferences.infer, NotificationPreferences>,
-  Same<typeof farmAcknowledgement.infer, FarmAcknowledgement>] = [true, true, true, true, true];
+  Same<typeof alarm.infer, Alarm>, Same<typeof words.alarmWords.infer, AlarmWords>, Same<typeof alarmPage.infer, AlarmPage>, Same<typeof notificationPreferences.infer, NotificationPreferences>,
+  Same<typeof farmAcknowledgement.infer, FarmAcknowledgement>] = [true, true, true, true, true, true];
 void sameShapes;

@@ -6,6 +6,7 @@ alter table clients add column digits text not null default 'latn' check (digits
 
 -- An alarm's words as keys of the server's texts with their values ({"title": {"key": …, "values":
 -- …}, "body": …}), beside its title and body in the server's English: each person its call-out
--- reaches (a member who reads another language) gets them in their own. Null for alarms stored
--- before, or seeded from a notification's words: their title and body are all there is.
+-- reaches (a member who reads another language) gets them in their own, and the API carries them
+-- for the app to say in its reader's. Null for alarms stored before, or seeded from a
+-- notification's texts alone: their title and body are all there is.
 alter table alerts add column words jsonb;

@@ -128,6 +128,20 @@ describe("GET /api/alarms", () => {
     expect(page.alarms[1]).toMatchObject({ state: "acknowledged", acknowledged_by: "someone", acknowledged_at: "2026-06-01T10:29:00.000Z" });
   });
 
+  it("carries each alarm's words, for the app to say in its reader's language, and none for an alarm stored without them", async () => {
+    const words = {
+      title: { key: "alarms.humidityLow.title", values: { name: "Room A" } },
+      body: { key: "alarms.humidityLow.body", values: { value: { num: 78.4, decimals: 1 }, limit: 85 } },
+    };
+    const [said] = await server.db.query<{ alert_id: number }>("update alerts set words = $1 where client_id = $2 and title = 'humidity_low 60' returning alert_id", [
+      JSON.stringify(words),
+      a.clientId,
+    ]);
+    const all = (await list(a, { state: "all" })).alarms;
+    expect(all.find((x) => x.alarm_id === said!.alert_id)!.words).toEqual(words);
+    expect(all.filter((x) => x.alarm_id !== said!.alert_id && "words" in x)).toEqual([]);
+  });
+
   it("filters by state, farm, MCU and kind, together", async () => {
     expect(titles(await list(a, { state: "resolved" }))).toEqual(["humidity_low 60", "mcu_offline 90"]);
     expect(titles(await list(a, { state: "all" }))).toHaveLength(6);
@@ -391,6 +405,8 @@ describe("the alarm socket event, from a device's readings to the owner's socket
     await report(12);
     const open = alarmSchema.assert(await opened);
     expect(open).toMatchObject({ kind: "battery_low", mac: dev.mac, farm_id: owner.farmId, farm_name: "Test farm", title: `MCU ${dev.mac.slice(-5)}: battery low` });
+    // Its words too: the app says them in each reader's language.
+    expect(open.words).toEqual({ title: { key: "alarms.batteryLow.title", values: { name: `MCU ${dev.mac.slice(-5)}` } }, body: { key: "alarms.batteryLow.body", values: { level: 12 } } });
 
     const acknowledged = nextEvent<Alarm>(socket, ALARM_EVENT, (x) => x.alarm_id === open.alarm_id && x.state === "acknowledged");
     const answer = await owner.http.post(ALARM_PATHS.acknowledge(open.alarm_id), { comment: "On it" });
@@ -404,7 +420,7 @@ describe("the alarm socket event, from a device's readings to the owner's socket
       await new Promise((r) => setTimeout(r, 100));
     }
     const done = alarmSchema.assert(await resolved);
-    expect(done).toMatchObject({ ack_comment: "On it", resolved_at: expect.any(String) });
+    expect(done).toMatchObject({ ack_comment: "On it", resolved_at: expect.any(String), words: open.words });
     expect(Date.parse(done.resolved_at!)).toBeGreaterThan(Date.parse(done.opened_at));
     expect(strangerHeard).toEqual([]);
   }, 30_000);
