@@ -16,7 +16,8 @@ import { alarmBody, alarmTitle } from "./alarm-words.ts";
  */
 export function AcknowledgeDialog({ alarm, onClose, onAcknowledged }: { alarm: Alarm | null; onClose: () => void; onAcknowledged: (alarm: Alarm) => void }) {
   const { t } = useTranslation("alarms");
-  const { language } = useLocale();
+  // The alarm's words are said in the reader's digits too: a change of digits alone re-renders it.
+  useLocale();
   const { core } = useAppData();
   const [comment, setComment] = useState("");
   const { saving, error, clearError, submit } = useAcknowledging(t("acknowledge.failed"));
@@ -30,7 +31,7 @@ export function AcknowledgeDialog({ alarm, onClose, onAcknowledged }: { alarm: A
   }
 
   const remaining = ALARM_COMMENT_MAX - comment.length;
-  const title = alarm ? alarmTitle(t, language, alarm) : "";
+  const title = alarm ? alarmTitle(t, alarm) : "";
   return (
     <Modal open={alarm !== null} onClose={onClose} title={t("acknowledge.title")}>
       {alarm && (
@@ -55,7 +56,7 @@ export function AcknowledgeDialog({ alarm, onClose, onAcknowledged }: { alarm: A
           onCancel={onClose}
         >
           <p className="font-medium text-gray-900">{title}</p>
-          <p className="mb-4 text-sm 4xl:text-lg text-gray-600">{alarmBody(t, language, alarm)}</p>
+          <p className="mb-4 text-sm 4xl:text-lg text-gray-600">{alarmBody(t, alarm)}</p>
           <p className="mb-4 text-sm 4xl:text-lg text-gray-700">{t("acknowledge.staysListed")}</p>
         </AcknowledgeForm>
       )}

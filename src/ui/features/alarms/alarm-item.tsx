@@ -66,8 +66,9 @@ export const AlarmItem = memo(function AlarmItem({
   selected?: boolean;
 }) {
   const { t } = useTranslation("alarms");
-  const { language } = useLocale();
-  const title = alarmTitle(t, language, alarm);
+  // Its words are said in the reader's digits too: a change of digits alone re-renders it.
+  useLocale();
+  const title = alarmTitle(t, alarm);
   const titleId = `${alarmEntryId(alarm.alarm_id)}-title`;
   const active = alarm.state !== "resolved";
   // A role that may not acknowledge sees the alarm, and why the button is not for them.
@@ -93,7 +94,7 @@ export const AlarmItem = memo(function AlarmItem({
         <h3 id={titleId} className="font-semibold text-gray-900 4xl:text-2xl break-words">
           {title}
         </h3>
-        <p className="text-sm 4xl:text-xl text-gray-700 break-words">{alarmBody(t, language, alarm)}</p>
+        <p className="text-sm 4xl:text-xl text-gray-700 break-words">{alarmBody(t, alarm)}</p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm 4xl:text-xl">
           {active && metric !== null && (
             <>

@@ -1,12 +1,14 @@
 import type { TFunction } from "i18next";
-import type { Alarm, AlarmKind, AlarmMetric } from "../../../contract/alarms-values.ts";
-import { DEFAULT_LANGUAGE, type Language } from "../../../contract/language-values.ts";
+import type { Alarm, AlarmKind, AlarmMetric, Words } from "../../../contract/alarms-values.ts";
 import { dateTimeFormat, numberFormat } from "../../i18n/format.ts";
 
 /**
  * An alarm in the reader's words. Farm members who read different languages see the same alarm,
- * so what the app says of it is built here from its fields (kind, metric, values, names) rather
- * than taken from a text stored in one language.
+ * so its title and body are said here from the words the server keeps with it (a key of the
+ * server's texts and the values it names: the MCU, the value read, the limit crossed, the sensors
+ * missing), in the reader's language and digits, English included. The app does not load the
+ * server's texts: the alarms texts hold a copy of those alarm words name (`serverTexts`), which
+ * alarm-words.test.ts keeps the same as the server's.
  */
 
 /** A kind as filters, badges and incidents name it ("CO2 high"). */
@@ -30,39 +32,38 @@ export const alarmMoment = (iso: string): string => {
 };
 
 /**
- * The language of an alarm's stored title and body: the server writes them once, in English
- * (SPEC's words, which name the limit crossed and the sensors missing, which the alarm's fields do
- * not carry). A reader of that language reads them as written; any other reader reads them said
- * again from the alarm's fields.
+ * Words in the reader's language, written as the server's `write` writes them (server/texts.ts):
+ * a number as JavaScript writes it, without grouping, unless it says its decimals and grouping;
+ * words within words first. Null when a key is not among the copied texts (words of a newer
+ * server than this app): the caller then shows what the server stored.
  */
-const STORED_WORDS_LANGUAGE: Language = DEFAULT_LANGUAGE;
-
-/** What the alarm is about, in the reader's words: "Oyster Room A: humidity low". */
-export function alarmTitle(t: TFunction<"alarms">, language: string, a: Alarm): string {
-  if (language === STORED_WORDS_LANGUAGE) return a.title;
-  const what = a.kind === "sensor_stuck" && a.metric !== null ? t(`words.stuck.${a.metric}`) : t(`words.what.${a.kind}`);
-  return t("words.title", { mcu: a.mcu_name, what });
+function sayWords(t: TFunction<"alarms">, words: Words): string | null {
+  const values: Record<string, string> = {};
+  for (const [name, v] of Object.entries(words.values ?? {})) {
+    if (typeof v === "string") values[name] = v;
+    else if (typeof v === "number") values[name] = numberFormat({ maximumFractionDigits: 20, useGrouping: false }).format(v);
+    else if ("key" in v) {
+      const said = sayWords(t, v);
+      if (said === null) return null;
+      values[name] = said;
+    } else values[name] = numberFormat({ maximumFractionDigits: v.decimals ?? 20, useGrouping: v.grouped ?? false }).format(v.num);
+  }
+  // `count` stays a number for the plural rules; `{{count, number}}` writes it in the reader's digits.
+  const options = words.count === undefined ? values : { ...values, count: words.count };
+  // The key comes from the server: an empty default tells a key the copy lacks from a text.
+  const said = (t as unknown as (key: string, options: object) => string)(`serverTexts.${words.key}`, { ...options, defaultValue: "" });
+  return said === "" ? null : said;
 }
 
-type OutOfProfileKind = Exclude<AlarmKind, "mcu_offline" | "sensor_missing" | "battery_low" | "sensor_stuck">;
+/**
+ * What the alarm is about, in the reader's words: "Oyster Room A: humidity low". An alarm stored
+ * without words (or with words this app cannot say) shows its stored title.
+ */
+export function alarmTitle(t: TFunction<"alarms">, a: Alarm): string {
+  return (a.words && sayWords(t, a.words.title)) ?? a.title;
+}
 
-/** The condition when it opened, in the reader's words: "Humidity is 78%, below 85%." */
-export function alarmBody(t: TFunction<"alarms">, language: string, a: Alarm): string {
-  if (language === STORED_WORDS_LANGUAGE) return a.body;
-  const value = a.metric !== null && a.opened_value !== null ? alarmValue(t, a.metric, a.opened_value) : null;
-  const metric = a.metric !== null ? t(`words.metrics.${a.metric}`) : null;
-  switch (a.kind) {
-    case "mcu_offline":
-      return a.farm_name ? t("words.offline", { mcu: a.mcu_name, farm: a.farm_name }) : t("words.offlineNoFarm", { mcu: a.mcu_name });
-    case "sensor_missing":
-      return t("words.sensorMissing", { mcu: a.mcu_name });
-    case "battery_low":
-      return value !== null ? t("words.batteryLow", { value }) : t("words.batteryLowNoValue");
-    case "sensor_stuck":
-      return value !== null && metric !== null ? t("words.sensorStuck", { metric, value }) : t("words.sensorStuckNoValue");
-    default: {
-      const kind: OutOfProfileKind = a.kind;
-      return value !== null && metric !== null ? t(`words.outOfProfile.${kind}`, { metric, value }) : t(`words.outOfProfileNoValue.${kind}`);
-    }
-  }
+/** The condition when it opened, in the reader's words: "Humidity is 78.4%, below 85%." (as alarmTitle, from its stored body without words). */
+export function alarmBody(t: TFunction<"alarms">, a: Alarm): string {
+  return (a.words && sayWords(t, a.words.body)) ?? a.body;
 }
