@@ -1,7 +1,10 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { DIGITS, LANGUAGE_NAMES, LANGUAGES, isDigits, isLanguage, type Digits, type Language } from "../../contract/language-values.ts";
-import { useLocale } from "../i18n/i18n.ts";
+import { chooseLanguage, currentLocale, useLocale } from "../i18n/i18n.ts";
+
+/** Switches a signed-out screen's language (remembered on this device until someone signs in, then kept with their client). */
+export const chooseSignedOutLanguage = (language: Language) => void chooseLanguage({ language, digits: currentLocale().digits });
 
 const selectClass =
   "block rounded-lg border border-gray-300 bg-white ps-3 pe-8 py-1.5 text-sm text-gray-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-gray-100";

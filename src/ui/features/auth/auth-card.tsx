@@ -1,14 +1,10 @@
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Language } from "../../../contract/language-values.ts";
-import { LanguageSelect } from "../../components/language-select.tsx";
-import { chooseLanguage, currentLocale } from "../../i18n/i18n.ts";
+import { chooseSignedOutLanguage, LanguageSelect } from "../../components/language-select.tsx";
 
 export const authLinkClass =
   "font-medium text-brand-700 hover:text-brand-800 underline underline-offset-2 decoration-brand-700/40 hover:decoration-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600 rounded";
-
-/** Switches the signed-out screens' language (remembered on this device until someone signs in). */
-export const chooseSignedOutLanguage = (language: Language) => void chooseLanguage({ language, digits: currentLocale().digits });
 
 /**
  * The frame of the signed-out screens: brand header, the language to read them in, and a centred
