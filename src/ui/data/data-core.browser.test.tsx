@@ -105,7 +105,7 @@ describe("the data core in a real browser", () => {
   it("sends a command and resolves with the device's acknowledgement", async () => {
     const mac = macs[0]!;
     const unwatch = watch(mac);
-    expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand" });
+    expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: false, message: "Turn Automation off to switch Humidifier by hand", reason: "device_refused" });
     expect(await app.core.sendCommand(mac, "Humidifier", "auto", false)).toEqual({ ok: true });
     expect(await app.core.sendCommand(mac, "Humidifier", "status", true)).toEqual({ ok: true });
     await until(() => app.store.getLive(mac)?.readings?.Humidifier?.status === true, "the device to report the new state");
