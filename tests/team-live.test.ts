@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cannotText } from "../src/contract/team.ts";
-import { apiCaller, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
+import { apiCaller, expectToast, signIn, startDemoApp, type DemoApp } from "./support/app-harness.ts";
 
 /**
  * Several people on one farm, in Chromium against the real server and the demo fleet: the demo
@@ -110,6 +110,8 @@ describe("a farm shared by several people", () => {
     const removedAt = Date.now();
     await expect.poll(() => card(page, ROOM).count(), { timeout: 10_000 }).toBe(0);
     expect(Date.now() - removedAt).toBeLessThan(10_000);
+    // And says why, rather than leaving an empty dashboard to read as lost data.
+    await expectToast(page, `${FARM} is no longer shared with you: its MCUs, alarms and batches have left your lists.`);
     // And the server refuses what the role allowed a moment ago.
     const refused = await context.request.get(`/api/farms/${farmId}/members`, { headers: { Origin: app.url } });
     expect(refused.status()).toBe(404);
@@ -133,8 +135,11 @@ describe("a farm's Members list", () => {
     // The Owner's open invitations show the code used.
     await owner.page.getByRole("list", { name: "Invitations" }).locator('[data-invitation-state="accepted"]', { hasText: `Accepted by ${grower.username}` }).waitFor({ timeout: 10_000 });
 
-    // The role changed in another app of the Owner's.
+    // The role changed in another app of the Owner's; the member, whose dashboard shows the farm
+    // as a Grower's (its switches on), is told on it.
+    await expect.poll(() => card(grower.page, ROOM).getByRole("switch", { name: "Humidifier Automation" }).isEnabled(), { timeout: 20_000 }).toBe(true);
     await ownerApi("put", `/api/farms/${farmId}/members/${grower.clientId}`, { role: "viewer" });
+    await expectToast(grower.page, `You are now a Viewer on ${FARM}.`);
     await expect.poll(() => listed(viewer.page, grower.username).locator("[data-role]").innerText(), { timeout: 10_000 }).toBe("Viewer");
     await expect.poll(() => listed(owner.page, grower.username).getByLabel(`Role of ${grower.username}`).inputValue(), { timeout: 10_000 }).toBe("viewer");
 

@@ -52,9 +52,25 @@ const member = (page: Page, username: string) => page.getByRole("listitem", { na
 describe("farm teams", () => {
   it("lets the Owner invite a Grower from Members, and shows the code only once", async () => {
     const { page } = owner;
-    await page.goto(`/farms/${farmId}/members`);
+    // Reached from the farm's card: the tab's title names the farm (the layout's own title came after it).
+    await page.goto("/farms");
+    await page.getByRole("link", { name: `Members of farm ${FARM}` }).click();
     await page.getByRole("heading", { level: 2, name: FARM }).waitFor();
     await page.getByRole("heading", { level: 1, name: "Farm Members" }).waitFor();
+    await expect.poll(() => page.title()).toBe(`${FARM} · Members · Mushroom Farm`);
+    // On a phone every tab shows whole, inside the farm's card.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const nav = page.getByRole("navigation", { name: "Farm team" });
+    const card = await nav.locator("xpath=ancestor::header[1]").boundingBox();
+    const rows = new Set<number>();
+    for (const name of ["Members", "On-call rota", "Audit trail"]) {
+      const tab = await nav.getByRole("link", { name, exact: true }).boundingBox();
+      expect(tab!.x + tab!.width, `the ${name} tab ends inside the card`).toBeLessThanOrEqual(card!.x + card!.width);
+      expect(await nav.getByRole("link", { name, exact: true }).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      rows.add(Math.round(tab!.y));
+    }
+    expect(rows.size, "the tabs on one row").toBe(1);
+    await page.setViewportSize(SIZES.laptop);
     await member(page, "demo").getByText("Owner (account)").waitFor();
     // The account cannot leave its own farm.
     expect(await page.getByRole("button", { name: "Leave farm" }).count()).toBe(0);
@@ -118,6 +134,12 @@ describe("farm teams", () => {
     await preview.waitFor();
     expect(await preview.innerText()).toBe(`demo invited you to ${FARM} as Grower.`);
     expect(await page.getByLabel("Invitation code").inputValue()).toBe(code.replace(/(.{4})(?=.)/g, "$1 "));
+    // The whole code shows in the field, on a phone as narrow as 360 px.
+    for (const width of [360, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await page.getByLabel("Invitation code").evaluate((el) => el.scrollWidth <= el.clientWidth), `the code fits the field at ${width} px`).toBe(true);
+    }
+    await page.setViewportSize(SIZES.phone);
     await shootSizes(page, "join", "phone");
 
     await page.getByRole("button", { name: `Join ${FARM}` }).click();
@@ -126,17 +148,27 @@ describe("farm teams", () => {
     await page.goto("/farms");
     await page.getByRole("list", { name: "Farms" }).getByText(FARM).first().waitFor();
 
-    // A Grower sees the team read-only, with the reason in the server's words.
+    // A Grower sees the team read-only, with the reason in the server's words. Opened afresh (the
+    // roles come with the page's lists), nothing of the Owner's shows or is asked meanwhile.
+    const asked: string[] = [];
+    page.on("request", (r) => asked.push(new URL(r.url()).pathname));
     await page.goto(`/farms/${farmId}/members`);
     await page.getByText("A Grower on this farm cannot invite, change or remove members. The Owner of the farm can.").waitFor();
     await member(page, newcomer).getByText("You", { exact: true }).waitFor();
     expect(await page.getByRole("button", { name: "Invite", exact: true }).count()).toBe(0);
     expect(await page.getByRole("combobox").count()).toBe(0);
     await page.getByRole("button", { name: "Leave farm" }).waitFor();
-    await page.getByRole("link", { name: "On-call rota" }).click();
+    expect(asked.filter((path) => path.endsWith("/invitations"))).toEqual([]);
+    // The audit trail is not offered (the farm's card does not offer it either).
+    const tabs = page.getByRole("navigation", { name: "Farm team" });
+    expect(await tabs.getByRole("link").allInnerTexts()).toEqual(["Members", "On-call rota"]);
+    await tabs.getByRole("link", { name: "On-call rota" }).click();
     await page.getByText("A Grower on this farm cannot change the on-call rota. A Manager or the Owner can.").waitFor();
     expect(await page.getByRole("button", { name: "Save rota" }).count()).toBe(0);
-    await page.getByRole("link", { name: "Audit trail" }).click();
+    // Told there are no shifts, not asked to add one.
+    await page.getByText("No shifts yet: nobody is on call.", { exact: true }).waitFor();
+    // Its address still says why.
+    await page.goto(`/farms/${farmId}/audit`);
     await page.getByText("A Grower on this farm cannot read the audit trail. A Manager or the Owner can.").waitFor();
 
     // The code worked once: a second use is refused in the server's words.
@@ -188,6 +220,9 @@ describe("farm teams", () => {
     await expectToast(page, "You left the farm");
     await page.waitForURL("**/farms");
     await page.getByText("No farms yet").waitFor();
+    // Their own doing: not told as if someone had taken the farm away.
+    await page.waitForTimeout(1000);
+    expect(await page.getByRole("alert").filter({ hasText: "no longer shared with you" }).count()).toBe(0);
     await context.close();
   });
 
@@ -230,6 +265,14 @@ describe("farm teams", () => {
 
     const saved = (await apiCaller(app, owner.context)("get", `/api/farms/${farmId}/rota`)) as { shifts: unknown[] };
     expect(saved.shifts).toEqual([{ client_id: await signedInClientId(page), days: [0, 1, 2, 3, 4, 5, 6], start: "00:00", end: "00:00" }]);
+
+    // Outside the shifts an alarm goes to the farm's managers and owners (not as the account's settings say).
+    const later = `${String((new Date().getUTCHours() + 6) % 24).padStart(2, "0")}:00`;
+    const minute = later.replace(/00$/, "01");
+    await apiCaller(app, owner.context)("put", `/api/farms/${farmId}/rota`, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: [{ client_id: await signedInClientId(page), days: [0, 1, 2, 3, 4, 5, 6], start: later, end: minute }] });
+    await page.reload();
+    await page.locator("[data-on-call]", { hasText: "Nobody is on call now. Alarms go straight to the farm's managers and owners." }).waitFor();
+    await apiCaller(app, owner.context)("put", `/api/farms/${farmId}/rota`, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: saved.shifts });
   });
 
   it("shows the Owner the member's join and role change in the audit trail, filtered, with its CSV", async () => {

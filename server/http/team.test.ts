@@ -108,6 +108,37 @@ describe("members", () => {
     expect((await leaver.get("/api/clients/me/farm-roles")).json()).toEqual([]);
   });
 
+  it("come off the on-call rota when removed, gone or made a Viewer, with the rota's change in the trail", async () => {
+    const always = (client_id: number) => ({ client_id, days: [0, 1, 2, 3, 4, 5, 6], start: "00:00", end: "00:00" });
+    const [removed, lowered, leaver, staying] = [await memberOf(server, owner, fx.farm.farm_id, "grower"), await memberOf(server, owner, fx.farm.farm_id, "grower"), await memberOf(server, owner, fx.farm.farm_id, "manager"), await memberOf(server, owner, fx.farm.farm_id, "grower")];
+    const people = [removed, lowered, leaver, staying, owner].map((p) => always(p.clientId));
+    expect((await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15, shifts: people })).statusCode).toBe(200);
+    const onRota = async () => ((await owner.get(`/api/farms/${fx.farm.farm_id}/rota`)).json() as { shifts: { client_id: number }[] }).shifts.map((s) => s.client_id);
+
+    // Removed, they would still be called about a farm they no longer see.
+    expect((await owner.del(`/api/farms/${fx.farm.farm_id}/members/${removed.clientId}`)).statusCode).toBe(200);
+    expect(await onRota()).toEqual([lowered, leaver, staying, owner].map((p) => p.clientId));
+    // A Viewer cannot acknowledge what they would be called about.
+    expect((await owner.put(`/api/farms/${fx.farm.farm_id}/members/${lowered.clientId}`, { role: "viewer" })).statusCode).toBe(200);
+    expect((await leaver.del(`/api/farms/${fx.farm.farm_id}/members/${leaver.clientId}`)).statusCode).toBe(200);
+    // Another role that acknowledges alarms keeps the shift, and so do the others.
+    expect((await owner.put(`/api/farms/${fx.farm.farm_id}/members/${staying.clientId}`, { role: "manager" })).statusCode).toBe(200);
+    expect(await onRota()).toEqual([staying.clientId, owner.clientId]);
+    // The rota, as saved, is one the rota's own route accepts.
+    const saved = (await owner.get(`/api/farms/${fx.farm.farm_id}/rota`)).json() as { time_zone: string; repeat_minutes: number; escalate_minutes: number; shifts: unknown[] };
+    expect(saved).toMatchObject({ time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15 });
+    expect((await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { time_zone: saved.time_zone, repeat_minutes: saved.repeat_minutes, escalate_minutes: saved.escalate_minutes, shifts: saved.shifts })).statusCode).toBe(200);
+
+    const trail = (await owner.get(`/api/farms/${fx.farm.farm_id}/audit?kind=rota`)).json() as { entries: { actor: string; action: string; before: { shifts: { client_id: number }[] }; after: { shifts: { client_id: number }[] } }[] };
+    const dropped = trail.entries.filter((e) => e.before?.shifts.length === e.after?.shifts.length + 1);
+    expect(dropped.map((e) => [e.actor, e.action, e.before.shifts.find((s) => !e.after.shifts.some((a) => a.client_id === s.client_id))?.client_id])).toEqual([
+      [leaver.registration.username, "changed", leaver.clientId],
+      [owner.registration.username, "changed", lowered.clientId],
+      [owner.registration.username, "changed", removed.clientId],
+    ]);
+    expect((await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: [] })).statusCode).toBe(200);
+  });
+
   it("cannot touch the farm's account, whatever their role", async () => {
     const coOwner = await memberOf(server, owner, fx.farm.farm_id, "owner");
     const res = await coOwner.put(`/api/farms/${fx.farm.farm_id}/members/${owner.clientId}`, { role: "viewer" });

@@ -69,10 +69,28 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
     return { farmId, person };
   }
 
+  /**
+   * Takes a person who can no longer acknowledge the farm's alarms (removed, gone, made a Viewer)
+   * off its on-call rota: a shift of theirs would have the farm's alarms called to someone who
+   * may not act on them, or no longer sees the farm at all. The rota's change is in the trail as
+   * its own, by whoever made the change that caused it.
+   */
+  async function offTheRota(req: FastifyRequest, farmId: number, person: number): Promise<void> {
+    const { rota, audit } = app.repos;
+    const current = await rota.get(farmId);
+    if (!current?.shifts.some((s) => s.client_id === person)) return;
+    const before = await audit.snapshot("rota", farmId);
+    const { farm_id: _farm, ...kept } = current;
+    await rota.put(farmId, { ...kept, shifts: kept.shifts.filter((s) => s.client_id !== person) }, app.now());
+    const after = await audit.snapshot("rota", farmId);
+    await audit.record({ tenant: req.acting.tenant, farmId, actorId: req.signedIn.clientId, address: req.ip, at: app.now(), kind: "rota", entityId: String(farmId), action: "changed", before, after });
+  }
+
   app.put<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, audited(needs("manageMembers", farmOf), { kind: "member", action: "role changed", key: memberKey }), async (req): Promise<Member> => {
     const { farmId, person } = await memberOf(req);
     const { role } = parse(changeRoleRequest, req.body);
     if (!(await team.setRole(farmId, person, role))) throw notFound("Member");
+    if (role === "viewer") await offTheRota(req, farmId, person);
     app.events.emit("membershipChanged", farmId, person, role);
     return (await team.members(farmId)).find((m) => m.client_id === person)!;
   });
@@ -82,6 +100,7 @@ export const teamRoutes: FastifyPluginAsync = async (app) => {
   app.delete<{ Params: { farm_id: string; client_id: string } }>(API_PATHS.farmMember.pattern, audited(needs(removeRight, farmOf), { kind: "member", action: (req) => (removeRight(req) === "see" ? "left" : "removed"), key: memberKey }), async (req): Promise<MessageResponse> => {
     const { farmId, person } = await memberOf(req);
     if (!(await team.removeMember(farmId, person))) throw notFound("Member");
+    await offTheRota(req, farmId, person);
     app.events.emit("membershipChanged", farmId, person, null);
     return { message: person === req.signedIn.clientId ? "You left the farm" : "Member removed" };
   });

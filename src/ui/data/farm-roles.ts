@@ -1,10 +1,13 @@
 import type { TFunction } from "i18next";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type { FarmRole } from "../../contract/team.ts";
 import { can, higherRole } from "../../contract/team-values.ts";
 import type { Right, Role } from "../../contract/team.ts";
+import { notify } from "../components/toasts.ts";
 import { i18n, useLocale } from "../i18n/i18n.ts";
 import { useCollection, useRecord } from "./hooks.ts";
+import { useAppData, type AppData } from "./provider.tsx";
+import { keys } from "./store.ts";
 
 /**
  * The person's role on each farm, as the app uses it to hide or disable what a role cannot do and
@@ -33,6 +36,7 @@ const roleOn = (list: readonly FarmRole[], farmId: number | null | undefined): R
 
 /** The person's role on a farm; null while unknown (not loaded, or a farm they do not see). */
 export function useFarmRole(farmId: number | null | undefined): Role | null {
+  useRoleNotices();
   const select = useCallback((list: readonly FarmRole[]) => roleOn(list, farmId), [farmId]);
   return useCollection("farmRoles", select);
 }
@@ -55,6 +59,7 @@ export function useMcuRefusal(mcuId: number, right: Right): string | null {
  */
 export function useAccountRefusal(accountId: number | null | undefined, right: Right): string | null {
   useLocale();
+  useRoleNotices();
   const select = useCallback(
     (list: readonly FarmRole[]) => {
       const roles = list.filter((r) => r.owner_id === accountId).map((r) => r.role);
@@ -68,7 +73,95 @@ export function useAccountRefusal(accountId: number | null | undefined, right: R
 
 /** The farms where the person may do `right` (a farm picker's choices), by id; null while the roles are unknown. */
 export function useFarmsWhere(right: Right): ReadonlySet<number> | null {
+  useRoleNotices();
   const select = useCallback((list: readonly FarmRole[]) => (list.length === 0 ? null : list.filter((r) => can(r.role, right)).map((r) => r.farm_id).join(",")), [right]);
   const ids = useCollection("farmRoles", select);
   return useMemo(() => (ids === null ? null : new Set(ids === "" ? [] : ids.split(",").map(Number))), [ids]);
+}
+
+/**
+ * What the role notices of one app know: whether they are on, the person's roles when last seen,
+ * the farms' names (a farm taken away is out of the farms list by the time it is told), and the
+ * farms the person is leaving themself.
+ */
+interface RoleWatch {
+  on: boolean;
+  seen: { clientId: number; roles: ReadonlyMap<number, FarmRole> } | null;
+  names: Map<number, string>;
+  leaving: Set<number>;
+}
+
+const roleWatches = new WeakMap<AppData["store"], RoleWatch>();
+
+function roleWatchOf(store: AppData["store"]): RoleWatch {
+  let watch = roleWatches.get(store);
+  if (!watch) roleWatches.set(store, (watch = { on: false, seen: null, names: new Map(), leaving: new Set() }));
+  return watch;
+}
+
+/**
+ * Compares the person's roles with those last seen, and tells what someone else changed on a farm
+ * shared with them: the farm taken away (removed from its members, or the farm deleted) or their
+ * role on it changed. The lists follow by themselves (the core reloads them); without a word, a
+ * farm vanishing from an open dashboard reads as lost data. The person's own farms and what they
+ * did themself (leaving, joining) say nothing here.
+ */
+function compareRoles({ store, session }: Pick<AppData, "store" | "session">, watch: RoleWatch): void {
+  for (const farm of store.get("farms")) watch.names.set(farm.farm_id, farm.name);
+  const load = store.getLoad("farmRoles").state;
+  // Signed out (the lists are idle again): the next person's roles are not compared with these.
+  if (load === "idle") {
+    watch.seen = null;
+    watch.leaving.clear();
+    return;
+  }
+  // A screen drawn without a session (a component's test) has no person to tell.
+  const clientId = session.getClient?.()?.client_id ?? null;
+  if (clientId === null || load !== "ready") return;
+  const roles = new Map(store.get("farmRoles").map((r) => [r.farm_id, r]));
+  const before = watch.seen?.clientId === clientId ? watch.seen.roles : null;
+  watch.seen = { clientId, roles };
+  if (!before) return;
+  for (const [farmId, was] of before) {
+    if (was.owner_id === clientId) continue;
+    const now = roles.get(farmId);
+    const name = watch.names.get(farmId);
+    if (!now) {
+      if (watch.leaving.delete(farmId)) continue;
+      const text = name === undefined ? teamTexts("roleNotice.removedUnnamed") : teamTexts("roleNotice.removed", { farm: name });
+      notify.info(text, { toastId: `farm-role-${farmId}` });
+    } else if (now.role !== was.role) {
+      const role = roleLabel(teamTexts, now.role);
+      const text = name === undefined ? teamTexts("roleNotice.changedUnnamed", { role }) : teamTexts("roleNotice.changed", { farm: name, role });
+      notify.info(text, { toastId: `farm-role-${farmId}` });
+    }
+  }
+}
+
+/**
+ * Tells the person when someone else takes a shared farm away from them or changes their role on
+ * it (compareRoles), from the first screen that asks their roles (the dashboard's cards, Manage
+ * Farms, the lists, the team screens) for as long as the app runs: not only while such a screen is
+ * mounted, since a farm's cards leave the screen with the farm, before its role does.
+ */
+function useRoleNotices(): void {
+  const { store, session } = useAppData();
+  useEffect(() => {
+    const watch = roleWatchOf(store);
+    if (watch.on) return;
+    watch.on = true;
+    const check = () => compareRoles({ store, session }, watch);
+    for (const key of [keys.entities("farmRoles"), keys.load("farmRoles"), keys.entities("farms")]) store.subscribe(key, check);
+    check();
+  }, [store, session]);
+}
+
+/**
+ * The person is leaving a farm themself (its Members screen says so): its leaving from their roles
+ * is not told as if someone else took it away. Answers the undo, for a leave that failed.
+ */
+export function leavingFarm(store: AppData["store"], farmId: number): () => void {
+  const { leaving } = roleWatchOf(store);
+  leaving.add(farmId);
+  return () => leaving.delete(farmId);
 }

@@ -27,6 +27,16 @@ describe("what an audited change altered", () => {
     expect(changeSummary(before, { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 })).toEqual({ lines: ["a: 0 → 1", "b: 0 → 2", "c: 0 → 3", "d: 0 → 4"], more: 2, unchanged: false });
   });
 
+  it("cuts two long values that start alike around where they differ, so the change shows", () => {
+    const shift = (client_id: number) => ({ end: "18:00", days: [1, 2, 3, 4, 5], start: "08:00", client_id });
+    const [change] = changedFields({ shifts: [shift(2), shift(1)] }, { shifts: [shift(1)] });
+    expect(change!.from).not.toBe(change!.to);
+    expect(change).toEqual({ field: "shifts", from: '…"client_id":2},{"end":"18:00","days":[…', to: '…"client_id":1}]' });
+    for (const side of [change!.from!, change!.to!]) expect(side.length).toBeLessThanOrEqual(40);
+    // Short values, or long ones that differ early, are cut as before.
+    expect(changedFields({ note: "x".repeat(60) }, { note: `y${"x".repeat(59)}` })).toEqual([{ field: "note", from: `${"x".repeat(39)}…`, to: `y${"x".repeat(38)}…` }]);
+  });
+
   it("says a change without the fields every change touches", () => {
     expect(changeSummary({ role: "grower", updated_at: "1" }, { role: "viewer", updated_at: "2" })).toEqual({ lines: ["role: grower → viewer"], more: 0, unchanged: false });
     expect(changeSummary({ role: "grower", updated_at: "1" }, { role: "grower", updated_at: "2" })).toEqual({ lines: [], more: 0, unchanged: true });

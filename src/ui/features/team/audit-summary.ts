@@ -15,6 +15,26 @@ export function shortValue(value: unknown): string {
 }
 
 /**
+ * A value before and after, each as a short text that shows how they differ: two long values alike
+ * in their first characters (a rota's shifts with the last one taken off) would read the same cut
+ * at the start, so both are cut around where they first differ.
+ */
+function shortPair(before: unknown, after: unknown): [string, string] {
+  const [from, to] = [shortValue(before), shortValue(after)];
+  if (from !== to) return [from, to];
+  const [a, b] = [before, after].map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? String(v)))) as [string, string];
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  // A few characters of what they share lead in, so the difference reads in its place ("client_id":2).
+  const start = Math.max(0, at - 12);
+  const window = (text: string) => {
+    const part = text.slice(start);
+    return `…${part.length > MAX_VALUE - 1 ? `${part.slice(0, MAX_VALUE - 2)}…` : part}`;
+  };
+  return [window(a), window(b)];
+}
+
+/**
  * The top-level fields whose value differs between the record before and after a change, in the
  * record's own order. A record created or deleted lists all its fields, one side empty.
  */
@@ -27,7 +47,10 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
     const a = had ? JSON.stringify(before[field]) : undefined;
     const b = has ? JSON.stringify(after[field]) : undefined;
     if (a === b) continue;
-    changes.push({ field, from: had ? shortValue(before[field]) : null, to: has ? shortValue(after[field]) : null });
+    if (had && has) {
+      const [from, to] = shortPair(before[field], after[field]);
+      changes.push({ field, from, to });
+    } else changes.push({ field, from: had ? shortValue(before[field]) : null, to: has ? shortValue(after[field]) : null });
   }
   return changes;
 }

@@ -4,6 +4,7 @@ import { Link, useParams } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
+import { useRefusal } from "../../data/farm-roles.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
 
@@ -41,8 +42,16 @@ export function FarmTeamFrame({ screen, children }: { screen: TeamScreen; childr
 
   const documentTitle = farm ? t("frame.documentTitle", { farm: farm.name, screen: t(`frame.screens.${screen}`) }) : null;
   useEffect(() => {
-    if (documentTitle) document.title = documentTitle;
+    if (!documentTitle) return;
+    // The layout names the screen alone ("Farm Members") in its own effect, which runs after this
+    // one when both change together (the screen reached from another): the farm's name goes after it.
+    const timer = window.setTimeout(() => (document.title = documentTitle));
+    return () => window.clearTimeout(timer);
   }, [documentTitle]);
+  // The audit trail's tab only for those who may read it, as the farm's card offers it (shown while
+  // the roles are not known, and on the audit screen itself, which says why it is refused).
+  const auditRefused = useRefusal(Number.isNaN(farmId) ? null : farmId, "readAudit") !== null;
+  const tabs = TEAM_SCREENS.filter((s) => s !== "audit" || !auditRefused || screen === "audit");
 
   if (!farm) {
     if (state.status === "error") return <LoadError text={state.message} onRetry={retry} />;
@@ -71,13 +80,15 @@ export function FarmTeamFrame({ screen, children }: { screen: TeamScreen; childr
           {farm.location && <p className="text-sm 4xl:text-xl text-gray-600 break-words">{farm.location}</p>}
         </div>
         <nav aria-label={t("frame.nav")}>
-          <ul className="flex gap-2 overflow-x-auto -mx-1 px-1">
-            {TEAM_SCREENS.map((s) => (
+          {/* Wrapped, not scrolled: on a phone the last tab would be cut at the card's edge (a narrower
+              padding there keeps the three on one row of a 375 px screen, in English and Arabic). */}
+          <ul className="flex flex-wrap gap-2">
+            {tabs.map((s) => (
               <li key={s} className="shrink-0">
                 <Link
                   to={teamPath(farm.farm_id, s)}
                   aria-current={s === screen ? "page" : undefined}
-                  className={`inline-flex min-h-12 items-center rounded-lg px-4 text-sm 4xl:text-xl font-medium ${s === screen ? "bg-brand-700 text-white" : "bg-gray-100 text-gray-800 hover:bg-gray-200"}`}
+                  className={`inline-flex min-h-12 items-center rounded-lg px-3 sm:px-4 text-sm 4xl:text-xl font-medium ${s === screen ? "bg-brand-700 text-white" : "bg-gray-100 text-gray-800 hover:bg-gray-200"}`}
                 >
                   {t(`frame.screens.${s}`)}
                 </Link>

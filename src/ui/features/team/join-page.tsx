@@ -148,8 +148,9 @@ function JoinForm({ initialCode }: { initialCode: string }) {
           </label>
           <input
             id={codeId}
-            // The code in fours (29 characters) fits a phone's field in a monospace of the body's size.
-            className={`${controlClass(refused !== null, { wall: false })} font-mono uppercase`}
+            // The code in fours (29 characters) in a monospace of the body's size (a phone zooms into a
+            // smaller one), set closer on a phone so that all of it shows in a 360 px wide screen's field.
+            className={`${controlClass(refused !== null, { wall: false })} font-mono uppercase tracking-tighter sm:tracking-normal`}
             value={typed}
             onChange={(e) => {
               setTyped(e.target.value);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import type { Farm } from "../../../contract/entities.ts";
-import { ROLES } from "../../../contract/team-values.ts";
+import { can, ROLES } from "../../../contract/team-values.ts";
 import type { Invitation, Member, Role } from "../../../contract/team.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { formatDate, formatDateTime } from "../../components/dates.ts";
@@ -10,7 +10,7 @@ import { PlusIcon } from "../../components/icons.tsx";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useFarmMembers } from "../../data/farm-members.ts";
-import { roleLabel, useRefusal } from "../../data/farm-roles.ts";
+import { leavingFarm, roleLabel, useFarmRole, useRefusal } from "../../data/farm-roles.ts";
 import { useAppData, useClient } from "../../data/provider.tsx";
 import { formatFixed } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";
@@ -34,14 +34,17 @@ function Members({ farm }: { farm: Farm }) {
   const { t } = useTranslation("team");
   // Numbers and dates in the reader's digits: rendered again when only the digits change.
   useLocale();
-  const { core } = useAppData();
+  const { core, store } = useAppData();
   const me = useClient()?.client_id ?? null;
   const navigate = useNavigate();
   const confirm = useConfirm();
   const farmId = farm.farm_id;
-  // Null while the person's role is not known yet: the server decides, and says why if it refuses.
   const refusal = useRefusal(farmId, "manageMembers");
-  const manage = refusal === null;
+  // Only once the person's role is known: on a page opened afresh the roles come with the lists,
+  // and a Grower would otherwise be shown the invitations, the role pickers and Remove for a moment
+  // (and the invitations asked of the server, which refuses them).
+  const role = useFarmRole(farmId);
+  const manage = role !== null && can(role, "manageMembers");
   // Kept current by the core while on screen: others' joins, departures and role changes show at once.
   const members = useFarmMembers(farmId);
   const [busy, setBusy] = useState<number | null>(null);
@@ -78,11 +81,14 @@ function Members({ farm }: { farm: Farm }) {
 
   async function leave() {
     if (!(await confirm(t("members.confirmLeave", { farm: farm.name })))) return;
+    // Said here as the person's own doing, not as the farm taken away from them.
+    const stay = leavingFarm(store, farmId);
     try {
       await core.leaveFarm(farmId);
       notify.success(t("members.left"));
       navigate("/farms");
     } catch (err) {
+      stay();
       notify.error(messageOf(err, t("members.leaveFailed")));
     }
   }
@@ -96,7 +102,7 @@ function Members({ farm }: { farm: Farm }) {
             {members.state.status === "ready" && <span className="ms-2 font-normal text-gray-600 tabular-nums">({formatFixed(members.state.value.length, 0)})</span>}
           </h3>
         </div>
-        {!manage && (
+        {refusal !== null && (
           <p className="rounded-xl border border-gray-200 bg-gray-50 px-4 py-3 text-sm 4xl:text-xl text-gray-700">
             {t("refusedOwnerCan", { refusal })}
           </p>

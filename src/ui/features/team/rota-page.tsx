@@ -92,7 +92,8 @@ function OnCallNow({ rota, names }: { rota: Rota; names: ReadonlyMap<number, str
     <p role="status" data-on-call className="card px-4 py-3 4xl:px-6 4xl:py-5 text-base 4xl:text-2xl text-gray-900">
       {first === undefined ? (
         <>
-          <span className="font-semibold">{t("rota.nobody")}</span> <span className="text-gray-600">{t("rota.nobodyText")}</span>
+          {/* A rota with shifts calls the farm's managers and owners outside them (the escalation's last step); only a farm without one is told as before. */}
+          <span className="font-semibold">{t("rota.nobody")}</span> <span className="text-gray-600">{rota.shifts.length > 0 ? t("rota.nobodyOnShift") : t("rota.nobodyText")}</span>
         </>
       ) : (
         <>
@@ -242,7 +243,7 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
           </div>
           {fieldError("shifts")}
           {draft.shifts.length === 0 ? (
-            <p className="rounded-2xl border-2 border-dashed border-gray-200 bg-white px-4 py-8 text-center text-gray-600 4xl:text-xl">{t("rota.noShifts")}</p>
+            <p className="rounded-2xl border-2 border-dashed border-gray-200 bg-white px-4 py-8 text-center text-gray-600 4xl:text-xl">{readOnly ? t("rota.noShiftsReadOnly") : t("rota.noShifts")}</p>
           ) : (
             <ol className="grid gap-3 4xl:gap-5 xl:grid-cols-2" aria-label={t("rota.shifts")}>
               {draft.shifts.map((shift, index) => (
