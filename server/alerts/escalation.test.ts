@@ -154,6 +154,82 @@ describe("alarms called out by the on-call rota", () => {
     expect(called()).toEqual([first.clientId, first.clientId]);
   });
 
+  it("stops calling a Grower on call once they are removed from the farm; their past calls stay", async () => {
+    const grower = await memberOf(server, owner, fx.farm.farm_id, "grower");
+    await rota([always(grower.clientId), always(backup.clientId)]);
+    const e = engine();
+    const alarm = await openAlarm();
+    await e.alarmChanged(alarm);
+    await at(15, e); // the backup, and the Grower again
+    expect(called()).toEqual([grower.clientId, grower.clientId, backup.clientId]);
+
+    expect((await owner.del(`/api/farms/${fx.farm.farm_id}/members/${grower.clientId}`)).statusCode).toBe(200);
+    pushes = [];
+    await at(5, e); // a repeat, to the backup only
+    expect(called()).toEqual([backup.clientId]);
+    await at(10, e); // every Manager and Owner, the removed Grower not among them
+    expect(new Set(called())).toEqual(new Set([backup.clientId, owner.clientId, manager.clientId]));
+
+    const notices = (await owner.get(`/api/alarms/${alarm.alarm_id}/notices`)).json() as { client_id: number; reason: string }[];
+    expect(notices.filter((n) => n.client_id === grower.clientId).map((n) => n.reason)).toEqual(["first", "escalation"]);
+  });
+
+  it("stops calling a Grower on call once they are made a Viewer", async () => {
+    const grower = await memberOf(server, owner, fx.farm.farm_id, "grower");
+    await rota([always(grower.clientId), always(backup.clientId)]);
+    const e = engine();
+    await e.alarmChanged(await openAlarm());
+    await at(5, e);
+    expect(called()).toEqual([grower.clientId, grower.clientId]);
+
+    expect((await owner.put(`/api/farms/${fx.farm.farm_id}/members/${grower.clientId}`, { role: "viewer" })).statusCode).toBe(200);
+    pushes = [];
+    await at(5, e); // nobody called can acknowledge it any more: the backup at once
+    await at(5, e);
+    await at(20, e);
+    expect(called()).not.toContain(grower.clientId);
+    expect(called()).toContain(backup.clientId);
+    expect(called()).toContain(owner.clientId);
+  });
+
+  it("calls the next step at the next tick when the only person called is removed, not after the escalation time", async () => {
+    const grower = await memberOf(server, owner, fx.farm.farm_id, "grower");
+    await rota([always(grower.clientId), always(backup.clientId)]);
+    const e = engine();
+    const alarm = await openAlarm();
+    await e.alarmChanged(alarm);
+    await at(1, e);
+    expect(called()).toEqual([grower.clientId]);
+
+    expect((await owner.del(`/api/farms/${fx.farm.farm_id}/members/${grower.clientId}`)).statusCode).toBe(200);
+    pushes = [];
+    await at(0.25, e);
+    expect(called()).toEqual([backup.clientId]);
+    expect(pushes[0]!.message.title).toBe("Room A: humidity low (nobody acknowledged it: calling backup)");
+
+    // The backup's step runs its full time from there.
+    pushes = [];
+    await at(5, e);
+    await at(5, e);
+    await at(4.5, e);
+    expect(called()).toEqual([backup.clientId, backup.clientId]);
+    await at(0.5, e);
+    expect(new Set(called().slice(2))).toEqual(new Set([backup.clientId, owner.clientId, manager.clientId]));
+  });
+
+  it("calls every Manager and Owner at the next tick when the only person on call is removed and there is no backup", async () => {
+    const grower = await memberOf(server, owner, fx.farm.farm_id, "grower");
+    await rota([always(grower.clientId)]);
+    const e = engine();
+    await e.alarmChanged(await openAlarm());
+    expect(called()).toEqual([grower.clientId]);
+
+    expect((await owner.del(`/api/farms/${fx.farm.farm_id}/members/${grower.clientId}`)).statusCode).toBe(200);
+    pushes = [];
+    await at(0.25, e);
+    expect(new Set(called())).toEqual(new Set([owner.clientId, manager.clientId]));
+  });
+
   it("refuses a rota with someone who cannot acknowledge alarms", async () => {
     const res = await owner.put(`/api/farms/${fx.farm.farm_id}/rota`, { time_zone: "Asia/Beirut", repeat_minutes: 5, escalate_minutes: 15, shifts: [always(viewer.clientId)] });
     expect(res.statusCode).toBe(400);

@@ -70,12 +70,16 @@ export function createEscalation(o: EscalationOptions) {
     }
   }
 
-  /** Who a step calls, now: the first on call, the next on call, or every Manager and Owner. */
-  async function peopleOf(farmId: number, step: number, at: Date): Promise<{ step: number; people: number[] }> {
+  /**
+   * Who a step calls, now, of the people who may be called (`callable`): the first on call, the
+   * next on call not called yet (`called`), or every Manager and Owner. A step with nobody to call
+   * gives way to the next one.
+   */
+  async function peopleOf(farmId: number, step: number, at: Date, callable: ReadonlySet<number>, called: readonly number[]): Promise<{ step: number; people: number[] }> {
     const rota = await repo.get(farmId);
-    const onCall = rota ? onCallAt(rota, at.getTime()) : [];
-    if (step === ON_CALL && onCall[0] !== undefined) return { step, people: [onCall[0]] };
-    if (step <= BACKUP && onCall[1] !== undefined) return { step: BACKUP, people: [onCall[1]] };
+    const onCall = (rota ? onCallAt(rota, at.getTime()) : []).filter((p) => callable.has(p));
+    const next = onCall.find((p) => !called.includes(p));
+    if (step <= BACKUP && next !== undefined) return { step, people: [next] };
     return { step: EVERYONE, people: await repo.managersAndOwners(farmId) };
   }
 
@@ -85,7 +89,7 @@ export function createEscalation(o: EscalationOptions) {
     const rota = await repo.get(alarm.farm_id);
     if (!rota || rota.shifts.length === 0) return;
     const at = now();
-    const { step, people } = await peopleOf(alarm.farm_id, ON_CALL, at);
+    const { step, people } = await peopleOf(alarm.farm_id, ON_CALL, at, await repo.callable(alarm.farm_id), []);
     const started = await repo.start({
       alarm_id: alarm.alarm_id,
       farm_id: alarm.farm_id,
@@ -100,24 +104,34 @@ export function createEscalation(o: EscalationOptions) {
     if (stored) await call(stored, people, step, "first", at);
   }
 
-  /** One due escalation: stopped if the alarm no longer waits, else one step further or called again. */
+  /**
+   * One due escalation: stopped if the alarm no longer waits, else one step further or called
+   * again. Only those who may still be called are (a member removed from the farm or made a Viewer
+   * cannot acknowledge it); their past calls stay. When none of those called may, the next step is
+   * taken now: the alarm must reach someone who can act.
+   */
   async function next(e: Escalation, at: Date): Promise<void> {
     const alarm = await repo.openAlarm(e.alarm_id);
     if (!alarm) return repo.stop(e.alarm_id);
     const rota = await repo.get(e.farm_id);
     if (!rota) return repo.stop(e.alarm_id);
+    const callable = await repo.callable(e.farm_id);
+    const kept = e.called.filter((p) => callable.has(p));
     const repeatAt = new Date(at.getTime() + rota.repeat_minutes * MINUTE_MS);
-    if (e.next_escalate_at <= at && e.step < EVERYONE) {
-      const { step, people } = await peopleOf(e.farm_id, e.step + 1, at);
-      const fresh = people.filter((p) => !e.called.includes(p));
+    if ((e.next_escalate_at <= at || kept.length === 0) && e.step < EVERYONE) {
+      const { step, people } = await peopleOf(e.farm_id, e.step + 1, at, callable, kept);
+      const called = [...kept, ...people.filter((p) => !kept.includes(p))];
       const escalateAt = step === EVERYONE ? NEVER : new Date(at.getTime() + rota.escalate_minutes * MINUTE_MS);
-      if (!(await repo.advance(e, { step, called: [...e.called, ...fresh], next_repeat_at: repeatAt, next_escalate_at: escalateAt }))) return;
+      if (!(await repo.advance(e, { step, called, next_repeat_at: repeatAt, next_escalate_at: escalateAt }))) return;
       // Those called before hear it again with the new step; the new ones for the first time.
-      await call(alarm, [...e.called, ...fresh], step, "escalation", at);
+      await call(alarm, called, step, "escalation", at);
       return;
     }
-    if (!(await repo.advance(e, { step: e.step, called: e.called, next_repeat_at: repeatAt, next_escalate_at: e.next_escalate_at }))) return;
-    await call(alarm, e.called, e.step, "repeat", at);
+    // At the last step, nobody left of those called: every Manager and Owner as they are now.
+    const called = kept.length > 0 ? kept : await repo.managersAndOwners(e.farm_id);
+    if (called.length === 0) return repo.stop(e.alarm_id);
+    if (!(await repo.advance(e, { step: e.step, called, next_repeat_at: repeatAt, next_escalate_at: e.next_escalate_at }))) return;
+    await call(alarm, called, e.step, "repeat", at);
   }
 
   async function tick(): Promise<void> {

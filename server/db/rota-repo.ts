@@ -1,4 +1,5 @@
 import type { AlarmNotice, Rota, RotaRequest } from "../../src/contract/rota.ts";
+import { can, ROLES } from "../../src/contract/team.ts";
 import type { TitleAndBody } from "../texts.ts";
 import type { Sql } from "./database.ts";
 import { iso, isoOrNull } from "./rows.ts";
@@ -25,6 +26,16 @@ export interface CalledAlarm {
   words: TitleAndBody | null;
 }
 
+/** The member roles whose rights include acknowledging a farm's alarms: only they are worth calling about one. */
+const ACKNOWLEDGING_ROLES = ROLES.filter((r) => can(r, "acknowledgeAlarms"));
+
+/**
+ * The people who may be called about farm `$farm`'s alarms: its account (their own farm) and its
+ * members whose role may acknowledge alarms (`$roles`: ACKNOWLEDGING_ROLES).
+ */
+const callableOf = (farm: string, roles: string) =>
+  `select f.client_id from farms f where f.farm_id = ${farm} union select m.client_id from farm_members m where m.farm_id = ${farm} and m.role = any(${roles}::text[])`;
+
 /** On-call rotas, alarms being called out, and every call made. */
 export function rotaRepo(sql: Sql) {
   return {
@@ -43,12 +54,9 @@ export function rotaRepo(sql: Sql) {
       return { farm_id: farmId, ...r };
     },
 
-    /** The people of a farm who may be on its rota: its account and its members, but its Viewers. */
+    /** The people of a farm who may be on its rota, or called about its alarms: its account and its members who may acknowledge alarms. */
     async callable(farmId: number): Promise<Set<number>> {
-      const rows = await sql.query<{ client_id: number }>(
-        "select client_id from farms where farm_id = $1 union select client_id from farm_members where farm_id = $1 and role <> 'viewer'",
-        [farmId],
-      );
+      const rows = await sql.query<{ client_id: number }>(callableOf("$1", "$2"), [farmId, ACKNOWLEDGING_ROLES]);
       return new Set(rows.map((r) => r.client_id));
     },
 
@@ -77,12 +85,18 @@ export function rotaRepo(sql: Sql) {
       return rows.length > 0;
     },
 
-    /** The escalations with a call due at `now`, oldest first. */
+    /**
+     * The escalations with a call due at `now`, oldest first; and those where nobody called may
+     * still be called (removed from the farm, made a Viewer): their alarm waits for someone who
+     * can act, not for its next repeat.
+     */
     async due(now: Date, limit: number): Promise<Escalation[]> {
       return sql.query<Escalation>(
-        `select alarm_id, farm_id, step, called, next_repeat_at, next_escalate_at from alarm_escalations
-         where least(next_repeat_at, next_escalate_at) <= $1 order by least(next_repeat_at, next_escalate_at) limit $2`,
-        [now, limit],
+        `select e.alarm_id, e.farm_id, e.step, e.called, e.next_repeat_at, e.next_escalate_at from alarm_escalations e
+         where least(e.next_repeat_at, e.next_escalate_at) <= $1
+           or not exists (select 1 from unnest(e.called) as c(client_id) where c.client_id in (${callableOf("e.farm_id", "$3")}))
+         order by least(e.next_repeat_at, e.next_escalate_at) limit $2`,
+        [now, limit, ACKNOWLEDGING_ROLES],
       );
     },
 
