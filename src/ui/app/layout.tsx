@@ -24,7 +24,7 @@ function OpenAlarmsBadge({ describes }: { describes?: string }) {
   if (open === 0) return null;
   return describes ? (
     <span id={describes} className="sr-only">
-      {t("layout.openAlarms", { count: open, replace: { count: numberFormat().format(open) } })}
+      {t("layout.openAlarms", { count: open })}
     </span>
   ) : (
     <span aria-hidden="true" className="ms-auto min-w-6 rounded-full bg-red-600 px-2 py-0.5 text-center text-xs 4xl:text-lg font-semibold text-white tabular-nums" data-testid="open-alarms-badge">

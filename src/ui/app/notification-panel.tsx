@@ -7,7 +7,6 @@ import { ALARM_KINDS, notificationPath, notificationSubject } from "../../contra
 import type { Notification } from "../../contract/entities.ts";
 import { formatDateTime } from "../components/dates.ts";
 import { useCollection } from "../data/hooks.ts";
-import { formatFixed } from "../i18n/format.ts";
 import { useLocale } from "../i18n/i18n.ts";
 import {
   AlertIcon,
@@ -109,8 +108,7 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
   // The MCU's name now, else as the alarm's title has it ("Tunnel 1: CO2 high").
   const name = mcuName ?? newest.title.split(":")[0]!;
   const kinds = notes.map((n) => n.title.slice(n.title.indexOf(":") + 1).trim() || n.title);
-  // The count in the person's digits; the plural form follows the number itself.
-  const count = { count: notes.length, replace: { count: formatFixed(notes.length, 0), name } };
+  const count = { count: notes.length, name };
   return (
     <Disclosure as="li" data-read={!unread} data-incident>
       {({ open }) => (

@@ -1,4 +1,3 @@
-import { formatFixed } from "../i18n/format.ts";
 import { i18n } from "../i18n/i18n.ts";
 
 /**
@@ -9,11 +8,8 @@ import { i18n } from "../i18n/i18n.ts";
 export function savedAgeText(savedAt: number, now: number): string {
   const minutes = Math.floor(Math.max(0, now - savedAt) / 60_000);
   if (minutes < 1) return i18n.t("common:savedAge.justNow");
-  if (minutes < 60) return i18n.t("common:savedAge.minutes", counted(minutes));
+  if (minutes < 60) return i18n.t("common:savedAge.minutes", { count: minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return i18n.t("common:savedAge.hours", counted(hours));
-  return i18n.t("common:savedAge.days", counted(Math.floor(hours / 24)));
+  if (hours < 48) return i18n.t("common:savedAge.hours", { count: hours });
+  return i18n.t("common:savedAge.days", { count: Math.floor(hours / 24) });
 }
-
-/** The count chooses the plural form; it is written in the person's digits. */
-const counted = (count: number) => ({ count, replace: { count: formatFixed(count, 0) } });

@@ -11,7 +11,6 @@ import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { i18n } from "../../i18n/i18n.ts";
 import { batchActionForm } from "./batch-forms.ts";
-import { counted } from "./counted.ts";
 
 /** What a dialog for an action says: its title (also its button) and its success toast, in the reader's language. */
 export function actionWords(action: BatchAction, batch: Batch): { title: string; explain: string; done: (days: number) => string } {
@@ -36,7 +35,7 @@ export function actionWords(action: BatchAction, batch: Batch): { title: string;
       return {
         title: t("actions.extend.title", { phase: phase.name }),
         explain: t("actions.extend.explain", { phase: phase.name }),
-        done: (days) => t("actions.extend.done", { phase: phase.name, ...counted(days) }),
+        done: (days) => t("actions.extend.done", { phase: phase.name, count: days }),
       };
     case "skip":
       return {

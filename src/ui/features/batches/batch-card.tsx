@@ -5,7 +5,7 @@ import { useLocale } from "../../i18n/i18n.ts";
 import { harvestTotalKg } from "./batch-plan.ts";
 import { batchPath } from "./batch-path.ts";
 import { batchStatus, phaseOfText, progressText } from "./batch-status.ts";
-import { counted, num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { PhaseProgressBar } from "./phase-progress-bar.tsx";
 import { formatKg } from "./zone-dates.ts";
 
@@ -45,7 +45,7 @@ export function BatchCard({ batch, mcuNames, now }: { batch: Batch; mcuNames: st
           <dt className="text-gray-500">{t("card.harvestSoFar")}</dt>
           <dd className="font-medium text-gray-900">
             {formatKg(total)}
-            {flushes > 0 && <span className="text-gray-600 font-normal"> · {t("card.flushes", counted(flushes))}</span>}
+            {flushes > 0 && <span className="text-gray-600 font-normal"> · {t("card.flushes", { count: flushes })}</span>}
           </dd>
         </div>
       </dl>

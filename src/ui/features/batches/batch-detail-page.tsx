@@ -14,7 +14,7 @@ import { useLocale } from "../../i18n/i18n.ts";
 import { BatchActionDialog } from "./batch-action-dialog.tsx";
 import { plannedPhases } from "./batch-plan.ts";
 import { batchStatus, phaseOfText, progressText } from "./batch-status.ts";
-import { counted, num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { eventText, phaseName } from "./event-text.ts";
 import { HarvestSection } from "./harvest-section.tsx";
 import { PhaseProgressBar } from "./phase-progress-bar.tsx";
@@ -230,16 +230,16 @@ function PhaseTimeline({ batch, now }: { batch: Batch; now: number }) {
                 <p className="text-xs 4xl:text-lg font-medium uppercase tracking-wide text-gray-500">{t(`timeline.states.${STATE_KEYS[p.state]}`)}</p>
               </div>
               <p className="text-sm 4xl:text-xl text-gray-700">
-                {p.state === "not-run" ? t("timeline.daysPlanned", counted(p.phase.days)) : `${formatDayTime(p.start, tz)} – ${formatDayTime(p.end, tz)}`}
-                {p.state === "planned" && ` · ${t("timeline.days", counted(p.phase.days))}`}
+                {p.state === "not-run" ? t("timeline.daysPlanned", { count: p.phase.days }) : `${formatDayTime(p.start, tz)} – ${formatDayTime(p.end, tz)}`}
+                {p.state === "planned" && ` · ${t("timeline.days", { count: p.phase.days })}`}
               </p>
               {current && status && (
                 <p className="mt-1 text-sm 4xl:text-xl font-medium text-brand-800">
                   {status.progress.held ? t("timeline.onHold") : t("timeline.dayOf", { day: num(status.progress.day), days: num(status.progress.days) })}
-                  {p.phase.confirm !== null && ` · ${t("timeline.waitsAtMost", { confirm: p.phase.confirm, ...counted(status.progress.days) })}`}
+                  {p.phase.confirm !== null && ` · ${t("timeline.waitsAtMost", { confirm: p.phase.confirm, count: status.progress.days })}`}
                 </p>
               )}
-              {!current && p.phase.confirm !== null && p.state === "planned" && <p className="mt-1 text-sm 4xl:text-xl text-gray-600">{t("timeline.waitsPlanned", { confirm: p.phase.confirm, ...counted(p.phase.days) })}</p>}
+              {!current && p.phase.confirm !== null && p.state === "planned" && <p className="mt-1 text-sm 4xl:text-xl text-gray-600">{t("timeline.waitsPlanned", { confirm: p.phase.confirm, count: p.phase.days })}</p>}
             </li>
           );
         })}

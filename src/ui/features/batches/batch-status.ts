@@ -1,7 +1,7 @@
 import { batchProgress, type Batch, type BatchProgress } from "../../../contract/grow.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { overallFraction, plannedPhases, type PlannedPhase } from "./batch-plan.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { formatDayTime } from "./zone-dates.ts";
 
 /** What the screens show of a running batch at `now`: its place, its planned phases, what comes next. */

@@ -13,7 +13,7 @@ import { useLocale } from "../../i18n/i18n.ts";
 import { BatchCard } from "./batch-card.tsx";
 import { harvestTotalKg } from "./batch-plan.ts";
 import { batchPath } from "./batch-path.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { FarmCalendar } from "./farm-calendar.tsx";
 import { StartBatchDialog } from "./start-batch-dialog.tsx";
 import { formatDay, formatKg } from "./zone-dates.ts";

@@ -1,6 +1,6 @@
 import type { Batch, BatchEvent } from "../../../contract/grow.ts";
 import { i18n } from "../../i18n/i18n.ts";
-import { counted, num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 
 /** A phase's name, or its number when the batch has no such phase. */
 export const phaseName = (batch: Pick<Batch, "phases">, index: number) => batch.phases[index]?.name ?? i18n.t("batches:phaseNumber", { n: num(index + 1) });
@@ -22,7 +22,7 @@ export function eventText(event: BatchEvent, batch: Pick<Batch, "phases">): stri
     case "resume":
       return i18n.t("batches:events.resume");
     case "extend":
-      return i18n.t("batches:events.extend", counted(event.days ?? 0));
+      return i18n.t("batches:events.extend", { count: event.days ?? 0 });
     case "skip":
       return i18n.t("batches:events.skip", { phase: name });
     case "end":
@@ -30,6 +30,6 @@ export function eventText(event: BatchEvent, batch: Pick<Batch, "phases">): stri
     case "advance":
       return i18n.t("batches:events.advance", { phase: name });
     case "maximum":
-      return phase ? i18n.t("batches:events.maximum", { phase: name, confirm: phase.confirm ?? "", ...counted(phase.days) }) : i18n.t("batches:events.maximumPlain", { phase: name });
+      return phase ? i18n.t("batches:events.maximum", { phase: name, confirm: phase.confirm ?? "", count: phase.days }) : i18n.t("batches:events.maximumPlain", { phase: name });
   }
 }

@@ -12,7 +12,7 @@ import { useAppData } from "../../data/provider.tsx";
 import { useLocale } from "../../i18n/i18n.ts";
 import { harvestForm, substrateForm } from "./batch-forms.ts";
 import { biologicalEfficiency, harvestTotalKg, nextFlush } from "./batch-plan.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { useBatchRefusal } from "./use-batch-refusal.ts";
 import { formatDateTimeIn, formatKg, formatPercent } from "./zone-dates.ts";
 

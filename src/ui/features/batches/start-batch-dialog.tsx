@@ -13,7 +13,7 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { startBatchForm } from "./batch-forms.ts";
-import { counted, num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { deviceTimeZone, fromDateTimeLocal, toDateTimeLocal } from "./zone-dates.ts";
 
 type Field = "name" | "recipe_id" | "mcu_ids" | "started_at" | "time_zone";
@@ -141,7 +141,7 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
       >
         {recipes.map((r) => (
           <option key={r.recipe_id} value={String(r.recipe_id)}>
-            {t("start.recipeOption", { name: r.name, version: num(r.version), ...counted(r.phases.length) })}
+            {t("start.recipeOption", { name: r.name, version: num(r.version), count: r.phases.length })}
           </option>
         ))}
       </SelectField>

@@ -5,7 +5,6 @@ import { controllerForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
 import { useCollection } from "../../data/hooks.ts";
-import { formatFixed } from "../../i18n/format.ts";
 import { i18n } from "../../i18n/i18n.ts";
 
 /** SPEC §2 controller modal: read-only Type; SPEC §4/§8 texts for controllers. */
@@ -39,7 +38,7 @@ const controllerKind: DeviceKind<Controller, ControllerType, z.output<typeof con
     get listLabel() {
       return i18n.t("controllers:page.listLabel");
     },
-    count: (n) => i18n.t("controllers:page.count", { count: n, replace: { count: formatFixed(n, 0) } }),
+    count: (n) => i18n.t("controllers:page.count", { count: n }),
     get loading() {
       return i18n.t("controllers:page.loading");
     },

@@ -31,20 +31,18 @@ export function ProfileCard({ profile, onEdit, onDelete, deleting }: { profile: 
   const links = profile.mcu_links.length;
   const headingId = `profile-${profile.profile_id}-name`;
   const refusal = useAccountRefusal(profile.client_id, "manageProfiles");
-  // A count's plural form is chosen by the number; the text shows it in the person's digits.
-  const counted = (count: number) => ({ count, replace: { count: settingValue(count) } });
   return (
     <article aria-labelledby={headingId} className="card w-full p-5 4xl:p-7 flex flex-col">
       <EditableCardHeader headingId={headingId} name={profile.name} noun={t("card.noun")} onEdit={onEdit} onDelete={onDelete} deleting={deleting} refusal={refusal}>
         <p className={`mt-1 inline-block rounded-full px-2.5 py-0.5 text-xs 4xl:text-lg font-medium ${links ? "bg-brand-50 text-brand-800" : "bg-gray-100 text-gray-600"}`}>
-          {links ? t("card.mcusLinked", counted(links)) : t("card.noMcusLinked")}
+          {links ? t("card.mcusLinked", { count: links }) : t("card.noMcusLinked")}
         </p>
       </EditableCardHeader>
 
       <dl className="mt-4 grid gap-2 sm:grid-cols-2 text-sm 4xl:text-xl">
         <Setting icon={<DropletIcon className="text-sky-600" />} title={t("groups.irrigation")}>
           <dd className="text-gray-900">
-            {t("card.cycle", { hours: t("card.hours", counted(irrigation.on_cycle_hours)), liters: t("card.liters", counted(irrigation.off_cycle_liters)) })}
+            {t("card.cycle", { hours: t("card.hours", { count: irrigation.on_cycle_hours }), liters: t("card.liters", { count: irrigation.off_cycle_liters }) })}
           </dd>
           <dd className="text-gray-700">{t("card.soilMoisture", { on: settingValue(irrigation.soil_moisture_on), off: settingValue(irrigation.soil_moisture_off) })}</dd>
         </Setting>

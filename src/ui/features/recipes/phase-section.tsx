@@ -5,7 +5,7 @@ import { i18n } from "../../i18n/i18n.ts";
 import { SelectField, TextField } from "../../components/fields.tsx";
 import { ArrowUpIcon, ChevronDownIcon, TrashIcon } from "../../components/icons.tsx";
 import { PHASE_TEXT_MAX, type PhaseText, type RampsText } from "./recipe-form.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { daysText, upToText } from "./recipe-summary.ts";
 import { clearOfActions, RampableSettingNumber, SettingGroup, SettingNumber, type ServerFieldError } from "./setting-field.tsx";
 

@@ -1,7 +1,7 @@
 import { phaseConfigAt, type RecipePhase } from "../../../contract/grow.ts";
 import { numberFormat } from "../../i18n/format.ts";
 import { i18n } from "../../i18n/i18n.ts";
-import { counted, num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 
 /**
  * A recipe's planned setpoints over its whole cycle, as the preview chart draws them: each phase
@@ -63,5 +63,5 @@ export function previewSummary(phases: readonly RecipePhase[]): string {
     start += p.days;
     return part;
   });
-  return i18n.t("recipes:preview.summary", { parts: parts.join(i18n.t("recipes:preview.spanSeparator")), ...counted(total) });
+  return i18n.t("recipes:preview.summary", { parts: parts.join(i18n.t("recipes:preview.spanSeparator")), count: total });
 }

@@ -3,7 +3,7 @@ import type { Recipe } from "../../../contract/grow.ts";
 import { EditableCardHeader } from "../../components/editable-card-header.tsx";
 import { useAccountRefusal } from "../../data/farm-roles.ts";
 import { useLocale } from "../../i18n/i18n.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { phaseLengthText, runningBatchesText, totalDaysText } from "./recipe-summary.ts";
 
 /**

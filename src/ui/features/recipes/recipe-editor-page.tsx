@@ -5,7 +5,7 @@ import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { RecipeEditor } from "./recipe-editor.tsx";
 
 const backLink = "font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800";

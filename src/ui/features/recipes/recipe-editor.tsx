@@ -12,7 +12,7 @@ import { RefusalNote } from "../../components/refusal-note.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useLocale } from "../../i18n/i18n.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { PhaseSection } from "./phase-section.tsx";
 import { fieldOfRefusal, nextPhaseText, previewPhasesOf, recipeForm, recipeText, type PhaseText, type RecipeText } from "./recipe-form.ts";
 import { RecipePreviewChart } from "./recipe-preview-chart.tsx";

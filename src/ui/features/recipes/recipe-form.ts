@@ -8,7 +8,7 @@ import { LIMITS } from "../../../contract/limits.ts";
 import { breaksOrder, PROFILE_ORDER_RULES } from "../../../contract/profile-settings.ts";
 import { numberFormat } from "../../i18n/format.ts";
 import { i18n } from "../../i18n/i18n.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { settingName, settingUnit, standaloneText, type SettingPath } from "./setting-texts.ts";
 
 /**

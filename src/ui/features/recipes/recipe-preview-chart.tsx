@@ -5,7 +5,7 @@ import type { RecipePhase } from "../../../contract/grow.ts";
 import { useUplot } from "../../components/use-uplot.ts";
 import { numberFormat } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";
-import { num } from "./counted.ts";
+import { num } from "./whole-number.ts";
 import { previewSeries, previewSummary, setpointText, type PreviewSeries } from "./preview-series.ts";
 import { daysText, upToText } from "./recipe-summary.ts";
 

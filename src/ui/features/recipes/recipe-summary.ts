@@ -1,9 +1,8 @@
 import type { RecipePhase } from "../../../contract/grow.ts";
 import { i18n } from "../../i18n/i18n.ts";
-import { counted } from "./counted.ts";
 
 /** "7 days", in the reader's language and digits (each text here is written when called). */
-export const daysText = (n: number) => i18n.t("recipes:summary.days", counted(n));
+export const daysText = (n: number) => i18n.t("recipes:summary.days", { count: n });
 
 /** A length that is a maximum: "up to 5 days". */
 export const upToText = (days: number) => i18n.t("recipes:summary.upTo", { days: daysText(days) });
@@ -19,4 +18,4 @@ export function totalDaysText(phases: readonly RecipePhase[]): string {
   return phases.some((p) => p.confirm !== null) ? upToText(total) : daysText(total);
 }
 
-export const runningBatchesText = (n: number) => i18n.t("recipes:summary.runningBatches", counted(n));
+export const runningBatchesText = (n: number) => i18n.t("recipes:summary.runningBatches", { count: n });

@@ -9,7 +9,6 @@ import { messageOf, notify } from "../../components/toasts.ts";
 import { useListLoad } from "../../components/use-list-load.ts";
 import { useCollection } from "../../data/hooks.ts";
 import { useAppData } from "../../data/provider.tsx";
-import { counted } from "./counted.ts";
 import { RecipeCard } from "./recipe-card.tsx";
 import { recipePath } from "./recipe-paths.ts";
 
@@ -52,7 +51,7 @@ export default function RecipesPage() {
       // The server answers with the whole library: the new ones are what it has beyond the list shown.
       const added = Math.max(0, (await core.addStarterRecipes()) - recipes.length);
       if (added === 0) notify.info(t("page.startersAllThere"));
-      else notify.success(t("page.startersAdded", counted(added)));
+      else notify.success(t("page.startersAdded", { count: added }));
     } catch (err) {
       notify.error(messageOf(err, t("page.startersFailed")));
     } finally {

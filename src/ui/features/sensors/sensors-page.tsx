@@ -5,7 +5,6 @@ import { sensorForm } from "../../../contract/forms.ts";
 import type { DeviceKind } from "../../components/device-kind.ts";
 import { DeviceListPage } from "../../components/device-list-page.tsx";
 import { useCollection } from "../../data/hooks.ts";
-import { formatFixed } from "../../i18n/format.ts";
 import { i18n } from "../../i18n/i18n.ts";
 
 /** SPEC §2 sensor modal: a disabled Type select; names are optional (SPEC §3); SPEC §4/§8 texts for sensors. */
@@ -43,7 +42,7 @@ const sensorKind: DeviceKind<Sensor, SensorType, z.output<typeof sensorForm>> = 
     get listLabel() {
       return i18n.t("sensors:page.listLabel");
     },
-    count: (n) => i18n.t("sensors:page.count", { count: n, replace: { count: formatFixed(n, 0) } }),
+    count: (n) => i18n.t("sensors:page.count", { count: n }),
     get loading() {
       return i18n.t("sensors:page.loading");
     },
