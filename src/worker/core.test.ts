@@ -1,4 +1,3 @@
-import type { io } from "socket.io-client";
 import { describe, expect, it, vi } from "vitest";
 import { CoreError } from "../contract/core-error.ts";
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
@@ -8,44 +7,10 @@ import type { Notification } from "../contract/entities.ts";
 import { mcuQueryKey, type FleetResults, type SnapshotBatch } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import { ALARM_EVENT } from "../contract/alarms-values.ts";
+import { connectingTo, fakeSocket } from "../test-support/fake-socket.ts";
 import { createDataCore, type CoreDeps, type DataCoreUpdate } from "./core.ts";
 import { farmRecord, macOf, mcuRecord } from "../test-support/records.ts";
 import { SessionEndedError, type SessionEnded } from "../contract/session-ended.ts";
-
-type Handler = (...args: unknown[]) => void;
-
-/** A socket.io client socket that only records: the test plays the server. */
-function fakeSocket() {
-  const handlers = new Map<string, Handler[]>();
-  const socket = {
-    connected: false,
-    connects: 0,
-    closed: false,
-    emitted: [] as { event: string; args: unknown[] }[],
-    on(event: string, fn: Handler) {
-      handlers.set(event, [...(handlers.get(event) ?? []), fn]);
-      return socket;
-    },
-    emit(event: string, ...args: unknown[]) {
-      socket.emitted.push({ event, args });
-      return socket;
-    },
-    connect() {
-      socket.connects++;
-      return socket;
-    },
-    close() {
-      socket.closed = true;
-      socket.connected = false;
-      return socket;
-    },
-    /** The server's side: fires an event at the client. */
-    serve(event: string, ...args: unknown[]) {
-      for (const fn of handlers.get(event) ?? []) fn(...args);
-    },
-  };
-  return socket;
-}
 
 type Answer = { status: number; body?: unknown };
 const json = ({ status, body }: Answer) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -78,7 +43,7 @@ function createDeps(routes: Record<string, Answer | ((body: unknown) => Answer)>
     return json(answer);
   }) as typeof globalThis.fetch;
   const socket = fakeSocket();
-  const core = createDataCore({ ...deps, fetch, connect: (() => socket) as unknown as typeof io });
+  const core = createDataCore({ ...deps, fetch, connect: connectingTo(socket) });
   const ended: SessionEnded[] = [];
   const updates: DataCoreUpdate[] = [];
   core.subscribe((u) => updates.push(u));

@@ -1,11 +1,9 @@
-import type { io } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import type { Member } from "../contract/team.ts";
+import { connectingTo, fakeSocket } from "../test-support/fake-socket.ts";
 import { createDataCore, type DataCoreUpdate, type FarmMembersUpdate } from "./core.ts";
 import { createMemorySavedLists } from "./saved-lists.ts";
-
-type Handler = (...args: unknown[]) => void;
 
 const member = (client_id: number, role: Member["role"], account_owner = false): Member => ({
   farm_id: 3,
@@ -35,25 +33,14 @@ function harness() {
     // The lists a start loads: empty.
     return body(200, []);
   }) as typeof globalThis.fetch;
-  const handlers = new Map<string, Handler[]>();
-  const socket = {
-    connected: false,
-    on(event: string, fn: Handler) {
-      handlers.set(event, [...(handlers.get(event) ?? []), fn]);
-      return socket;
-    },
-    emit: () => socket,
-    connect: () => socket,
-    close: () => socket,
-  };
-  const serve = (event: string, ...args: unknown[]) => handlers.get(event)?.forEach((fn) => fn(...args));
-  const core = createDataCore({ fetch, connect: (() => socket) as unknown as typeof io, savedLists: createMemorySavedLists() });
+  const socket = fakeSocket();
+  const core = createDataCore({ fetch, connect: connectingTo(socket), savedLists: createMemorySavedLists() });
   const updates: FarmMembersUpdate[] = [];
   core.subscribe((u: DataCoreUpdate) => u.kind === "farm-members" && updates.push(u));
   core.start(7);
   const settle = () => new Promise((r) => setTimeout(r, 10));
   const shown = () => updates.at(-1);
-  return { core, team, serve, settle, shown };
+  return { core, team, serve: socket.serve, settle, shown };
 }
 
 describe("a farm's Members list in the core", () => {

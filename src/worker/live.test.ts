@@ -1,13 +1,11 @@
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
-import type { io } from "socket.io-client";
 import { describe, expect, it, vi } from "vitest";
 import type { Mcu, ProfileConfig } from "../contract/entities.ts";
 import type { ConnectionState, SnapshotBatch, WallPage, WallRequest } from "../contract/live.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import { farmRecord, macOf, mcuRecord } from "../test-support/records.ts";
+import { connectingTo, fakeSocket } from "../test-support/fake-socket.ts";
 import { createLive } from "./live.ts";
-
-type Handler = (...args: unknown[]) => void;
 
 const PROFILE: ProfileConfig = {
   irrigation: { on_cycle_hours: 4, off_cycle_liters: 12, soil_moisture_on: 40, soil_moisture_off: 65 },
@@ -23,28 +21,14 @@ function createDeps(clock?: () => number) {
     ...mcuRecord(i),
     profile_links: [{ id: i + 1, mcu_id: i + 1, profile_id: 1, profile: { profile_id: 1, name: "Oyster fruiting", config: PROFILE } }] as Mcu["profile_links"],
   }));
-  const handlers = new Map<string, Handler[]>();
-  const socket = {
-    connected: true,
-    io: { on: (event: string, fn: Handler) => handlers.set(`io:${event}`, [fn]) },
-    on(event: string, fn: Handler) {
-      handlers.set(event, [...(handlers.get(event) ?? []), fn]);
-      return socket;
-    },
-    emit: () => socket,
-    connect: () => socket,
-    close: () => socket,
-    serve: (event: string, ...args: unknown[]) => {
-      for (const fn of handlers.get(event) ?? []) fn(...args);
-    },
-  };
+  const socket = fakeSocket({ connected: true });
   const batches: SnapshotBatch[] = [];
   const connections: { state: ConnectionState; heardAt: number | null | undefined }[] = [];
   const collectionEvents: { event: string; payload: unknown }[] = [];
   const live = createLive({
     scheduler,
     now: clock ?? (() => scheduler.now()),
-    connect: (() => socket) as unknown as typeof io,
+    connect: connectingTo(socket),
     entities: { farms: [farmRecord(0), farmRecord(1)], mcus, batches: [] },
     deliver(batch) {
       batches.push(batch);

@@ -1,32 +1,11 @@
-import type { io } from "socket.io-client";
 import { VirtualAction, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import type { Mcu } from "../contract/entities.ts";
 import { SOCKET_EVENTS } from "../contract/realtime.ts";
 import { farmRecord, macOf, mcuRecord } from "../test-support/records.ts";
+import { connectingTo, fakeSocket } from "../test-support/fake-socket.ts";
 import { createDataCore, type DataCoreUpdate } from "./core.ts";
 import { createMemorySavedLists } from "./saved-lists.ts";
-
-type Handler = (...args: unknown[]) => void;
-
-/** A socket.io client socket that records handlers: the test plays the server. */
-function fakeSocket() {
-  const handlers = new Map<string, Handler[]>();
-  const socket = {
-    connected: false,
-    on(event: string, fn: Handler) {
-      handlers.set(event, [...(handlers.get(event) ?? []), fn]);
-      return socket;
-    },
-    emit: () => socket,
-    connect: () => socket,
-    close: () => socket,
-    serve(event: string, ...args: unknown[]) {
-      for (const fn of handlers.get(event) ?? []) fn(...args);
-    },
-  };
-  return socket;
-}
 
 const SAVED_AT = Date.parse("2026-11-23T10:00:00.000Z");
 const LATER = SAVED_AT + 12 * 60_000;
@@ -54,7 +33,7 @@ function coreWith(
   }) as typeof globalThis.fetch;
   const socket = fakeSocket();
   const clock = { now };
-  const core = createDataCore({ fetch, connect: (() => socket) as unknown as typeof io, savedLists: saved, saveDelayMs: 0, now: () => clock.now, ...(scheduler ? { scheduler } : {}) });
+  const core = createDataCore({ fetch, connect: connectingTo(socket), savedLists: saved, saveDelayMs: 0, now: () => clock.now, ...(scheduler ? { scheduler } : {}) });
   const updates: DataCoreUpdate[] = [];
   core.subscribe((u) => {
     updates.push(u);
