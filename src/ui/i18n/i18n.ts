@@ -42,10 +42,15 @@ function setCurrent(choice: LanguageChoice): void {
   for (const l of listeners) l();
 }
 
+/** A limit in a validation message, written as the field takes it (no grouping: "50000 ppm"). */
+const FORM_NUMBER: Intl.NumberFormatOptions = { maximumFractionDigits: 2, useGrouping: false };
+
 /** The forms' validation messages, from the `forms` texts, with numbers in the reader's digits. */
 function writeFormText(key: string, values?: FormTextValues): string {
   const shown: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values ?? {})) shown[name] = typeof value === "number" ? new Intl.NumberFormat(current.tag, { maximumFractionDigits: 2, useGrouping: false }).format(value) : value;
+  // A form checks each field at every keystroke: the formatter is the kept one of the locale, not made per message.
+  const numbers = numberFormat(FORM_NUMBER, current.tag);
+  for (const [name, value] of Object.entries(values ?? {})) shown[name] = typeof value === "number" ? numbers.format(value) : value;
   // Keys come from the contract's schemas, which the catalogue test checks against the `forms` texts.
   return String(i18n.t(`forms:${key}` as never, shown as never));
 }
