@@ -73,6 +73,20 @@ describe("push subscriptions", () => {
     expect(await endpointsOf(c.clientId)).toEqual([laptop]);
   });
 
+  it("forgets the subscriptions of every other device when the password changes, and keeps this one's: a lost phone stops ringing", async () => {
+    const c = await server.signUp();
+    const lost = "https://fcm.googleapis.com/fcm/send/lost-phone";
+    const here = "https://fcm.googleapis.com/fcm/send/changing-the-password-here";
+    const onLost = cookieOf(await server.app.inject({ method: "POST", url: "/api/clients/login", payload: { username: c.registration.username, password: c.registration.password } }));
+    expect((await put({ ...c, cookie: onLost }, browserSubscription(lost).json)).statusCode).toBe(204);
+    expect((await put(c, browserSubscription(here).json)).statusCode).toBe(204);
+    expect(await endpointsOf(c.clientId)).toEqual([here, lost]);
+
+    const change = await c.put(`/api/clients/${c.clientId}`, { password: "another-password", confirm_password: "another-password" });
+    expect(change.statusCode, change.body).toBe(200);
+    expect(await endpointsOf(c.clientId)).toEqual([here]);
+  });
+
   it("moves a subscription stored again to the session it came from", async () => {
     const first = await server.signUp();
     const second = await server.signUp();

@@ -102,8 +102,12 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     const now = app.now();
     if (body.password !== undefined) {
       await clients.setPasswordHash(clientId, await hasher.hash(body.password, req.ip), now);
-      // A new password signs out every other device; this one stays signed in.
-      for (const ended of await sessionRows.deleteOthers(clientId, session.idHash)) app.events.emit("sessionEnded", ended);
+      // A new password signs out every other device; this one stays signed in. A device signed
+      // out stops getting the alarm pushes of its session, as at its own sign-out (a lost phone).
+      for (const ended of await sessionRows.deleteOthers(clientId, session.idHash)) {
+        await app.repos.webPush.forgetSession(ended);
+        app.events.emit("sessionEnded", ended);
+      }
     }
     const client = await clients.update(
       clientId,
