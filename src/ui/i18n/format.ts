@@ -23,14 +23,31 @@ export function dateTimeFormat(options: Intl.DateTimeFormatOptions = {}, tag: st
 }
 
 let fixedTag = "";
-let fixed: Intl.NumberFormat[] = [];
+let grouped: Intl.NumberFormat[] = [];
+let ungrouped: Intl.NumberFormat[] = [];
 
-/** A number with a fixed count of decimals, in the person's digits (the live readings' hot path: no key to build). */
-export function formatFixed(value: number, decimals: number): string {
+/** The fixed-decimals formatters of the person's locale, by count of decimals (all made again when the locale changes). */
+function fixedLocale(): string {
   const { tag } = currentLocale();
   if (tag !== fixedTag) {
     fixedTag = tag;
-    fixed = [];
+    grouped = [];
+    ungrouped = [];
   }
-  return (fixed[decimals] ??= new Intl.NumberFormat(tag, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })).format(value);
+  return tag;
+}
+
+/** A number with a fixed count of decimals, in the person's digits (the live readings' hot path: no key to build). */
+export function formatFixed(value: number, decimals: number): string {
+  const tag = fixedLocale();
+  return (grouped[decimals] ??= new Intl.NumberFormat(tag, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })).format(value);
+}
+
+/**
+ * formatFixed without thousands separators ("1350"), where a number must stay as narrow as it can
+ * (a wall tile's cell seen from across a room).
+ */
+export function formatFixedUngrouped(value: number, decimals: number): string {
+  const tag = fixedLocale();
+  return (ungrouped[decimals] ??= new Intl.NumberFormat(tag, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: false })).format(value);
 }

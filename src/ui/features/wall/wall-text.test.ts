@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { thresholdBreaches } from "../../../contract/conditions.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { startTexts } from "../../../test-support/i18n.ts";
-import { agoText, breachText, countsText, growText, orderedBreaches, outOfProfileLine, rotateText } from "./wall-text.ts";
+import { formatFixedUngrouped } from "../../i18n/format.ts";
+import { agoText, breachText, countsText, formatValue, growText, orderedBreaches, outOfProfileLine, rotateText } from "./wall-text.ts";
 import { parseRotate } from "./use-rotation.ts";
 
 beforeAll(() => startTexts());
@@ -93,5 +94,12 @@ describe("the wall's words in French and Arabic", () => {
 
     await startTexts({ language: "ar", digits: "latn" });
     expect(countsText({ mcus: 3, outOfProfile: 0, offline: 0, lowBattery: 0 })).toBe("3 وحدات MCU\u200f");
+  });
+});
+
+describe("a tile's values", () => {
+  it("are written by the app's ungrouped fixed-decimals formatter (one cache of formatters, not a second)", () => {
+    expect(formatValue).toBe(formatFixedUngrouped);
+    expect(formatValue(1350, 0)).toBe("1350");
   });
 });

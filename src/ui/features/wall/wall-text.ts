@@ -1,8 +1,8 @@
 import type { Breach, ProfileMetric } from "../../../contract/conditions.ts";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { McuGrowPlace, WallCounts } from "../../../contract/live.ts";
-import { numberFormat } from "../../i18n/format.ts";
-import { currentLocale, i18n } from "../../i18n/i18n.ts";
+import { formatFixedUngrouped, numberFormat } from "../../i18n/format.ts";
+import { i18n } from "../../i18n/i18n.ts";
 
 /**
  * What the wall's tiles and headings say, as pure functions of what they show and of the
@@ -34,21 +34,12 @@ const BREACH_METRICS: Record<ProfileMetric, Omit<WallMetric, "metric">> = {
 /** A value's name, short enough for a tile seen from across a room. */
 export const metricLabel = (metric: ProfileMetric): string => i18n.t(`wall:metrics.${metric}`);
 
-// Made once per locale: a formatter per value would be a cost paid at every reading. No thousands
-// separator: "1350 ppm" fits a tile's cell at wall size where "1,350 ppm" does not, and reads as
-// the limits do.
-let valueTag = "";
-let valueFormats: Intl.NumberFormat[] = [];
-
-/** A value with a fixed number of decimals, so it does not jump in width as it changes. */
-export function formatValue(value: number, digits: number): string {
-  const { tag } = currentLocale();
-  if (tag !== valueTag) {
-    valueTag = tag;
-    valueFormats = [];
-  }
-  return (valueFormats[digits] ??= numberFormat({ minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }, tag)).format(value);
-}
+/**
+ * A value with a fixed number of decimals, so it does not jump in width as it changes. No thousands
+ * separator: "1350 ppm" fits a tile's cell at wall size where "1,350 ppm" does not, and reads as
+ * the limits do.
+ */
+export const formatValue = formatFixedUngrouped;
 
 /** A profile's value as the profile holds it (85, 18.5, 1200), in the person's digits. */
 const formatLimit = (value: number) => numberFormat({ maximumFractionDigits: 2, useGrouping: false }).format(value);
