@@ -67,7 +67,7 @@ describe("counts in the texts", () => {
         const ungrouped = numberFormat({ useGrouping: false }).format(1234);
         const wrong: string[] = [];
         for (const { key, others } of texts) {
-          const text = i18n.t(key as never, { count: 1234, ...Object.fromEntries(others.map((o) => [o, "·"])) } as never) as string;
+          const text = String(i18n.t(key as never, { count: 1234, ...Object.fromEntries(others.map((o) => [o, "·"])) } as never));
           if (!text.includes(SETTING_VALUES.has(key) ? ungrouped : grouped)) wrong.push(`${key}: ${text}`);
         }
         expect(wrong).toEqual([]);
