@@ -74,7 +74,9 @@ describe("batches", () => {
     // Each MCU is in at most one running batch.
     const again = await start({ name: "Second", mcu_ids: [a.mcu_id] });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ code: "CONFLICT", message: `${a.name} is already in batch Bags 1-40`, reason: "mcu_in_batch", params: { mcu: a.name, batch: "Bags 1-40" } });
+    const inBatch = { message: `${a.name} is already in batch Bags 1-40`, reason: "mcu_in_batch", params: { mcu: a.name, batch: "Bags 1-40" } };
+    // The MCUs' field is named, for the app to show the refusal there.
+    expect(again.json()).toEqual({ code: "CONFLICT", ...inBatch, errors: [{ path: "mcu_ids", ...inBatch }] });
   });
 
   it("catches up a batch started last week: the phases whose time is over ended at their time", async () => {
@@ -103,19 +105,21 @@ describe("batches", () => {
 
     const theirs = await freshMcu(other);
     const mine = await freshMcu();
-    const cases: [Record<string, unknown>, string][] = [
-      [{ mcu_ids: [mine.mcu_id, theirs.mcu_id] }, "MCU not found"],
-      [{ mcu_ids: [999_999] }, "MCU not found"],
-      [{ mcu_ids: [mine.mcu_id], recipe_id: 999_999 }, "Recipe not found"],
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ mcu_ids: [mine.mcu_id, theirs.mcu_id] }, "MCU not found", "mcu_ids"],
+      [{ mcu_ids: [999_999] }, "MCU not found", "mcu_ids"],
+      [{ mcu_ids: [mine.mcu_id], recipe_id: 999_999 }, "Recipe not found", "recipe_id"],
     ];
-    for (const [body, message] of cases) {
+    for (const [body, message, path] of cases) {
       const res = await start(body);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ code: "NOT_FOUND", message });
+      // The field it is about is named, for the app to show it there.
+      expect(res.json()).toMatchObject({ code: "NOT_FOUND", message, errors: [{ path, message }] });
     }
     // Their MCU with their own recipe of the same id: mine is not theirs.
     const res = await start({ mcu_ids: [theirs.mcu_id] }, other);
-    expect(res.json()).toEqual({ code: "NOT_FOUND", message: "Recipe not found", reason: "recipe_not_found" });
+    const missing = { message: "Recipe not found", reason: "recipe_not_found" };
+    expect(res.json()).toEqual({ code: "NOT_FOUND", ...missing, errors: [{ path: "recipe_id", ...missing }] });
   });
 
   it("refuses bad input on every field with a clear message", async () => {

@@ -134,6 +134,11 @@ describe("recipes", () => {
       if (message) expect(res.json().message).toBe(message);
       else expect(res.json().message).toMatch(/\S/);
     }
+    // Each refusal names its field by its path in the body: the app shows it there, in any language.
+    const hot = await c.post(API_PATHS.recipes, { ...recipeBody(), phases: [{ ...phase, config: { ...sampleConfig, ac: { based_on: "room_temp", target_temp: 99 } } }] });
+    expect(hot.json()).toMatchObject({ reason: "out_of_range", errors: [{ path: "phases.0.config.ac.target_temp", reason: "out_of_range", params: { min: -20, max: 60 } }] });
+    const far = await c.post(API_PATHS.recipes, { ...recipeBody(), phases: [{ ...phase, ramps: [{ setting: "ac.target_temp", to: 99 }] }] });
+    expect(far.json().errors[0].path).toBe("phases.0.ramps.0");
     expect((await c.put("/api/recipes/abc", recipeBody())).json().message).toBe("Recipe id must be a positive whole number");
     expect((await c.del("/api/recipes/0")).statusCode).toBe(400);
   });

@@ -18,6 +18,16 @@ const mcusIn = (req: FastifyRequest) => {
 };
 
 const DAY_MS = 86_400_000;
+
+/**
+ * A refusal about one field of the body, named as that field's error too: the app shows it at the
+ * field by its path, in any language, where the answer alone names no field (a missing recipe, an
+ * MCU in another batch).
+ */
+function atField(path: string, e: AppError): AppError {
+  const reason = e.reason!; // every refusal() names one
+  return new AppError(e.code, e.message, { reason, params: e.params }, [{ path, message: e.message, reason, ...(e.params && { params: e.params }) }]);
+}
 const CONFIG_CHANGES = { default: 50, max: 500 };
 
 /** Batches (a recipe version running on MCUs): start, the grower's actions, harvests; and what config each MCU was sent. */
@@ -48,10 +58,10 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     const batch = await app.repos
       .transaction(async (tx) => {
         const recipe = await tx.recipes.get(clientId, body.recipe_id);
-        if (!recipe) throw notFound("Recipe");
-        if ((await tx.batches.ownMcus(clientId, body.mcu_ids)) !== body.mcu_ids.length) throw notFound("MCU");
+        if (!recipe) throw atField("recipe_id", notFound("Recipe"));
+        if ((await tx.batches.ownMcus(clientId, body.mcu_ids)) !== body.mcu_ids.length) throw atField("mcu_ids", notFound("MCU"));
         const [busy] = await tx.batches.runningOn(body.mcu_ids);
-        if (busy) throw refusal("CONFLICT", "mcu_in_batch", `${busy.mcu_name} is already in batch ${busy.batch_name}`, { mcu: busy.mcu_name, batch: busy.batch_name });
+        if (busy) throw atField("mcu_ids", refusal("CONFLICT", "mcu_in_batch", `${busy.mcu_name} is already in batch ${busy.batch_name}`, { mcu: busy.mcu_name, batch: busy.batch_name }));
         const first: BatchState = {
           phases: recipe.phases,
           time_zone: body.time_zone,
@@ -71,7 +81,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
       })
       .catch((err: unknown) => {
         // Another batch took one of the MCUs meanwhile.
-        throw isUniqueViolation(err) ? refusal("CONFLICT", "mcus_in_batch", "One of these MCUs is already in a running batch") : err;
+        throw isUniqueViolation(err) ? atField("mcu_ids", refusal("CONFLICT", "mcus_in_batch", "One of these MCUs is already in a running batch")) : err;
       });
     changed(clientId, batch);
     reply.status(201);

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { batchActionForm, harvestForm, startBatchForm, substrateForm } from "./batch-forms.ts";
+import { CoreError } from "../../../contract/core-error.ts";
+import { batchActionForm, harvestForm, startBatchForm, startFieldOfRefusal, substrateForm } from "./batch-forms.ts";
 import { startTexts } from "../../../test-support/i18n.ts";
 
 // The texts are the catalogue's, in English.
@@ -41,5 +42,28 @@ describe("the grow-cycle forms say what the server says", () => {
   it("clears the dry weight when empty and refuses one out of range", () => {
     expect(errorsOf(substrateForm, [])).toBeNull();
     expect(errorsOf(substrateForm, [["substrate_dry_kg", "-1"]])).toEqual({ substrate_dry_kg: ["Substrate dry weight (kg) must be between 0.001 and 100000"] });
+  });
+});
+
+describe("a refusal of a batch's start", () => {
+  // As the data core hands the server's answers on (server/http/batches.test.ts checks their fields).
+  const answer = (reason: "mcu_in_batch" | "recipe_not_found" | "out_of_range" | "role_cannot", message: string, path?: string) =>
+    new CoreError(reason === "role_cannot" ? "FORBIDDEN" : "CONFLICT", message, 409, message, path ? [{ path, message, reason }] : [], { reason });
+
+  it("is shown at the field the server names, in any language", async () => {
+    await startTexts({ language: "fr", digits: "latn" });
+    try {
+      expect(startFieldOfRefusal(answer("mcu_in_batch", "Tunnel 1 is already in batch Bags", "mcu_ids"))).toBe("mcu_ids");
+      expect(startFieldOfRefusal(answer("recipe_not_found", "Recipe not found", "recipe_id"))).toBe("recipe_id");
+      expect(startFieldOfRefusal(answer("out_of_range", "MCU must be a positive whole number", "mcu_ids.0"))).toBe("mcu_ids");
+    } finally {
+      await startTexts();
+    }
+  });
+
+  it("is the whole form's when the server names no field of it", () => {
+    expect(startFieldOfRefusal(answer("role_cannot", "A Viewer cannot manage batches"))).toBeNull();
+    expect(startFieldOfRefusal(answer("out_of_range", "x", "status"))).toBeNull();
+    expect(startFieldOfRefusal(new Error("Name is required"))).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CoreError } from "../../../contract/core-error.ts";
 import { GROW_LIMITS, isTimeZone } from "../../../contract/grow.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { numberFormat } from "../../i18n/format.ts";
@@ -56,6 +57,21 @@ export const startBatchForm = z
     error: say("startInvalid"),
     when: ({ value }) => typeof (value as { time_zone?: unknown }).time_zone === "string" && isTimeZone((value as { time_zone: string }).time_zone),
   });
+
+/** The start form's fields, by the names of the body the server checks (its field errors' paths). */
+export const START_FIELDS = ["name", "recipe_id", "mcu_ids", "started_at", "time_zone"] as const;
+export type StartField = (typeof START_FIELDS)[number];
+
+/**
+ * The start form's field a refusal of the server is about: the field its answer names (the first
+ * field error is the answer's own reason; "mcu_ids.0" is the MCUs' field), whatever language the
+ * refusal is shown in. Null when it names none: the refusal is the whole form's.
+ */
+export function startFieldOfRefusal(err: unknown): StartField | null {
+  if (!(err instanceof CoreError)) return null;
+  const named = err.fieldErrors[0]?.path.split(".")[0];
+  return START_FIELDS.find((f) => f === named) ?? null;
+}
 
 export const harvestForm = z.object({
   fresh_kg: numberField("freshKg", say("freshRequired"), 0.001, G.harvestKg),

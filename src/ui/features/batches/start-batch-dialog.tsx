@@ -12,24 +12,13 @@ import { Modal } from "../../components/modal.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useSubmitForm } from "../../components/use-submit-form.ts";
 import { useAppData } from "../../data/provider.tsx";
-import { startBatchForm } from "./batch-forms.ts";
+import { startBatchForm, startFieldOfRefusal, type StartField } from "./batch-forms.ts";
 import { num } from "./whole-number.ts";
 import { deviceTimeZone, fromDateTimeLocal, toDateTimeLocal } from "./zone-dates.ts";
 
-type Field = "name" | "recipe_id" | "mcu_ids" | "started_at" | "time_zone";
 interface Refusal {
-  field: Field | null;
+  field: StartField | null;
   text: string;
-}
-
-/** The field a refusal of the server is about, by how its message starts (src/contract/api.ts). */
-function fieldOf(text: string): Field | null {
-  if (/^Name /.test(text)) return "name";
-  if (/^(Choose a recipe|Recipe )/.test(text)) return "recipe_id";
-  if (/^(Choose at least one MCU|MCU |An MCU |A batch runs on)/.test(text) || / already in (a running )?batch/.test(text)) return "mcu_ids";
-  if (/^Time zone /.test(text)) return "time_zone";
-  if (/^Start /.test(text)) return "started_at";
-  return null;
 }
 
 /** The form's raw values, as Conform holds them. */
@@ -86,10 +75,10 @@ function StartBatchForm({ onDone, recipes, mcus, running }: { onDone: () => void
     refused(err) {
       const text = messageOf(err, t("start.failed"));
       notify.error(text);
-      return { field: fieldOf(text), text };
+      return { field: startFieldOfRefusal(err), text };
     },
   });
-  const errorOf = (field: Field, own: string[] | undefined) => own ?? (refusal?.field === field ? refusal.text : undefined);
+  const errorOf = (field: StartField, own: string[] | undefined) => own ?? (refusal?.field === field ? refusal.text : undefined);
 
   // Which running batch holds each MCU: it cannot join a second one.
   const busyIn = useMemo(() => {

@@ -58,9 +58,7 @@ export function RecipeEditor({ recipe }: { recipe: Recipe | undefined }) {
     refused: (err) => {
       const text = messageOf(err, t("editor.saveFailed"));
       notify.error(text);
-      // The field is found by the server's own words (English), whatever language the text is in.
-      const english = err instanceof CoreError ? err.serverMessage : null;
-      return { text, field: sentRef.current && english ? fieldOfRefusal(sentRef.current, english) : null };
+      return { text, field: sentRef.current && err instanceof CoreError ? fieldOfRefusal(sentRef.current, err.fieldErrors) : null };
     },
   });
 

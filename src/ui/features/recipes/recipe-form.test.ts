@@ -1,8 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type } from "arktype";
 import { describe, expect, it } from "vitest";
-import { recipeRequest } from "../../../contract/api.ts";
+import { recipeRequest, type RecipeRequest } from "../../../contract/api.ts";
+import type { FieldError } from "../../../contract/errors.ts";
 import type { RecipePhase } from "../../../contract/grow.ts";
+import { AppError } from "../../../../server/errors.ts";
+import { parse as serverCheck } from "../../../../server/http/validate.ts";
 import { fieldOfRefusal, nextPhaseText, phaseText, previewPhasesOf, recipeForm } from "./recipe-form.ts";
 import { startTexts } from "../../../test-support/i18n.ts";
 
@@ -126,17 +129,30 @@ describe("the editor's phases", () => {
 });
 
 describe("a refusal of the server", () => {
-  const body = { name: "R", species: "", phases: [{ ...pinning, confirm: null }] };
+  const body: RecipeRequest = { name: "R", species: "", phases: [{ ...pinning, confirm: null }] };
+  /** The field errors the server answers the body with (its own check, as the data core hands them on). */
+  function refusedFields(sent: RecipeRequest): readonly FieldError[] {
+    try {
+      serverCheck(recipeRequest, sent);
+    } catch (err) {
+      if (err instanceof AppError && err.errors) return err.errors;
+      throw err;
+    }
+    throw new Error("the server took the recipe");
+  }
 
-  it("is shown under the field its message is about", () => {
+  it("is shown under the field the server names, whatever language it is said in", () => {
     const hot = { ...body, phases: [{ ...body.phases[0]!, config: { ...pinning.config, ac: { based_on: "room_temp" as const, target_temp: 70 } } }] };
-    expect(fieldOfRefusal(hot, "AC target temperature (°C) must be between -20 and 60")).toBe("phases[0].config.ac.target_temp");
+    expect(fieldOfRefusal(hot, refusedFields(hot))).toBe("phases[0].config.ac.target_temp");
     const far = { ...body, phases: [{ ...body.phases[0]!, ramps: [{ setting: "ac.target_temp" as const, to: 99 }] }] };
-    expect(fieldOfRefusal(far, "AC target temperature (°C) at the end of the ramp must be between -20 and 60")).toBe("phases[0].ramp.ac.target_temp.to");
-    expect(fieldOfRefusal({ ...body, name: " " }, "Name is required")).toBe("name");
+    expect(fieldOfRefusal(far, refusedFields(far))).toBe("phases[0].ramp.ac.target_temp.to");
+    const unnamed = { ...body, name: " " };
+    expect(fieldOfRefusal(unnamed, refusedFields(unnamed))).toBe("name");
   });
 
-  it("belongs to the whole form when no field of the body has that message", () => {
-    expect(fieldOfRefusal(body, "A recipe named R already exists")).toBeNull();
+  it("belongs to the whole form when the server names no field of it", () => {
+    expect(fieldOfRefusal(body, [])).toBeNull();
+    const band = { ...body, phases: [{ ...body.phases[0]!, ramps: [{ setting: "humidifier.humidity_on_below" as const, to: 99 }] }] };
+    expect(fieldOfRefusal(band, refusedFields(band))).toBeNull();
   });
 });

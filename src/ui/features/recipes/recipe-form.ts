@@ -1,6 +1,6 @@
-import { type } from "arktype";
 import { z } from "zod";
-import { recipeRequest, type RecipePhaseRequest, type RecipeRequest } from "../../../contract/api.ts";
+import type { RecipePhaseRequest, RecipeRequest } from "../../../contract/api.ts";
+import type { FieldError } from "../../../contract/errors.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
 import { GROW_LIMITS, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS, type Recipe, type RecipePhase, type RampableSetting } from "../../../contract/grow.ts";
@@ -282,17 +282,15 @@ export function previewPhasesOf(value: unknown): RecipePhase[] {
 }
 
 /**
- * The form field a refusal of the server is about: the server checks a recipe with the
- * contract's schema, so checking the sent body with it again finds the problem with the same
- * message, and its path. A ramp's end value is the `to` field of that ramp's setting. Null when
- * the message is about no single field (a name already taken, a ramp that breaks a band).
+ * The form field a refusal of the server is about: the field the answer names, by its path in the
+ * sent body (the first field error is the answer's own reason), whatever language the refusal is
+ * shown in. A ramp's end value is the `to` field of that ramp's setting. Null when the refusal is
+ * about no single field (a ramp that breaks a band, a recipe gone meanwhile).
  */
-export function fieldOfRefusal(body: RecipeRequest, message: string): string | null {
-  const checked = recipeRequest.schema(body);
-  if (!(checked instanceof type.errors)) return null;
-  const hit = [...checked].find((e) => e.message === message);
-  if (!hit) return null;
-  const path = hit.path.map((p) => (typeof p === "number" ? p : String(p)));
+export function fieldOfRefusal(body: RecipeRequest, fieldErrors: readonly FieldError[]): string | null {
+  const named = fieldErrors[0];
+  if (!named?.path) return null;
+  const path = named.path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   // phases.0.ramps.1 (an end value): name the ramp's setting, as the form keeps ramps by setting.
   if (path[0] === "phases" && path[2] === "ramps" && typeof path[3] === "number") {
     const phase = body.phases[path[1] as number];
