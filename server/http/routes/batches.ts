@@ -18,6 +18,7 @@ const mcusIn = (req: FastifyRequest) => {
 };
 
 const DAY_MS = 86_400_000;
+const CONFIG_CHANGES = { default: 50, max: 500 };
 
 /**
  * A refusal about one field of the body, named as that field's error too: the app shows it at the
@@ -28,7 +29,6 @@ function atField(path: string, e: AppError): AppError {
   const reason = e.reason!; // every refusal() names one
   return new AppError(e.code, e.message, { reason, params: e.params }, [{ path, message: e.message, reason, ...(e.params && { params: e.params }) }]);
 }
-const CONFIG_CHANGES = { default: 50, max: 500 };
 
 /** Batches (a recipe version running on MCUs): start, the grower's actions, harvests; and what config each MCU was sent. */
 export const batchRoutes: FastifyPluginAsync = async (app) => {
