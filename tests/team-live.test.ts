@@ -154,6 +154,56 @@ describe("a farm's Members list", () => {
   });
 });
 
+describe("a farm's on-call rota", () => {
+  it("follows the farm's members while open: a join, a role change and a removal show without a reload", async () => {
+    const { page } = owner;
+    await ownerApi("put", `/api/farms/${farmId}/rota`, { time_zone: "UTC", repeat_minutes: 5, escalate_minutes: 15, shifts: [] });
+    await page.goto(`/farms/${farmId}/rota`);
+    await page.locator("[data-on-call]", { hasText: "Nobody is on call now." }).waitFor();
+    await page.getByRole("button", { name: "Add shift" }).click();
+    const shift = page.getByRole("listitem", { name: "Shift 1" });
+    const person = shift.getByLabel("Person");
+    const offered = () => person.evaluate((select: HTMLSelectElement) => [...select.options].map((o) => o.text));
+
+    // Someone joins with a code, in their own browser: the open form offers them.
+    const grower = await member("grower");
+    await expect.poll(offered, { timeout: 5_000 }).toContain(`${grower.username} (Grower)`);
+
+    // Put on call all day, every day, and saved.
+    await person.selectOption({ label: `${grower.username} (Grower)` });
+    for (const day of ["Saturday", "Sunday"]) await shift.getByRole("button", { name: day }).click();
+    await shift.getByLabel("Starts").fill("00:00");
+    await shift.getByLabel("Ends").fill("00:00");
+    await page.getByRole("button", { name: "Save rota" }).click();
+    await expectToast(page, "On-call rota saved");
+    await page.locator("[data-on-call]", { hasText: `On call now: ${grower.username} (no backup)` }).waitFor();
+
+    // Made a Viewer in another app of the Owner's: the server takes them off the rota, and the
+    // untouched form follows, rather than still naming them on call.
+    await ownerApi("put", `/api/farms/${farmId}/members/${grower.clientId}`, { role: "viewer" });
+    await page.locator("[data-on-call]", { hasText: "Nobody is on call now." }).waitFor({ timeout: 5_000 });
+    await shift.waitFor({ state: "detached", timeout: 5_000 });
+    expect(((await ownerApi("get", `/api/farms/${farmId}/rota`)) as { shifts: unknown[] }).shifts).toEqual([]);
+
+    // A Grower again, chosen in an edit not yet saved, then removed from the farm: the edit keeps
+    // them and says they are no longer a member, rather than dropping them without a word.
+    await ownerApi("put", `/api/farms/${farmId}/members/${grower.clientId}`, { role: "grower" });
+    await page.getByRole("button", { name: "Add shift" }).click();
+    await expect.poll(offered, { timeout: 5_000 }).toContain(`${grower.username} (Grower)`);
+    await person.selectOption({ label: `${grower.username} (Grower)` });
+    const removed = await owner.context.request.delete(`/api/farms/${farmId}/members/${grower.clientId}`, { headers: { Origin: app.url } });
+    expect(removed.ok()).toBe(true);
+    const chosen = () => person.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text ?? "");
+    await expect.poll(chosen, { timeout: 5_000 }).toBe(`${grower.username} (no longer a member)`);
+    expect(await person.inputValue()).toBe(String(grower.clientId));
+    const note = `${grower.username} is no longer a member of this farm. Choose someone else for this shift, or remove it.`;
+    await shift.getByRole("status").filter({ hasText: note }).waitFor();
+    expect(await person.getAttribute("aria-describedby")).toBe(await shift.getByRole("status").filter({ hasText: note }).getAttribute("id"));
+    await page.screenshot({ path: "/tmp/team-live-rota-laptop.png", fullPage: true });
+    await grower.context.close();
+  });
+});
+
 async function mcuIdOf(name: string): Promise<number> {
   const clientId = await owner.page.evaluate("JSON.parse(localStorage.getItem('client')).client_id");
   const mcus = (await ownerApi("get", `/api/mcus/by-client/${clientId}`)) as { mcu_id: number; name: string }[];

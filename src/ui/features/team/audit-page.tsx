@@ -1,11 +1,12 @@
 import type { TFunction } from "i18next";
-import { Fragment, useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { Farm } from "../../../contract/entities.ts";
 import { AUDIT_KINDS } from "../../../contract/team-values.ts";
 import type { AuditEntry, AuditKind } from "../../../contract/team.ts";
 import { formatDateTime } from "../../components/dates.ts";
 import { EmptyState, LoadError, Loading } from "../../components/states.tsx";
+import { useFarmMembers } from "../../data/farm-members.ts";
 import { useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { useLocale } from "../../i18n/i18n.ts";
@@ -13,7 +14,7 @@ import { auditCsvUrl, auditQueryOf, filtersProblem, NO_FILTERS, type AuditFilter
 import { changeSummary } from "./audit-summary.ts";
 import { controlClass, touch } from "./controls.tsx";
 import { FarmTeamFrame } from "./farm-team-frame.tsx";
-import { useTeamLoad, useWideScreen } from "./use-team-load.ts";
+import { useWideScreen } from "./use-team-load.ts";
 import { failureText } from "../../components/server-refusal.ts";
 
 /** Farm teams: who changed what on the farm, when and from where. */
@@ -46,8 +47,9 @@ function AuditTrail({ farm }: { farm: Farm }) {
   const [attempt, setAttempt] = useState(0);
   const current = useRef(0);
   const wide = useWideScreen();
-  // The actors offered: the farm's members (the trail also names people who left; any name can be typed).
-  const members = useTeamLoad(useCallback(() => core.farmMembers(farmId), [core, farmId]), `members-${farmId}`);
+  // The actors offered: the farm's members, kept current by the core while on screen (the trail
+  // also names people who left; any name can be typed).
+  const members = useFarmMembers(farmId);
   const actorsId = useId();
 
   useEffect(() => {

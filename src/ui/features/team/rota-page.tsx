@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useCallback, useId, useMemo, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { CoreError } from "../../../contract/core-error.ts";
 import type { Farm } from "../../../contract/entities.ts";
@@ -11,6 +11,7 @@ import { ArrowUpIcon, PlusIcon, TrashIcon } from "../../components/icons.tsx";
 import { LoadError, Loading } from "../../components/states.tsx";
 import { messageOf, notify } from "../../components/toasts.ts";
 import { useNow } from "../../components/use-now.ts";
+import { useFarmMembers } from "../../data/farm-members.ts";
 import { roleLabel, useRefusal } from "../../data/farm-roles.ts";
 import { useAppData } from "../../data/provider.tsx";
 import { dateTimeFormat, formatFixed } from "../../i18n/format.ts";
@@ -75,7 +76,18 @@ function RotaScreen({ farm }: { farm: Farm }) {
   const { core } = useAppData();
   const farmId = farm.farm_id;
   const rota = useTeamLoad(useCallback(() => core.farmRota(farmId), [core, farmId]), `rota-${farmId}`);
-  const members = useTeamLoad(useCallback(() => core.farmMembers(farmId), [core, farmId]), `members-${farmId}`);
+  // Kept current by the core while on screen: someone invited, removed or given another role elsewhere shows at once.
+  const members = useFarmMembers(farmId);
+  const list = members.state.status === "ready" ? members.state.value : null;
+  // The server takes whoever can no longer be called (removed, left, made a Viewer) off the rota
+  // as it changes the members: the saved rota is asked again, or it would still name them on call.
+  const { refresh } = rota;
+  const listed = useRef<readonly Member[] | null>(null);
+  useEffect(() => {
+    if (list === null) return;
+    if (listed.current !== null && listed.current !== list) refresh();
+    listed.current = list;
+  }, [list, refresh]);
 
   if (rota.state.status === "loading" || members.state.status === "loading") return <Loading text={t("rota.loading")} />;
   if (rota.state.status === "error") return <LoadError text={t("rota.loadFailed", { reason: rota.state.message })} onRetry={rota.retry} />;
@@ -118,11 +130,29 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
   const [saving, setSaving] = useState(false);
   const ids = { zone: useId(), repeat: useId(), escalate: useId() };
   const zones = useMemo(() => timeZones(draft.time_zone), [draft.time_zone]);
-  const names = useMemo(() => new Map(members.map((m) => [m.client_id, m.username])), [members]);
+  // Everyone listed since the screen opened: a person removed meanwhile is still named where the edit chose them.
+  const everListed = useRef(new Map<number, string>());
+  const names = useMemo(() => {
+    for (const m of members) everListed.current.set(m.client_id, m.username);
+    return new Map(everListed.current);
+  }, [members]);
   // Only people who can act on an alarm are on call: not Viewers.
   const callable = useMemo(() => members.filter((m) => m.role !== "viewer"), [members]);
   const changed = contentOf(draft) !== base;
   const readOnly = refusal !== null;
+
+  // The saved rota asked again (the members changed, the page came back into view): a form nobody
+  // has touched follows it (a person the server took off the rota leaves it); an edit under way is
+  // kept, and its shifts say who can no longer be on call.
+  const [shownSaved, setShownSaved] = useState(saved);
+  if (shownSaved !== saved) {
+    setShownSaved(saved);
+    const next = draftOf(saved, browserTimeZone());
+    if (!changed && contentOf(next) !== base) {
+      setDraft(next);
+      setBase(contentOf(next));
+    }
+  }
 
   const setShift = (index: number, part: Partial<ShiftDraft>) => setDraft((d) => ({ ...d, shifts: d.shifts.map((s, i) => (i === index ? { ...s, ...part } : s)) }));
 
@@ -252,6 +282,7 @@ function RotaForm({ farmId, saved, members, onSaved }: { farmId: number; saved: 
                   shift={shift}
                   index={index}
                   count={draft.shifts.length}
+                  members={members}
                   callable={callable}
                   names={names}
                   errors={errors}
@@ -290,6 +321,7 @@ function ShiftCard({
   shift,
   index,
   count,
+  members,
   callable,
   names,
   errors,
@@ -300,6 +332,7 @@ function ShiftCard({
   shift: ShiftDraft;
   index: number;
   count: number;
+  members: readonly Member[];
   callable: readonly Member[];
   names: ReadonlyMap<number, string>;
   errors: RotaErrors;
@@ -321,8 +354,17 @@ function ShiftCard({
     ) : null;
   const title = t("rota.shift", { n: formatFixed(index + 1, 0) });
   const person = shift.client_id;
-  // Someone no longer callable (now a Viewer, or gone) stays shown, so the refusal is understood.
+  // Someone no longer callable (now a Viewer, or gone) stays shown and is said so, so the edit is
+  // not saved with a person silently dropped, nor refused without a word why.
   const outsider = person !== null && !callable.some((m) => m.client_id === person);
+  const stillMember = outsider ? members.find((m) => m.client_id === person) : undefined;
+  const outsiderName = outsider ? nameOf(t, names, person) : "";
+  const outsiderNote =
+    !outsider || err("client_id")
+      ? null
+      : stillMember
+        ? t("rota.notCallableNote", { name: outsiderName, role: roleLabel(t, stillMember.role) })
+        : t("rota.notMemberNote", { name: outsiderName });
   const toggleDay = (day: number) => onChange({ days: shift.days.includes(day) ? shift.days.filter((d) => d !== day) : [...shift.days, day].sort((a, b) => a - b) });
   const label = "block text-sm 4xl:text-xl font-medium text-gray-700 mb-1";
 
@@ -356,10 +398,10 @@ function ShiftCard({
           value={person ?? ""}
           onChange={(e) => onChange({ client_id: e.target.value ? Number(e.target.value) : null })}
           aria-invalid={err("client_id") ? true : undefined}
-          aria-describedby={err("client_id") ? errId("client_id") : undefined}
+          aria-describedby={err("client_id") ? errId("client_id") : outsiderNote ? `${base}-outsider` : undefined}
         >
           <option value="">{t("rota.choosePerson")}</option>
-          {outsider && <option value={person}>{t("rota.notCallable", { name: nameOf(t, names, person) })}</option>}
+          {outsider && <option value={person}>{stillMember ? t("rota.notCallable", { name: outsiderName }) : t("rota.notMember", { name: outsiderName })}</option>}
           {callable.map((m) => (
             <option key={m.client_id} value={m.client_id}>
               {t("rota.personRole", { name: m.username, role: roleLabel(t, m.account_owner ? "owner" : m.role) })}
@@ -367,6 +409,11 @@ function ShiftCard({
           ))}
         </select>
         {errorText("client_id")}
+        {outsiderNote && (
+          <p id={`${base}-outsider`} role="status" className="mt-1 text-sm 4xl:text-lg font-medium text-amber-800">
+            {outsiderNote}
+          </p>
+        )}
       </div>
 
       <fieldset aria-describedby={err("days") ? errId("days") : undefined}>

@@ -21,8 +21,10 @@ export function useTeamLoad<T>(load: () => Promise<T>, key: string) {
   useEffect(() => {
     const request = ++current.current;
     // A refresh keeps the list on screen while it asks; a first load or a retry shows that it loads.
-    setState((s) => (s.status === "ready" && refreshing.current ? s : { status: "loading" }));
+    // Read now: the updater runs at the next render, after the flag is put down.
+    const keep = refreshing.current;
     refreshing.current = false;
+    setState((s) => (s.status === "ready" && keep ? s : { status: "loading" }));
     loadRef.current().then(
       (value) => {
         if (request === current.current) setState({ status: "ready", value });
