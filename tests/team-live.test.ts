@@ -119,6 +119,24 @@ describe("a farm shared by several people", () => {
   });
 });
 
+describe("a member told of a farm taken away", () => {
+  it("tells a Viewer who only ever opened the office wall, in the wall's own full screen", async () => {
+    const viewer = await member("viewer");
+    const { page, clientId } = viewer;
+    // Straight to the wall after signing in: no screen that asks for the person's roles was opened.
+    await page.goto("/wall?rotate=0");
+    const tile = page.getByRole("group", { name: new RegExp(`^${ROOM}\\b`) });
+    await tile.first().waitFor({ timeout: 30_000 });
+    const removed = await owner.context.request.delete(`/api/farms/${farmId}/members/${clientId}`, { headers: { Origin: app.url } });
+    expect(removed.ok()).toBe(true);
+    await expectToast(page, `${FARM} is no longer shared with you: its MCUs, alarms and batches have left your lists.`);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: "/tmp/team-live-wall-removed.png", fullPage: false });
+    await expect.poll(() => tile.count(), { timeout: 10_000 }).toBe(0);
+    await viewer.context.close();
+  });
+});
+
 describe("a farm's Members list", () => {
   it("stays current for everyone who has it open: a join, a role change and a removal show without a reload", async () => {
     const viewer = await member("viewer", "phone");

@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router-dom";
 import { nextPathOf } from "../components/next-path.ts";
 import { Loading } from "../components/states.tsx";
+import { useRoleNotices } from "../data/farm-roles.ts";
 import { useClient } from "../data/provider.tsx";
 import { Layout } from "./layout.tsx";
 import NotFoundPage from "./not-found-page.tsx";
@@ -16,8 +17,12 @@ const SCREENS = Object.entries(PAGES).map(([path, { frame, load }]) => ({ path, 
 const framed = (frame: Frame) => SCREENS.filter((s) => s.frame === frame);
 const DashboardPage = SCREENS.find((s) => s.path === "/dashboard")!.Page;
 
-/** SPEC §2 route guarding: every client route without a stored client goes to /login. */
+/**
+ * SPEC §2 route guarding: every client route without a stored client goes to /login. Every
+ * signed-in screen (the layout's and the wall's) starts the notices of a farm taken away or a role changed.
+ */
 function RequireClient({ children }: { children: ReactNode }) {
+  useRoleNotices();
   const client = useClient();
   const location = useLocation();
   if (!client) return <Navigate to="/login" replace state={{ from: location.pathname }} />;

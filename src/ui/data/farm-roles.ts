@@ -36,7 +36,6 @@ const roleOn = (list: readonly FarmRole[], farmId: number | null | undefined): R
 
 /** The person's role on a farm; null while unknown (not loaded, or a farm they do not see). */
 export function useFarmRole(farmId: number | null | undefined): Role | null {
-  useRoleNotices();
   const select = useCallback((list: readonly FarmRole[]) => roleOn(list, farmId), [farmId]);
   return useCollection("farmRoles", select);
 }
@@ -59,7 +58,6 @@ export function useMcuRefusal(mcuId: number, right: Right): string | null {
  */
 export function useAccountRefusal(accountId: number | null | undefined, right: Right): string | null {
   useLocale();
-  useRoleNotices();
   const select = useCallback(
     (list: readonly FarmRole[]) => {
       const roles = list.filter((r) => r.owner_id === accountId).map((r) => r.role);
@@ -73,7 +71,6 @@ export function useAccountRefusal(accountId: number | null | undefined, right: R
 
 /** The farms where the person may do `right` (a farm picker's choices), by id; null while the roles are unknown. */
 export function useFarmsWhere(right: Right): ReadonlySet<number> | null {
-  useRoleNotices();
   const select = useCallback((list: readonly FarmRole[]) => (list.length === 0 ? null : list.filter((r) => can(r.role, right)).map((r) => r.farm_id).join(",")), [right]);
   const ids = useCollection("farmRoles", select);
   return useMemo(() => (ids === null ? null : new Set(ids === "" ? [] : ids.split(",").map(Number))), [ids]);
@@ -140,11 +137,12 @@ function compareRoles({ store, session }: Pick<AppData, "store" | "session">, wa
 
 /**
  * Tells the person when someone else takes a shared farm away from them or changes their role on
- * it (compareRoles), from the first screen that asks their roles (the dashboard's cards, Manage
- * Farms, the lists, the team screens) for as long as the app runs: not only while such a screen is
- * mounted, since a farm's cards leave the screen with the farm, before its role does.
+ * it (compareRoles), started by every signed-in screen (the routes' guard) and kept for as long as
+ * the app runs: a person who only opens the wall, the alarms or the settings, which never ask
+ * their roles, is told too, and a farm's cards leaving the screen with the farm end nothing. The
+ * roles themselves load whenever the socket connects (their collection's `loadsOnConnect`).
  */
-function useRoleNotices(): void {
+export function useRoleNotices(): void {
   const { store, session } = useAppData();
   useEffect(() => {
     const watch = roleWatchOf(store);
