@@ -6,16 +6,16 @@ import type { Redis } from "ioredis";
 import { createLoginGuard, DEFAULT_LOGIN_GUARD, perAddressLimit, type LoginGuardConfig } from "./auth/login-guard.ts";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Database } from "./db/database.ts";
-import { AppError } from "./errors.ts";
+import { refusal } from "./errors.ts";
 import type { Access, SignedIn } from "./http/context.ts";
 import { createRepositories } from "./db/repositories.ts";
 import { createEventBus, type EventBus } from "./events.ts";
-import { installErrorHandler } from "./http/errors.ts";
+import { answerError, installErrorHandler, refuseWhileClosing } from "./http/errors.ts";
 import { installFarmAccess } from "./http/farm-access.ts";
 import { installAuditTrail } from "./http/audit-trail.ts";
 import { installJsonBodyParser } from "./http/json-body.ts";
 import { installSecurityHeaders } from "./http/security-headers.ts";
-import { capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, trustedProxies, type ConnectionLimits } from "./http/connection-limits.ts";
+import { answerClientError, capConnectionsPerAddress, DEFAULT_CONNECTION_LIMITS, httpServerOptions, trustedProxies, type ConnectionLimits } from "./http/connection-limits.ts";
 import { alarmRoutes } from "./http/routes/alarms.ts";
 import { accountRoutes, signInRoutes } from "./http/routes/clients.ts";
 import { farmRoutes } from "./http/routes/farms.ts";
@@ -108,9 +108,15 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     routerOptions: { maxParamLength: 200 },
+    // Fastify's own answers to these (a bad URL, a path segment too long, a request Node gave up on,
+    // a request while closing) have neither our code nor a reason: ours answer them instead.
+    frameworkErrors: answerError,
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
   });
   capConnectionsPerAddress(app.server, limits.perAddress, typeof config.trustProxy === "string" ? trustedProxies(config.trustProxy) : undefined);
   installErrorHandler(app);
+  refuseWhileClosing(app);
   // JSON is the only body the API takes; a form or text body is answered with 415.
   app.removeContentTypeParser(["text/plain"]);
   installJsonBodyParser(app);
@@ -125,10 +131,10 @@ export async function buildApp({ db, hasher, config, now = () => new Date(), eve
     if (!STATE_CHANGING.has(req.method)) return;
     const origin = req.headers.origin;
     if (origin !== undefined && !allowed.has(origin) && origin !== `${req.protocol}://${req.host}`) {
-      throw new AppError("BAD_ORIGIN", "Requests from this origin are not allowed");
+      throw refusal("BAD_ORIGIN", "origin_not_allowed", "Requests from this origin are not allowed");
     }
     if (req.method !== "DELETE" && !/^application\/json\b/i.test(req.headers["content-type"] ?? "")) {
-      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");
+      throw refusal("UNSUPPORTED_MEDIA_TYPE", "json_only", "Send the request body as application/json");
     }
   });
   installSecurityHeaders(app, { https: config.session.secure });

@@ -1,32 +1,49 @@
 import type { ErrorParams, ErrorReason } from "../src/contract/error-reasons.ts";
 import type { ErrorCode, FieldError } from "../src/contract/errors.ts";
+import type { CommandAck } from "../src/contract/realtime.ts";
+
+/** Why a request was refused, precisely: what every error answer names beside its coarse code. */
+export interface Why {
+  reason: ErrorReason;
+  params?: ErrorParams;
+}
+
+/** A field error as the server writes it: always with its reason (the contract's type lets an app meet one without, from an older server). */
+export type ReasonedFieldError = FieldError & { reason: ErrorReason };
 
 /**
  * An error whose message is meant for the user; anything else is reported as INTERNAL. Its
  * `message` stays English (logs, API users, the app in English); `reason` and `params` say the
- * same for the app to translate (a field error's own reason when the first field's is the answer's).
+ * same for the app to translate. Every answer names its reason: without one the app can only say
+ * the coarse code's text in another language.
  */
 export class AppError extends Error {
   readonly reason?: ErrorReason;
   readonly params?: ErrorParams;
+  readonly errors?: ReasonedFieldError[];
+  constructor(code: ErrorCode, message: string, why: Why, errors?: ReasonedFieldError[]);
+  /** @deprecated An answer without a reason (the app can only say its code's text): use `refusal`. errors.test.ts lists the last callers. */
+  constructor(code: ErrorCode, message: string);
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly errors?: FieldError[],
-    why?: { reason: ErrorReason; params?: ErrorParams },
+    why?: Why,
+    errors?: ReasonedFieldError[],
   ) {
     super(message);
     this.name = "AppError";
-    const reason = why?.reason ?? errors?.[0]?.reason;
-    const params = why ? why.params : errors?.[0]?.params;
-    if (reason) this.reason = reason;
-    if (params) this.params = params;
+    if (why) this.reason = why.reason;
+    if (why?.params) this.params = why.params;
+    if (errors) this.errors = errors;
   }
 }
 
+/** A socket acknowledgement as the server sends it: a refusal always with its reason (the contract's type lets an app meet one without, from an older server). */
+export type ServerAck = { ok: true } | (Extract<CommandAck, { ok: false }> & { reason: ErrorReason });
+
 /** A refusal a person sees: its coarse code, its precise reason (with the values its text names), and the English message. */
-export const refusal = (code: ErrorCode, reason: ErrorReason, message: string, params?: ErrorParams, errors?: FieldError[]) =>
-  new AppError(code, message, errors, params ? { reason, params } : { reason });
+export const refusal = (code: ErrorCode, reason: ErrorReason, message: string, params?: ErrorParams, errors?: ReasonedFieldError[]) =>
+  new AppError(code, message, params ? { reason, params } : { reason }, errors);
 
 /** What a path or body may name that is not there, and the reason of each. */
 const NOT_FOUND_REASONS = {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type } from "arktype";
 import type { LiveReading, McuStatus, ProfileConfig } from "../../src/contract/entities.ts";
 import { checkTelemetry, commandAckMessage, MAX_DEVICE_PAYLOAD_BYTES, parseDeviceTopic, statusMessage, TOPICS, type CommandMessage, type TelemetryMessage, type KeyMessage } from "../../src/contract/mqtt.ts";
-import type { CommandAck } from "../../src/contract/realtime.ts";
+import type { ServerAck } from "../errors.ts";
 import type { Sql } from "../db/database.ts";
 import { mcuLiveRepo } from "../db/mcu-live-repo.ts";
 import type { CommandRecorder, FinalOutcome } from "../history/command-log.ts";
@@ -67,7 +67,7 @@ export interface GatewayStats {
 
 export interface Gateway {
   /** Sends a command and answers once the device acknowledged it, refused it, or did not answer in time; each is recorded in the command log. */
-  sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">, origin?: CommandOrigin): Promise<CommandAck>;
+  sendCommand(entry: McuEntry, command: Omit<CommandMessage, "id" | "expiresAt">, origin?: CommandOrigin): Promise<ServerAck>;
   /** Publishes a profile config to the device, retained; null clears it (unlinked). */
   publishConfig(mac: string, config: ProfileConfig | null): Promise<void>;
   /** Publishes the device's next key to it, retained (ARCHITECTURE's contract + `devices/{MAC}/key`); null clears it. */
@@ -96,7 +96,7 @@ export function createGateway(o: GatewayOptions): Gateway {
   const timeoutMs = o.commandTimeoutMs ?? 5000;
   const rereadTimeoutMs = o.rereadTimeoutMs ?? 2000;
   const stats: Omit<GatewayStats, "cutOff"> = { telemetry: 0, statuses: 0, acks: 0, dropped: { invalid: 0, tooLarge: 0, unknownDevice: 0, overBudget: 0 } };
-  const waiting = new Map<string, { mac: string; resolve: (ack: CommandAck, outcome: FinalOutcome) => void }>();
+  const waiting = new Map<string, { mac: string; resolve: (ack: ServerAck, outcome: FinalOutcome) => void }>();
   const rereads = new Map<string, Promise<void>>();
 
   const transport = o.transport;
@@ -257,14 +257,14 @@ export function createGateway(o: GatewayOptions): Gateway {
         onOff: command.onOff,
         at: sentAt,
       });
-      const finish = (ack: CommandAck, outcome: FinalOutcome): CommandAck => {
+      const finish = (ack: ServerAck, outcome: FinalOutcome): ServerAck => {
         o.commandLog?.answered(id, outcome, ack.ok ? null : ack.message, o.now().getTime());
         return ack;
       };
       // Refused here, never sent: still logged, with the reason the user was given.
       if (entry.status !== "online") return finish({ ok: false, message: `${entry.name} is offline`, reason: "device_offline", params: { name: entry.name } }, "failed");
       const message: CommandMessage = { id, ...command, expiresAt: sentAt + timeoutMs };
-      const answer = new Promise<CommandAck>((resolve) => {
+      const answer = new Promise<ServerAck>((resolve) => {
         const timer = setTimeout(() => {
           waiting.delete(id);
           resolve(finish({ ok: false, message: `${entry.name} did not answer in time`, reason: "device_no_answer", params: { name: entry.name } }, "timed_out"));

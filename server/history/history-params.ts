@@ -13,7 +13,8 @@ import {
   type Resolution,
   type StateTarget,
 } from "../../src/contract/history.ts";
-import { AppError } from "../errors.ts";
+import type { ErrorParams, ErrorReason } from "../../src/contract/error-reasons.ts";
+import { refusal } from "../errors.ts";
 
 /**
  * The query strings of the history API, checked and turned into what the repository takes. Every
@@ -24,7 +25,15 @@ import { AppError } from "../errors.ts";
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-const invalid = (message: string) => new AppError("VALIDATION", message);
+/** A 400 saying what to send instead, with the reason (and its values) the app translates. */
+const invalid = (reason: ErrorReason, message: string, params?: ErrorParams) => refusal("VALIDATION", reason, message, params);
+
+/** "kind must be one of a, b, c": a parameter that takes one of a few words. */
+export const notOneOf = (field: string, choices: readonly (string | number)[]) =>
+  invalid("not_one_of", `${field} must be one of ${choices.join(", ")}`, { field, choices: choices.join(", ") });
+
+/** A page cursor that is not one this server gave (`field` is its parameter, `from` the answer's field it comes from). */
+export const badCursor = (field: string, from: string) => invalid("bad_cursor", `${field} must be the ${from} of a previous page`, { field, from });
 
 /** 1234567 -> "1,234,567". */
 const count = (n: number) => n.toLocaleString("en-US");
@@ -40,8 +49,8 @@ export function queryOf(raw: unknown, allowed: readonly string[]): Record<string
   const out: Record<string, string> = {};
   if (raw === null || typeof raw !== "object") return out;
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!allowed.includes(key)) throw invalid(`Unknown query parameter: ${key}`);
-    if (typeof value !== "string") throw invalid(`${key} must be given once`);
+    if (!allowed.includes(key)) throw invalid("unknown_parameter", `Unknown query parameter: ${key}`, { name: key });
+    if (typeof value !== "string") throw invalid("parameter_repeated", `${key} must be given once`, { name: key });
     out[key] = value;
   }
   return out;
@@ -55,9 +64,9 @@ const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](
  * that an unencoded URL turned into a space (`?from=2026-11-25T08:00:00+02:00`).
  */
 export function parseInstant(name: string, value: string | undefined): number {
-  if (value === undefined) throw invalid(`${name} is required: ${INSTANT_HINT}`);
+  if (value === undefined) throw invalid("instant_required", `${name} is required: ${INSTANT_HINT}`, { field: name });
   const m = INSTANT.exec(value);
-  const bad = invalid(`${name} must be ${INSTANT_HINT}`);
+  const bad = invalid("invalid_instant", `${name} must be ${INSTANT_HINT}`, { field: name });
   if (!m) throw bad;
   const [year, month, day, hour, minute, second = 0] = m.slice(1, 7).map((s) => (s === undefined ? undefined : Number(s))) as number[];
   const ms = Number((m[7] ?? "").padEnd(3, "0").slice(0, 3));
@@ -87,12 +96,14 @@ export const HISTORY_INSTANTS = { firstMs: Date.parse("1970-01-01T00:00:00.000Z"
 /** An instant as the messages write it: ISO 8601 UTC, without zero milliseconds. */
 const instantText = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
-const BOUNDS_HINT = `between ${instantText(HISTORY_INSTANTS.firstMs)} and ${instantText(HISTORY_INSTANTS.lastMs)}`;
+const FIRST_INSTANT = instantText(HISTORY_INSTANTS.firstMs);
+const LAST_INSTANT = instantText(HISTORY_INSTANTS.lastMs);
+const BOUNDS_HINT = `between ${FIRST_INSTANT} and ${LAST_INSTANT}`;
 
 /** `parseInstant`, within HISTORY_INSTANTS. */
 function parseRangeInstant(name: string, value: string | undefined): number {
   const ms = parseInstant(name, value);
-  if (ms < HISTORY_INSTANTS.firstMs || ms > HISTORY_INSTANTS.lastMs) throw invalid(`${name} must be ${BOUNDS_HINT}`);
+  if (ms < HISTORY_INSTANTS.firstMs || ms > HISTORY_INSTANTS.lastMs) throw invalid("instant_out_of_bounds", `${name} must be ${BOUNDS_HINT}`, { field: name, first: FIRST_INSTANT, last: LAST_INSTANT });
   return ms;
 }
 
@@ -105,8 +116,8 @@ export interface Range {
 export function parseRange(q: Record<string, string>): Range {
   const fromMs = parseRangeInstant("from", q.from);
   const toMs = parseRangeInstant("to", q.to);
-  if (fromMs >= toMs) throw invalid("from must be before to");
-  if (toMs - fromMs > MAX_SPAN_MS) throw invalid(`The range is too long: at most ${MAX_SPAN_MS / DAY_MS} days`);
+  if (fromMs >= toMs) throw invalid("from_after_to", "from must be before to");
+  if (toMs - fromMs > MAX_SPAN_MS) throw invalid("range_too_long", `The range is too long: at most ${MAX_SPAN_MS / DAY_MS} days`, { max: MAX_SPAN_MS / DAY_MS });
   return { fromMs, toMs };
 }
 
@@ -114,12 +125,12 @@ export function parseRange(q: Record<string, string>): Range {
 export function parseOptionalRange(q: Record<string, string>): Partial<Range> {
   const fromMs = q.from === undefined ? undefined : parseRangeInstant("from", q.from);
   const toMs = q.to === undefined ? undefined : parseRangeInstant("to", q.to);
-  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw invalid("from must be before to");
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw invalid("from_after_to", "from must be before to");
   return { fromMs, toMs };
 }
 
 function metricOf(name: string): HistoryMetric {
-  if (!(HISTORY_METRICS as readonly string[]).includes(name)) throw invalid(`Unknown metric: ${name}`);
+  if (!(HISTORY_METRICS as readonly string[]).includes(name)) throw invalid("unknown_metric", `Unknown metric: ${name}`, { metric: name });
   return name as HistoryMetric;
 }
 
@@ -127,14 +138,14 @@ function metricOf(name: string): HistoryMetric {
 export function parseMetrics(value: string | undefined): HistoryMetric[] {
   if (value === undefined) return [...HISTORY_METRICS];
   const names = value.split(",").map((s) => s.trim());
-  if (names.every((n) => n === "")) throw invalid(`metrics must name at least one metric: ${HISTORY_METRICS.join(", ")}`);
+  if (names.every((n) => n === "")) throw invalid("metrics_empty", `metrics must name at least one metric: ${HISTORY_METRICS.join(", ")}`, { choices: HISTORY_METRICS.join(", ") });
   const asked = new Set(names.filter((n) => n !== "").map(metricOf));
   return HISTORY_METRICS.filter((m) => asked.has(m));
 }
 
 /** `metric=a`: exactly one metric, required (the farm comparison). */
 export function parseMetric(value: string | undefined): HistoryMetric {
-  if (value === undefined || value.trim() === "") throw invalid(`metric is required: one of ${HISTORY_METRICS.join(", ")}`);
+  if (value === undefined || value.trim() === "") throw invalid("metric_required", `metric is required: one of ${HISTORY_METRICS.join(", ")}`, { choices: HISTORY_METRICS.join(", ") });
   return metricOf(value.trim());
 }
 
@@ -149,13 +160,13 @@ export function parseTimeZone(value: string | undefined): string | undefined {
   } catch {
     // An unknown zone: the same answer as a malformed one.
   }
-  throw invalid("tz must be an IANA time zone such as Asia/Beirut or UTC");
+  throw invalid("invalid_time_zone", "tz must be an IANA time zone such as Asia/Beirut or UTC");
 }
 
 export function parseResolution(value: string | undefined): Resolution | undefined {
   if (value === undefined) return undefined;
   const r = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
-  if (!(RESOLUTIONS as readonly number[]).includes(r)) throw invalid(`resolution must be one of ${RESOLUTIONS.join(", ")} (seconds)`);
+  if (!(RESOLUTIONS as readonly number[]).includes(r)) throw invalid("invalid_resolution", `resolution must be one of ${RESOLUTIONS.join(", ")} (seconds)`, { choices: RESOLUTIONS.join(", ") });
   return r as Resolution;
 }
 
@@ -213,7 +224,7 @@ export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentio
   if (beyondMinutes && resolution < 3600) resolution = 3600;
   const points = bucketCount(fromMs, toMs, resolution);
   if (capped && given !== undefined && points > MAX_POINTS_GIVEN) {
-    throw invalid(`With resolution ${resolution} that range has ${count(points)} points; at most ${count(MAX_POINTS_GIVEN)}`);
+    throw invalid("too_many_points", `With resolution ${resolution} that range has ${count(points)} points; at most ${count(MAX_POINTS_GIVEN)}`, { resolution, points, max: MAX_POINTS_GIVEN });
   }
   const step = resolution * 1000;
   const plan: SeriesPlan = { resolution, fromMs: Math.floor(fromMs / step) * step, toMs: Math.ceil(toMs / step) * step };
@@ -221,7 +232,7 @@ export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentio
   // and that is the start of a day. The last one's end is `to` rounded up, and may pass lastMs.
   if (plan.toMs > HISTORY_INSTANTS.lastMs) {
     const latest = Math.floor(HISTORY_INSTANTS.lastMs / step) * step;
-    throw invalid(`With resolution ${resolution} the last bucket would end after ${instantText(HISTORY_INSTANTS.lastMs)}: to may be ${instantText(latest)} at the latest`);
+    throw invalid("range_past_end", `With resolution ${resolution} the last bucket would end after ${LAST_INSTANT}: to may be ${instantText(latest)} at the latest`, { resolution, last: LAST_INSTANT, latest: instantText(latest) });
   }
   if (resolution >= 3600) plan.hoursBeforeMs = Math.floor(now / HOUR_MS) * HOUR_MS - HOUR_MS;
   return plan;
@@ -229,19 +240,19 @@ export function planSeries({ fromMs, toMs }: Range, { given, now, minuteRetentio
 
 export function parseSource(value: string | undefined): (typeof COMMAND_SOURCES)[number] | undefined {
   if (value === undefined) return undefined;
-  if (!(COMMAND_SOURCES as readonly string[]).includes(value)) throw invalid(`source must be ${COMMAND_SOURCES.join(" or ")}`);
+  if (!(COMMAND_SOURCES as readonly string[]).includes(value)) throw invalid("not_one_of", `source must be ${COMMAND_SOURCES.join(" or ")}`, { field: "source", choices: COMMAND_SOURCES.join(", ") });
   return value as (typeof COMMAND_SOURCES)[number];
 }
 
 export function parseOutcome(value: string | undefined): CommandOutcome | undefined {
   if (value === undefined) return undefined;
-  if (!(COMMAND_OUTCOMES as readonly string[]).includes(value)) throw invalid(`outcome must be one of ${COMMAND_OUTCOMES.join(", ")}`);
+  if (!(COMMAND_OUTCOMES as readonly string[]).includes(value)) throw notOneOf("outcome", COMMAND_OUTCOMES);
   return value as CommandOutcome;
 }
 
 export function parseTarget(value: string | undefined): StateTarget | undefined {
   if (value === undefined) return undefined;
-  if (!(STATE_TARGETS as readonly string[]).includes(value)) throw invalid(`target must be one of ${STATE_TARGETS.join(", ")}`);
+  if (!(STATE_TARGETS as readonly string[]).includes(value)) throw notOneOf("target", STATE_TARGETS);
   return value as StateTarget;
 }
 
@@ -250,7 +261,7 @@ export const COMMANDS_PAGE = { default: 100, max: 500 } as const;
 export function parseLimit(value: string | undefined): number {
   if (value === undefined) return COMMANDS_PAGE.default;
   const n = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 1 && n <= COMMANDS_PAGE.max)) throw invalid(`limit must be a whole number from 1 to ${COMMANDS_PAGE.max}`);
+  if (!(n >= 1 && n <= COMMANDS_PAGE.max)) throw invalid("out_of_range", `limit must be a whole number from 1 to ${COMMANDS_PAGE.max}`, { min: 1, max: COMMANDS_PAGE.max });
   return n;
 }
 
@@ -268,10 +279,10 @@ export function encodeCursor(c: CommandCursor): string {
   return Buffer.from(JSON.stringify([c.atMicros, c.commandId])).toString("base64url");
 }
 
-/** `message`: what the 400 says (the alarm list pages with the same kind of cursor, named `cursor`). */
-export function parseCursor(value: string | undefined, message = "before must be the next_before of a previous page"): CommandCursor | undefined {
+/** `field` and `from`: the parameter and the answer's field it comes from (the alarm list pages with the same kind of cursor, `cursor` from `next`). */
+export function parseCursor(value: string | undefined, field = "before", from = "next_before"): CommandCursor | undefined {
   if (value === undefined) return undefined;
-  const bad = invalid(message);
+  const bad = badCursor(field, from);
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(value)) throw bad;
   let decoded: unknown;
   try {

@@ -436,7 +436,7 @@ describe("HTTP API (SPEC §7)", () => {
     it("answers unknown API paths with a JSON 404", async () => {
       const res = await server.app.inject({ method: "GET", url: "/api/nothing-here" });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ code: "NOT_FOUND", message: "No such endpoint: GET /api/nothing-here" });
+      expect(res.json()).toEqual({ code: "NOT_FOUND", message: "No such endpoint: GET /api/nothing-here", reason: "no_such_endpoint", params: { method: "GET", path: "/api/nothing-here" } });
     });
 
     it("refuses every data endpoint without a session", async () => {

@@ -375,8 +375,8 @@ describe("SPEC §5 Profile", () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().errors).toEqual(
         expect.arrayContaining([
-          { path: "config.irrigation.soil_moisture_on", message: "Soil moisture on (70 %) must be below Soil moisture off (60 %)" },
-          { path: "config.humidifier.humidity_on_below", message: "Humidifier on below (92 %) must be below Humidifier off above (92 %)" },
+          { path: "config.irrigation.soil_moisture_on", message: "Soil moisture on (70 %) must be below Soil moisture off (60 %)", reason: "invalid_value" },
+          { path: "config.humidifier.humidity_on_below", message: "Humidifier on below (92 %) must be below Humidifier off above (92 %)", reason: "invalid_value" },
         ]),
       );
     }

@@ -1,5 +1,6 @@
-import type { Server } from "node:http";
-import { BlockList, isIP } from "node:net";
+import { STATUS_CODES, type Server } from "node:http";
+import { BlockList, isIP, type Socket } from "node:net";
+import type { ServerErrorBody } from "./errors.ts";
 
 export interface ConnectionLimits {
   /** Time to receive a request's headers, then the whole request; a slower client gets 408 and is closed. */
@@ -72,4 +73,26 @@ export function capConnectionsPerAddress(server: Server, max: number, exempt: (a
       else open.delete(address);
     });
   });
+}
+
+/** What Node reports before a request reaches Fastify (too slow, headers too large, not HTTP), answered as our errors are. */
+const CLIENT_ERRORS: Record<string, { status: number; body: ServerErrorBody }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, body: { code: "BAD_REQUEST", message: "The request took too long to arrive", reason: "request_too_slow" } },
+  HPE_HEADER_OVERFLOW: { status: 431, body: { code: "PAYLOAD_TOO_LARGE", message: "The request headers are too large", reason: "headers_too_large" } },
+};
+const MALFORMED = { status: 400, body: { code: "BAD_REQUEST", message: "The request was refused", reason: "request_refused" } satisfies ServerErrorBody };
+
+/**
+ * Fastify's `clientErrorHandler`: the answer to a request Node gave up on (the limits above, a
+ * header too large, bytes that are not HTTP), with our code and reason where Fastify's own has
+ * neither; then the connection closes. A connection already gone gets nothing.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const { status, body } = CLIENT_ERRORS[err.code ?? ""] ?? MALFORMED;
+  if (socket.writable) {
+    const json = JSON.stringify(body);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+  }
+  socket.destroy(err);
 }

@@ -1,6 +1,7 @@
 import { type } from "arktype";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERROR_REASONS } from "../../src/contract/error-reasons.ts";
 import { commandLog, farmHistory, HISTORY_PATHS, mcuHistory, RESOLUTIONS, stateTimeline, type CommandLogEntry } from "../../src/contract/history.ts";
 import { UTF8_BOM } from "../history/csv.ts";
 import { createPartitions, insertCommand, insertEvent, insertRollup, type Agg } from "../test-support/history-test-data.ts";
@@ -645,7 +646,10 @@ describe("bad input", () => {
     const res = await a.get(`${path()}${query}`);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
-    expect(res.json()).toEqual({ code: "VALIDATION", message });
+    // The reason the app translates: one it knows, with the values its text names.
+    const body = res.json() as { reason: string; params?: Record<string, unknown> };
+    expect(body).toEqual({ code: "VALIDATION", message, reason: body.reason, ...(body.params && { params: body.params }) });
+    expect(ERROR_REASONS).toContain(body.reason);
   });
 
   const badIds = ["abc", "-1", "0", "1.5", "99999999999", "1e3", "0x10", "%20"];

@@ -66,7 +66,7 @@ describe("CSV exports in the grower's time zone", () => {
     expect(rows[0]).toEqual(["time", "humidity_min", "humidity_avg", "humidity_max", "humidity_count"]);
     const bad = await a.get(`${HISTORY_PATHS.mcuHistoryCsv(mcuId)}${qs({ ...range, tz: "Mars/Olympus_Mons" })}`);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ code: "VALIDATION", message: "tz must be an IANA time zone such as Asia/Beirut or UTC" });
+    expect(bad.json()).toEqual({ code: "VALIDATION", message: "tz must be an IANA time zone such as Asia/Beirut or UTC", reason: "invalid_time_zone" });
     // Charts answer in epoch milliseconds: they take no tz.
     expect((await a.get(`${HISTORY_PATHS.mcuHistory(mcuId)}${qs({ ...range, tz: "UTC" })}`)).statusCode).toBe(400);
   });

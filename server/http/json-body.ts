@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { AppError } from "../errors.ts";
+import { refusal } from "../errors.ts";
 
 /** Our bodies nest a few levels (a profile's config is the deepest, at 3); this leaves room. */
 export const MAX_JSON_DEPTH = 32;
@@ -34,7 +34,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    if (jsonDepth(body as string) > MAX_JSON_DEPTH) return done(new AppError("BAD_REQUEST", "The request body is nested too deeply"), undefined);
+    if (jsonDepth(body as string) > MAX_JSON_DEPTH) return done(refusal("BAD_REQUEST", "body_too_deep", "The request body is nested too deeply"), undefined);
     parseJson(req, body as string, done);
   });
 }

@@ -35,6 +35,7 @@ describe("slow and hoarding clients", () => {
     const { afterMs, received } = await closed;
     clearInterval(trickle);
     expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4))).toEqual({ code: "BAD_REQUEST", message: "The request took too long to arrive", reason: "request_too_slow" });
     expect(afterMs).toBeLessThan(5_000);
   });
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import type { ApiErrorBody } from "../../src/contract/errors.ts";
+import { noSuchEndpoint } from "./errors.ts";
 
 /** Paths that belong to the server, never to the app's router. */
 const SERVER_PATHS = /^\/(api|notifications|socket\.io)(\/|$)/;
@@ -30,8 +30,7 @@ export async function serveApp(app: FastifyInstance, staticDir: string | undefin
   app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split("?")[0]!;
     if (SERVER_PATHS.test(path) || (req.method !== "GET" && req.method !== "HEAD")) {
-      const body: ApiErrorBody = { code: "NOT_FOUND", message: `No such endpoint: ${req.method} ${path}` };
-      return reply.status(404).send(body);
+      return reply.status(404).send(noSuchEndpoint(req.method, path));
     }
     if (!built) {
       return reply.status(503).type("text/plain").send("The app is not built yet. Run `npm run build`, then reload.");

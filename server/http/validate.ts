@@ -2,12 +2,13 @@ import { type } from "arktype";
 import type { RequestSchema } from "../../src/contract/api.ts";
 import type { ErrorParams, ErrorReason } from "../../src/contract/error-reasons.ts";
 import type { FieldError } from "../../src/contract/errors.ts";
-import { AppError, refusal } from "../errors.ts";
+import { refusal, type ReasonedFieldError } from "../errors.ts";
 
 /**
  * A field error's reason, read from the words the contract's schemas give it (one place for every
  * schema's messages, rather than a code beside each): the app translates the reason, English keeps
- * the words. A message none of these fit has no reason (the app then says the coarse code's text).
+ * the words. A message none of these fit (a type the schema words itself, "must be a string (was
+ * number)") is `invalid_value`.
  */
 const FIELD_REASONS: readonly [RegExp, ErrorReason, ((m: RegExpExecArray) => ErrorParams)?][] = [
   [/^Claim code is required$/, "claim_code_required"],
@@ -29,15 +30,16 @@ const FIELD_REASONS: readonly [RegExp, ErrorReason, ((m: RegExpExecArray) => Err
   [/^Unknown field: /, "unknown_field"],
   [/^language must be one of /, "invalid_language"],
   [/^digits must be one of /, "invalid_digits"],
+  [/^(\S+) must be one of (.+)$/, "not_one_of", (m) => ({ field: m[1]!, choices: m[2]! })],
 ];
 
 /** The field error with the reason of the first pattern its message fits. */
-function withReason(error: FieldError): FieldError {
+function withReason(error: FieldError): ReasonedFieldError {
   for (const [pattern, reason, params] of FIELD_REASONS) {
     const m = pattern.exec(error.message);
     if (m) return params ? { ...error, reason, params: params(m) } : { ...error, reason };
   }
-  return error;
+  return { ...error, reason: "invalid_value" };
 }
 
 /**
@@ -46,7 +48,7 @@ function withReason(error: FieldError): FieldError {
  */
 export function parse<S extends RequestSchema>(rs: S, data: unknown): S["schema"]["infer"] {
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new AppError("BAD_REQUEST", "The request body must be a JSON object");
+    throw refusal("BAD_REQUEST", "body_not_object", "The request body must be a JSON object");
   }
   const out = rs.schema(data);
   if (!(out instanceof type.errors)) return out as S["schema"]["infer"];
@@ -65,7 +67,8 @@ export function parse<S extends RequestSchema>(rs: S, data: unknown): S["schema"
     return i === -1 ? order.length : i;
   };
   errors.sort((a, b) => rank(a.path) - rank(b.path));
-  throw new AppError("VALIDATION", errors[0]!.message, errors);
+  const first = errors[0]!;
+  throw refusal("VALIDATION", first.reason, first.message, first.params, errors);
 }
 
 /** A positive 32-bit id from a path segment. */

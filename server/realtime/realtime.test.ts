@@ -158,6 +158,19 @@ describe.each(modes)("device gateway and realtime over the %s", (mode) => {
       expect(foreign.sim.commandsHandled).toBe(0);
     });
 
+    it("says why it refuses a switch or a refresh it cannot read, as every refusal does", async () => {
+      const owner = await t.signUp();
+      const { socket } = await owner.socket();
+      const ask = (event: string, payload: unknown) => new Promise<{ ok: boolean; message?: string; reason?: string }>((resolve) => socket.emit(event, payload, resolve));
+      expect(await ask("sendCommand", { deviceId: 5, type: "auto", value: { type: "auto", onOff: true, target: "Ventilation" } })).toEqual({
+        ok: false,
+        message: expect.stringContaining("deviceId must be a string"),
+        reason: "invalid_message",
+      });
+      expect(await ask("refresh", { deviceId: "x" })).toEqual({ ok: false, message: expect.any(String), reason: "invalid_message" });
+      expect(await ask("refresh", { deviceId: "x", mac: 7 })).toEqual({ ok: false, message: expect.any(String), reason: "invalid_message" });
+    });
+
     it("takes a device that reports without having said online as online: status, MCU list and commands follow", async () => {
       const owner = await t.signUp();
       const dev = await owner.device();

@@ -11,11 +11,11 @@ import {
   SOCKET_EVENTS,
   type CollectionEvents,
   type AuthenticatedPayload,
-  type CommandAck,
   type DeviceSnapshot,
 } from "../../src/contract/realtime.ts";
 import { can, cannotText, type Right, type Role } from "../../src/contract/team.ts";
 import { clientsRepo } from "../db/clients-repo.ts";
+import type { ServerAck } from "../errors.ts";
 import { teamRepo } from "../db/team-repo.ts";
 import { auditRepo } from "../db/audit-repo.ts";
 import type { Sql } from "../db/database.ts";
@@ -88,7 +88,7 @@ const farmRoom = (farmId: number) => `farm:${farmId}`;
 const MEMBER_FARMS_MS = 10_000;
 const sessionRoom = (idHash: string) => `session:${idHash}`;
 /** A device the person cannot see: unknown to them, whoever's it is. */
-const UNKNOWN_DEVICE: CommandAck = { ok: false, message: "Unknown device", reason: "unknown_device" };
+const UNKNOWN_DEVICE: ServerAck = { ok: false, message: "Unknown device", reason: "unknown_device" };
 
 interface SocketData {
   clientId: number;
@@ -120,7 +120,8 @@ export function startRealtime(o: RealtimeOptions): Realtime {
   io.use((socket, next) => {
     o.sessions.clientOfCookieHeader(socket.request.headers.cookie).then(
       (session) => {
-        if (!session) return next(new Error("unauthorized"));
+        // The app keys on the error's message; its data says why, as an error answer does.
+        if (!session) return next(Object.assign(new Error("unauthorized"), { data: { message: "Your session has ended. Please sign in again.", reason: "session_ended" } }));
         socket.data.clientId = session.clientId;
         socket.data.idHash = session.idHash;
         void socket.join(sessionRoom(session.idHash));
@@ -141,8 +142,8 @@ export function startRealtime(o: RealtimeOptions): Realtime {
    * account's, or one on a farm where their role has it. Otherwise an answer saying why not (one
    * they cannot see is unknown to them).
    */
-  async function mcuFor(socket: Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>, rawMac: unknown, right: Right): Promise<McuEntry | CommandAck> {
-    if (typeof rawMac !== "string") return { ok: false, message: "deviceId must be the MCU's MAC address" };
+  async function mcuFor(socket: Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>, rawMac: unknown, right: Right): Promise<McuEntry | ServerAck> {
+    if (typeof rawMac !== "string") return { ok: false, message: "deviceId must be the MCU's MAC address", reason: "device_id_not_mac" };
     const entry = await o.directory.lookup(normalizeMac(rawMac));
     const person = socket.data.clientId;
     if (!entry) return UNKNOWN_DEVICE;
@@ -181,7 +182,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
   let droppedEvents = 0;
   /** Frames of readings skipped for a socket that was still writing (see the coalescer below). */
   let shedFrames = 0;
-  const ackOf = (ack: unknown) => (typeof ack === "function" ? (ack as (a: CommandAck) => void) : () => {});
+  const ackOf = (ack: unknown) => (typeof ack === "function" ? (ack as (a: ServerAck) => void) : () => {});
 
   /**
    * Every frame for this socket passes through its client's writeToEngine (whichever node emitted
@@ -210,7 +211,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       if (limits.admit(String(event))) return next();
       droppedEvents++;
       const ack = args[args.length - 1];
-      if (typeof ack === "function") (ack as (a: CommandAck) => void)({ ok: false, message: "Too many requests. Please slow down.", reason: "too_many_requests" });
+      if (typeof ack === "function") (ack as (a: ServerAck) => void)({ ok: false, message: "Too many requests. Please slow down.", reason: "too_many_requests" });
       if (limits.flooding()) {
         o.log?.(`realtime: disconnecting a socket of client ${socket.data.clientId} that keeps flooding`);
         socket.disconnect(true);
@@ -219,7 +220,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
 
     socket.on(SOCKET_EVENTS.authenticateUser, async (clientId: unknown) => {
       if (Number(clientId) !== socket.data.clientId) {
-        socket.emit(SOCKET_EVENTS.unauthorized, { message: "This connection belongs to another account" });
+        socket.emit(SOCKET_EVENTS.unauthorized, { message: "This connection belongs to another account", reason: "other_account" });
         socket.disconnect(true);
         return;
       }
@@ -240,7 +241,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       const reply = ackOf(ack);
       try {
         const cmd = sendCommandPayload(payload);
-        if (cmd instanceof type.errors) return reply({ ok: false, message: cmd.summary });
+        if (cmd instanceof type.errors) return reply({ ok: false, message: cmd.summary, reason: "invalid_message" });
         const entry = await mcuFor(socket, cmd.deviceId, "switchControllers");
         if ("ok" in entry) return reply(entry);
         actor ??= clients.get(socket.data.clientId).then(
@@ -276,7 +277,7 @@ export function startRealtime(o: RealtimeOptions): Realtime {
       const reply = ackOf(ack);
       try {
         const p = refreshPayload(payload);
-        if (p instanceof type.errors) return reply({ ok: false, message: p.summary });
+        if (p instanceof type.errors) return reply({ ok: false, message: p.summary, reason: "invalid_message" });
         // Sending the settings again changes nothing on the device: anyone who may switch it may.
         const entry = await mcuFor(socket, p.mac || p.deviceId, "switchControllers");
         if ("ok" in entry) return reply(entry);

@@ -11,8 +11,8 @@ import {
   type NotificationPreferences,
 } from "../../../src/contract/alarms.ts";
 import type { AlarmCursor } from "../../db/alerts-repo.ts";
-import { AppError, notFound, refusal } from "../../errors.ts";
-import { encodeCursor, parseCursor, queryOf } from "../../history/history-params.ts";
+import { notFound, refusal } from "../../errors.ts";
+import { badCursor, encodeCursor, parseCursor, queryOf } from "../../history/history-params.ts";
 import { bodyId, needs, OWN } from "../farm-access.ts";
 import { idParam, parse } from "../validate.ts";
 import { visibleTo } from "../visible.ts";
@@ -33,8 +33,6 @@ const filterTarget = (req: FastifyRequest) => {
 const LIST_PARAMS = ["state", "farm_id", "mcu_id", "kind", "limit", "cursor"] as const;
 const DEFAULT_LIMIT = 50;
 
-const BAD_CURSOR = "cursor must be the next of a previous page";
-
 /**
  * The list's cursor as the app sees it: opaque. It is the command log's kind of keyset cursor
  * (history-params.ts), a time in microseconds and an id: the last alarm's opening and its id.
@@ -42,9 +40,9 @@ const BAD_CURSOR = "cursor must be the next of a previous page";
 const encodeAlarmCursor = (c: AlarmCursor): string => encodeCursor({ atMicros: c.openedMicros, commandId: String(c.alarmId) });
 
 function decodeAlarmCursor(value: string): AlarmCursor {
-  const { atMicros, commandId } = parseCursor(value, BAD_CURSOR)!;
+  const { atMicros, commandId } = parseCursor(value, "cursor", "next")!;
   const alarmId = /^\d{1,10}$/.test(commandId) ? Number(commandId) : NaN;
-  if (!(alarmId >= 1 && alarmId <= 2_147_483_647)) throw new AppError("VALIDATION", BAD_CURSOR);
+  if (!(alarmId >= 1 && alarmId <= 2_147_483_647)) throw badCursor("cursor", "next");
   return { openedMicros: atMicros, alarmId };
 }
 

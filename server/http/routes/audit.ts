@@ -2,33 +2,32 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { API_PATHS } from "../../../src/contract/api-paths.ts";
 import { AUDIT_KINDS, type AuditEntry, type AuditKind, type AuditPage } from "../../../src/contract/team.ts";
 import type { AuditCursor, AuditFilters } from "../../db/audit-repo.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { notFound, refusal } from "../../errors.ts";
 import { attachment, CSV_CONTENT_TYPE, csvStream, line, text } from "../../history/csv.ts";
 import { createExportGate, DEFAULT_EXPORT_LIMITS } from "../../history/export-gate.ts";
-import { encodeCursor, parseCursor, parseOptionalRange, queryOf } from "../../history/history-params.ts";
+import { badCursor, encodeCursor, notOneOf, parseCursor, parseOptionalRange, queryOf } from "../../history/history-params.ts";
 import { needs } from "../farm-access.ts";
 import { idParam } from "../validate.ts";
 
 const PAGE = { default: 50, max: 200 };
 /** Entries read per query while a CSV streams. */
 const CSV_CHUNK = 1000;
-const BAD_CURSOR = "cursor must be the next of a previous page";
 const FILTERS = ["kind", "actor", "from", "to"] as const;
 
 const farmOf = (req: FastifyRequest) => ({ farm: idParam((req.params as { farm_id: string }).farm_id, "Farm") });
 
 function filtersOf(q: Record<string, string>): AuditFilters {
-  if (q.kind !== undefined && !(AUDIT_KINDS as readonly string[]).includes(q.kind)) throw new AppError("VALIDATION", `kind must be one of ${AUDIT_KINDS.join(", ")}`);
-  if (q.actor !== undefined && q.actor.length > 100) throw new AppError("VALIDATION", "actor must be at most 100 characters");
+  if (q.kind !== undefined && !(AUDIT_KINDS as readonly string[]).includes(q.kind)) throw notOneOf("kind", AUDIT_KINDS);
+  if (q.actor !== undefined && q.actor.length > 100) throw refusal("VALIDATION", "too_long", "actor must be at most 100 characters", { max: 100 });
   return { ...parseOptionalRange(q), kind: q.kind as AuditKind | undefined, actor: q.actor || undefined };
 }
 
 /** The trail's own cursor, opaque to the app (the command log's encoding: a time in µs and an id). */
 const encodeAuditCursor = (c: AuditCursor) => encodeCursor({ atMicros: c.atMicros, commandId: c.auditId });
 function decodeAuditCursor(value: string | undefined): AuditCursor | undefined {
-  const c = parseCursor(value, BAD_CURSOR);
+  const c = parseCursor(value, "cursor", "next");
   if (!c) return undefined;
-  if (!/^\d{1,18}$/.test(c.commandId)) throw new AppError("VALIDATION", BAD_CURSOR);
+  if (!/^\d{1,18}$/.test(c.commandId)) throw badCursor("cursor", "next");
   return { atMicros: c.atMicros, auditId: c.commandId };
 }
 
@@ -49,7 +48,7 @@ export const auditRoutes: FastifyPluginAsync = async (app) => {
     const farmId = farmOf(req).farm;
     const q = queryOf(req.query, [...FILTERS, "limit", "cursor"]);
     const limit = q.limit === undefined ? PAGE.default : /^\d{1,3}$/.test(q.limit) ? Number(q.limit) : NaN;
-    if (!(limit >= 1 && limit <= PAGE.max)) throw new AppError("VALIDATION", `limit must be a whole number from 1 to ${PAGE.max}`);
+    if (!(limit >= 1 && limit <= PAGE.max)) throw refusal("VALIDATION", "out_of_range", `limit must be a whole number from 1 to ${PAGE.max}`, { min: 1, max: PAGE.max });
     const filters = filtersOf(q);
     const after = decodeAuditCursor(q.cursor);
     await farmName(req, farmId);

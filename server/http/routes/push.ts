@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import { PUSH_PATHS, pushDisplayedRequest, pushSubscriptionRequest, pushUnsubscribeRequest, type VapidPublicKeyAnswer } from "../../../src/contract/push.ts";
-import { AppError } from "../../errors.ts";
+import { refusal } from "../../errors.ts";
 import { OWN } from "../farm-access.ts";
 import { parse } from "../validate.ts";
 
@@ -30,7 +30,7 @@ export const pushRoutes: FastifyPluginAsync<PushRoutesOptions> = async (app, opt
 
   app.put(PUSH_PATHS.subscription, OWN, async (req, reply): Promise<void> => {
     const body = parse(pushSubscriptionRequest, req.body);
-    if (!allowed(new URL(body.endpoint))) throw new AppError("VALIDATION", "endpoint is not a push service this server sends to");
+    if (!allowed(new URL(body.endpoint))) throw refusal("VALIDATION", "push_service_not_allowed", "endpoint is not a push service this server sends to");
     await webPush.save(req.signedIn.clientId, { endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth }, app.now(), req.signedIn.idHash);
     reply.code(204);
   });
