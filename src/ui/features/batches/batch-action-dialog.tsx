@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import type { BatchAction, Batch } from "../../../contract/grow.ts";
-import { GROW_LIMITS } from "../../../contract/grow.ts";
+import { GROW_LIMITS } from "../../../contract/grow-values.ts";
 import { TextAreaField, TextField } from "../../components/fields.tsx";
 import { CancelAndSubmit } from "../../components/form-buttons.tsx";
 import { Modal } from "../../components/modal.tsx";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CoreError } from "../../../contract/core-error.ts";
-import { GROW_LIMITS, isTimeZone } from "../../../contract/grow.ts";
+import { GROW_LIMITS, isTimeZone } from "../../../contract/grow-values.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { numberFormat } from "../../i18n/format.ts";
 import { i18n } from "../../i18n/i18n.ts";

@@ -1,4 +1,5 @@
-import { addLocalDays, batchProgress, type Batch, type BatchEventKind, type RecipePhase } from "../../../contract/grow.ts";
+import { addLocalDays, batchProgress, type BatchEventKind } from "../../../contract/grow-values.ts";
+import type { Batch, RecipePhase } from "../../../contract/grow.ts";
 
 /** Where a phase stands: over, under way, still to come, or never run (the batch ended before it). */
 export type PhaseState = "done" | "current" | "planned" | "not-run";

@@ -1,4 +1,5 @@
-import { batchProgress, type Batch, type BatchProgress } from "../../../contract/grow.ts";
+import { batchProgress, type BatchProgress } from "../../../contract/grow-values.ts";
+import type { Batch } from "../../../contract/grow.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { overallFraction, plannedPhases, type PlannedPhase } from "./batch-plan.ts";
 import { num } from "./whole-number.ts";

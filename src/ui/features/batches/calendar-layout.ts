@@ -1,4 +1,5 @@
-import { addLocalDays, type Batch } from "../../../contract/grow.ts";
+import { addLocalDays } from "../../../contract/grow-values.ts";
+import type { Batch } from "../../../contract/grow.ts";
 import type { Mcu } from "../../../contract/entities.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { plannedPhases, type PhaseState } from "./batch-plan.ts";

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { GROW_LIMITS, type Batch } from "../../../contract/grow.ts";
+import { GROW_LIMITS } from "../../../contract/grow-values.ts";
+import type { Batch } from "../../../contract/grow.ts";
 import { useConfirm } from "../../components/confirm-dialog.tsx";
 import { TextField } from "../../components/fields.tsx";
 import { TrashIcon } from "../../components/icons.tsx";

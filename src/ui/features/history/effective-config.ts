@@ -1,5 +1,6 @@
 import type { Mcu, ProfileConfig } from "../../../contract/entities.ts";
-import { batchProgress, type Batch } from "../../../contract/grow.ts";
+import { batchProgress } from "../../../contract/grow-values.ts";
+import type { Batch } from "../../../contract/grow.ts";
 import { linkedConfig } from "../../../streams/live-status.ts";
 
 /** Where the config an MCU keeps comes from: a running batch's plan (in its phase and day), or a linked profile. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { STATE_TARGETS } from "../../../contract/history-values.ts";
-import { reasonText, SWITCH_RULES, whyNot, whyNotText } from "../../../contract/switch-reasons.ts";
+import { reasonText, SWITCH_RULES, whyNot, whyNotText } from "../../../contract/switch-reasons-values.ts";
 import { startTexts } from "../../../test-support/i18n.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { switchReasonWords, whyNotWords } from "./history-words.ts";

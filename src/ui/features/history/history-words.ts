@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import type { HistoryMetric, StateTarget } from "../../../contract/history-values.ts";
-import { switchRule, type SwitchMetric, type SwitchReason, type SwitchRuleId, type WhyNotFact } from "../../../contract/switch-reasons.ts";
+import { switchRule, type SwitchMetric, type SwitchReason, type SwitchRuleId, type WhyNotFact } from "../../../contract/switch-reasons-values.ts";
 import { dateTimeFormat, numberFormat } from "../../i18n/format.ts";
 import { currentLocale } from "../../i18n/i18n.ts";
 

@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
-import { batchPhaseSpans, phaseConfigAt, type Batch } from "../../../contract/grow.ts";
+import { batchPhaseSpans, phaseConfigAt } from "../../../contract/grow-values.ts";
+import type { Batch } from "../../../contract/grow.ts";
 import { currentLocale } from "../../i18n/i18n.ts";
 import { namesList } from "./history-words.ts";
 import type { HistoryMetric } from "../../../contract/history.ts";

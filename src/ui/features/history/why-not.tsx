@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Mcu } from "../../../contract/entities.ts";
 import type { Batch } from "../../../contract/grow.ts";
 import { STATE_TARGETS } from "../../../contract/history-values.ts";
-import { readingValues, whyNot } from "../../../contract/switch-reasons.ts";
+import { readingValues, whyNot } from "../../../contract/switch-reasons-values.ts";
 import { useMcuLiveWith } from "../../data/hooks.ts";
 import { formatFixed } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";

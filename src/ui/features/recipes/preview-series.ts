@@ -1,4 +1,5 @@
-import { phaseConfigAt, type RecipePhase } from "../../../contract/grow.ts";
+import { phaseConfigAt } from "../../../contract/grow-values.ts";
+import type { RecipePhase } from "../../../contract/grow.ts";
 import { numberFormat } from "../../i18n/format.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { num } from "./whole-number.ts";

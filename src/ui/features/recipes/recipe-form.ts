@@ -3,7 +3,8 @@ import type { RecipePhaseRequest, RecipeRequest } from "../../../contract/api.ts
 import type { FieldError } from "../../../contract/errors.ts";
 import type { ProfileConfig } from "../../../contract/entities.ts";
 import { profileSettingsForm } from "../../../contract/forms.ts";
-import { GROW_LIMITS, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS, type Recipe, type RecipePhase, type RampableSetting } from "../../../contract/grow.ts";
+import { GROW_LIMITS, RAMPABLE_SETTING_NAMES, RAMPABLE_SETTINGS, type RampableSetting } from "../../../contract/grow-values.ts";
+import type { Recipe, RecipePhase } from "../../../contract/grow.ts";
 import { LIMITS } from "../../../contract/limits.ts";
 import { breaksOrder, PROFILE_ORDER_RULES } from "../../../contract/profile-settings.ts";
 import { numberFormat } from "../../i18n/format.ts";
