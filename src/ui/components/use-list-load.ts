@@ -47,12 +47,14 @@ export function useRetryOnReconnect(failed: boolean, retry: () => void): void {
  * answer but the device had saved succeeds: the list shows, with its age (SavedDataNotice).
  */
 export function useListLoad({ load, failure, toastId, hasData = false }: ListLoadOptions): { state: ListLoad; retry: () => void } {
-  const [state, setState] = useState<ListLoad>(hasData ? { status: "ready" } : { status: "loading" });
+  const [state, setState] = useState<Loading>(hasData ? { status: "ready" } : { status: "loading" });
   // The latest request wins; an unmounted screen (or StrictMode's first mount) stays silent.
   const current = useRef(0);
-  // Primitives, so a `failure` object written inline does not start a new load on every render.
-  const { kind } = failure;
-  const text = failure.kind === "info" ? failure.fallback : failure.text;
+  // The failure's words are the screen's texts in the language of the moment: read when a load
+  // fails (its toast) and as the screen renders (its LoadError), never a reason to load again (a
+  // change of language would ask the server for every list on the screen).
+  const words = useRef(failure);
+  words.current = failure;
 
   const run = useCallback(async () => {
     const request = ++current.current;
@@ -60,13 +62,13 @@ export function useListLoad({ load, failure, toastId, hasData = false }: ListLoa
     try {
       await load();
       if (request === current.current) setState({ status: "ready" });
-    } catch (err) {
+    } catch (error) {
       if (request !== current.current) return;
-      const message = kind === "info" ? messageOf(err, text) : text;
-      notify[kind](message, { toastId });
-      setState({ status: "error", message });
+      const f = words.current;
+      notify[f.kind](failureMessage(f, error), { toastId });
+      setState({ status: "error", error });
     }
-  }, [load, kind, text, toastId]);
+  }, [load, toastId]);
 
   useEffect(() => {
     void run();
@@ -77,5 +79,10 @@ export function useListLoad({ load, failure, toastId, hasData = false }: ListLoa
 
   useRetryOnReconnect(state.status === "error", () => void run());
 
-  return { state, retry: () => void run() };
+  return { state: state.status === "error" ? { status: "error", message: failureMessage(failure, state.error) } : state, retry: () => void run() };
 }
+
+/** The load's state as kept: a failure keeps what went wrong, worded when shown. */
+type Loading = Exclude<ListLoad, { status: "error" }> | { status: "error"; error: unknown };
+
+const failureMessage = (f: LoadFailureToast, error: unknown) => (f.kind === "info" ? messageOf(error, f.fallback) : f.text);
