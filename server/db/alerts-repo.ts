@@ -1,6 +1,6 @@
 import type { Alarm, AlarmKind, AlarmMetric, AlarmStateFilter } from "../../src/contract/alarms-values.ts";
 import type { AlertType, Notification } from "../../src/contract/entities.ts";
-import type { TitleAndBody } from "../texts.ts";
+import { ENGLISH, writeBoth, type TitleAndBody } from "../texts.ts";
 import type { Database, Sql } from "./database.ts";
 import { notificationsRepo } from "./notifications-repo.ts";
 import { iso, isoOrNull } from "./rows.ts";
@@ -298,8 +298,9 @@ export function alertsRepo(db: Database) {
 
 /**
  * Records an alarm that a notification already announced (the demo's seed), inside the caller's
- * transaction; its title and body are the notification's, and `words` what they say, when given
- * (without them, every reader reads the notification's texts).
+ * transaction. With `words`, its own title and body are theirs in the server's English (as the
+ * engine keeps an alarm's), whatever language the notification was written in; without them,
+ * the notification's texts, which every reader then reads.
  */
 export async function recordOpenAlert(
   sql: Sql,
@@ -308,14 +309,15 @@ export async function recordOpenAlert(
   raisedAt: Date,
   words?: TitleAndBody,
 ): Promise<void> {
+  const english = words && writeBoth(words, ENGLISH);
   // The notification leads to the alarm, as one the engine stores does.
   await sql.query(
     `with a as (
        insert into alerts (client_id, mcu_id, type, raised_at, notification_id, title, body, announced, words)
-       select $1, $2, $3, $4, notification_id, title, body, true, $6::jsonb from notifications where notification_id = $5
+       select $1, $2, $3, $4, notification_id, coalesce($7, title), coalesce($8, body), true, $6::jsonb from notifications where notification_id = $5
        returning alert_id, mcu_id, notification_id
      )
      update notifications n set alarm_id = a.alert_id, mcu_id = a.mcu_id from a where n.notification_id = a.notification_id`,
-    [key.clientId, key.mcuId, key.type, raisedAt, notificationId, words ? JSON.stringify(words) : null],
+    [key.clientId, key.mcuId, key.type, raisedAt, notificationId, words ? JSON.stringify(words) : null, english?.title ?? null, english?.body ?? null],
   );
 }

@@ -1,5 +1,6 @@
 import type { PasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
+import type { Reader } from "../texts.ts";
 import { demoRepo } from "./demo-repo.ts";
 import { ensureDemo } from "./demo.ts";
 import { startFleet, type Fleet } from "./fleet.ts";
@@ -21,6 +22,8 @@ export interface DemoStartOptions {
   /** When the first incident starts after the fleet (default a minute: see startIncidents). */
   firstIncidentAfterMs?: number;
   log: { info(msg: string): void; warn(msg: string): void; debug(msg: string): void };
+  /** The language and digits the demo person reads, when the demo is first made (English unless said): its notifications are written in them. */
+  reader?: Reader;
 }
 
 export interface RunningDemo {
@@ -44,7 +47,7 @@ export interface RunningDemo {
 export async function startDemo(o: DemoStartOptions): Promise<RunningDemo> {
   const { db, log } = o;
   const repo = demoRepo(db);
-  const demo = await ensureDemo(db, o.hasher);
+  const demo = await ensureDemo(db, o.hasher, undefined, o.reader);
   // The seed links profiles in the database directly: their devices must hear of it.
   if (demo.created) await o.system.publishLinkedConfigs();
   // A day of history for a new demo (or one last run over a day ago); its devices go on from where it ends.

@@ -12,7 +12,7 @@ import { profilesRepo } from "../db/profiles-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
 import { demoClaimCode, hashClaimCode } from "../devices/device-keys.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
-import { ENGLISH, writeBoth } from "../texts.ts";
+import { ENGLISH, writeBoth, type Reader, type TitleAndBody } from "../texts.ts";
 import { demoRepo } from "./demo-repo.ts";
 import { seedDemoGrowCycles } from "./demo-grow.ts";
 import type { SensorCounts } from "./physics.ts";
@@ -86,13 +86,19 @@ const LOW_BATTERY = new Map([[7, 24], [11, 31]]);
 
 const CONTROLLER_NAMES: Record<ControllerType, string> = { Humidifier: "Mist maker", Irrigation: "Drip line", Ac: "Cooling unit", Ventilation: "Exhaust fan" };
 
+/** The demo's own notifications (the low battery's are the alarm engine's words): what the account was told before it was first opened. */
+const welcomeWords = (mcus: number): TitleAndBody => ({ title: { key: "demo.welcome.title" }, body: { key: "demo.welcome.body", values: { mcus } } });
+const washDayWords = (room: string): TitleAndBody => ({ title: { key: "demo.washDay.title" }, body: { key: "demo.washDay.body", values: { room } } });
+
 /**
  * Seeds the demo client on first start: 3 farms, 12 MCUs with sensors and controllers, 3
  * profiles linked to some MCUs, the starter recipes and three batches running, a few
  * notifications, and unclaimed stock. Answers the simulated
- * devices (the 12 MCUs and the unclaimed ones), whose keys it keeps for the fleet.
+ * devices (the 12 MCUs and the unclaimed ones), whose keys it keeps for the fleet. `reader`: the
+ * language and digits the demo person reads (English unless said); its notifications are written
+ * in them, as every notification is written in its reader's.
  */
-export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () => Date = () => new Date()): Promise<{ created: boolean; devices: FleetDevice[] }> {
+export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () => Date = () => new Date(), reader: Reader = ENGLISH): Promise<{ created: boolean; devices: FleetDevice[] }> {
   const created = !(await demoRepo(db).accountExists(DEMO_LOGIN.username));
   if (created) {
     const passwordHash = await hasher.hash(DEMO_LOGIN.password);
@@ -106,6 +112,8 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
         mobile: "+961 1 234 567",
         country: "LB",
         address: "Cedar Cellar, Byblos",
+        language: reader.language,
+        digits: reader.digits,
       });
       const id = client.client_id;
       const profiles = [];
@@ -149,12 +157,14 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
 
       const notes = notificationsRepo(tx);
       const minutesAgo = (m: number) => new Date(at.getTime() - m * 60_000);
-      await notes.create(id, { type: "subscribe", title: "Welcome to Mushroom Farm", body: "Your demo farms are live: 12 MCUs report every few seconds." }, minutesAgo(90));
-      await notes.create(id, { type: "wash", title: "Wash day", body: "Clean and sanitise Tunnel 2 before the next flush." }, minutesAgo(45));
+      // In the language the account holds, read back as the alarm engine reads it for a notification.
+      const reads = await clientsRepo(tx).readerOf(id);
+      await notes.create(id, { type: "subscribe", ...writeBoth(welcomeWords(mcuIds.length), reads) }, minutesAgo(90));
+      await notes.create(id, { type: "wash", ...writeBoth(washDayWords("Tunnel 2"), reads) }, minutesAgo(45));
       const packingCooler = FARMS.flatMap((f) => f.rooms).indexOf("Packing Cooler");
-      // Words as the alarm engine keeps them, so that the alarm reads in each person's language; the demo's account reads English.
+      // Words as the alarm engine keeps them, so that the alarm reads in each person's language.
       const batteryWords = batteryLowWords("Packing Cooler", LOW_BATTERY.get(packingCooler)!);
-      const batteryLow = await notes.create(id, { type: "battery_low", ...writeBoth(batteryWords, ENGLISH) }, minutesAgo(5));
+      const batteryLow = await notes.create(id, { type: "battery_low", ...writeBoth(batteryWords, reads) }, minutesAgo(5));
       // The alert that notification announced is open: the fleet's first low reading does not raise it again.
       await recordOpenAlert(tx, { clientId: id, mcuId: mcuIds[packingCooler]!, type: "battery_low" }, batteryLow.notification_id, minutesAgo(5), batteryWords);
       await demo.markWelcomeRead(id);
