@@ -3,6 +3,7 @@
  * static imports of the app's code, so the worker's script is fetched and evaluated while the app's
  * bundle loads and runs, not after it.
  */
+import "./forms-without-eval.ts";
 import "./boot-worker.ts";
 import { preloadPage } from "./app/pages.ts";
 import { initialChoice } from "./i18n/language-choice.ts";
