@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { StateEvent, StateTimeline } from "../../../contract/history.ts";
 import { STATE_TARGETS, type StateTarget } from "../../../contract/history-values.ts";
-import { formatFixed, numberFormat } from "../../i18n/format.ts";
+import { numberFormat } from "../../i18n/format.ts";
 import { targetName } from "./history-words.ts";
 
 /** A controller's state from `at` until its next change. */
@@ -115,7 +115,6 @@ export function describeLane(t: TFunction<"history">, s: LaneSummary): string {
     status: t(s.current.status ? "lanes.on" : "lanes.off"),
     auto: t(s.current.auto ? "lanes.autoOn" : "lanes.autoOff"),
     count: s.switches,
-    n: formatFixed(s.switches, 0),
   };
   if (s.onShare === null) return t("lanes.summary", words);
   return t("lanes.summaryWithShare", { ...words, share: numberFormat({ style: "percent", maximumFractionDigits: 0 }).format(Math.round(s.onShare * 100) / 100) });
