@@ -15,8 +15,12 @@ import { UI_NAMESPACES } from "./namespaces.ts";
 const ROOT = join(import.meta.dirname, "../../..");
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
-/** A profile's hours and liters are setting values: written as the form holds them (no grouping, every decimal), like the card's other values. */
-const SETTING_VALUES = new Set(["profiles:card.hours", "profiles:card.liters"]);
+/**
+ * Written without grouping: a profile's hours and liters are setting values, written as the form
+ * holds them (every decimal), like the card's other values; the wall's counts fit a tile's line
+ * seen from across a room ("2000 MCUs").
+ */
+const UNGROUPED = (key: string) => key === "profiles:card.hours" || key === "profiles:card.liters" || key.startsWith("wall:");
 
 function flatten(value: unknown, prefix = "", into: Map<string, string> = new Map()): Map<string, string> {
   if (typeof value === "string") into.set(prefix, value);
@@ -56,7 +60,7 @@ describe("counts in the texts", () => {
   const texts = countedTexts();
 
   it("finds the plural texts that show a count", () => {
-    expect(texts.map((t) => t.key)).toEqual(expect.arrayContaining(["common:layout.openAlarms", "common:savedAge.days", "controllers:page.count", "batches:card.flushes"]));
+    expect(texts.map((t) => t.key)).toEqual(expect.arrayContaining(["common:layout.openAlarms", "common:savedAge.days", "controllers:page.count", "batches:card.flushes", "wall:counts.mcus"]));
   });
 
   for (const language of LANGUAGES) {
@@ -68,7 +72,7 @@ describe("counts in the texts", () => {
         const wrong: string[] = [];
         for (const { key, others } of texts) {
           const text = String(i18n.t(key as never, { count: 1234, ...Object.fromEntries(others.map((o) => [o, "·"])) } as never));
-          if (!text.includes(SETTING_VALUES.has(key) ? ungrouped : grouped)) wrong.push(`${key}: ${text}`);
+          if (!text.includes(UNGROUPED(key) ? ungrouped : grouped)) wrong.push(`${key}: ${text}`);
         }
         expect(wrong).toEqual([]);
       });

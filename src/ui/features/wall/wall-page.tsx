@@ -166,7 +166,7 @@ export default function WallPage() {
         <section ref={sampleRef} className="wall-section wall-sample" aria-hidden="true">
           <div className="wall-heading">
             <h2>{t("main.sampleFarm")}</h2>
-            <p>{t("counts.mcus", { count: 0, n: formatCount(0) })}</p>
+            <p>{t("counts.mcus", { count: 0 })}</p>
           </div>
           <div className="wall-grid">
             <div className="wall-tile" />

@@ -70,9 +70,6 @@ export function orderedBreaches(breaches: readonly Breach[]): readonly Breach[] 
 /** A count or page number in the person's digits, ungrouped as the wall has always written them ("2000 MCUs"). */
 export const formatCount = (n: number): string => formatValue(n, 0);
 
-/** A count in the person's digits, with its plural form chosen by the count itself. */
-const counted = (count: number) => ({ count, n: formatCount(count) });
-
 /**
  * A tile's state line while values are outside the profile, from their texts (breachText, in
  * orderedBreaches' order): one named in full; several counted first, in words, so the count is
@@ -80,7 +77,7 @@ const counted = (count: number) => ({ count, n: formatCount(count) });
  */
 export function outOfProfileLine(texts: readonly string[]): string {
   if (texts.length <= 1) return texts[0] ?? "";
-  return i18n.t("wall:breach.several", { ...counted(texts.length), first: texts[0] });
+  return i18n.t("wall:breach.several", { count: texts.length, first: texts[0] });
 }
 
 /** Between the parts of a line: " · ", which Arabic writes with its comma (beside Arabic-Indic digits a middle dot reads as a zero). */
@@ -88,10 +85,10 @@ export const separator = (): string => i18n.t("wall:separator");
 
 /** A farm's or the fleet's counts in words: "24 MCUs · 2 out of profile · 1 offline"; what is zero is not said. */
 export function countsText(c: WallCounts): string {
-  const parts = [i18n.t("wall:counts.mcus", counted(c.mcus))];
-  if (c.outOfProfile) parts.push(i18n.t("wall:counts.outOfProfile", counted(c.outOfProfile)));
-  if (c.offline) parts.push(i18n.t("wall:counts.offline", counted(c.offline)));
-  if (c.lowBattery) parts.push(i18n.t("wall:counts.lowBattery", counted(c.lowBattery)));
+  const parts = [i18n.t("wall:counts.mcus", { count: c.mcus })];
+  if (c.outOfProfile) parts.push(i18n.t("wall:counts.outOfProfile", { count: c.outOfProfile }));
+  if (c.offline) parts.push(i18n.t("wall:counts.offline", { count: c.offline }));
+  if (c.lowBattery) parts.push(i18n.t("wall:counts.lowBattery", { count: c.lowBattery }));
   return parts.join(separator());
 }
 
@@ -99,21 +96,21 @@ export function countsText(c: WallCounts): string {
 export function agoText(ms: number): string {
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
   if (minutes < 1) return i18n.t("wall:ago.underMinute");
-  if (minutes < 60) return i18n.t("wall:ago.minutes", counted(minutes));
+  if (minutes < 60) return i18n.t("wall:ago.minutes", { count: minutes });
   const hours = Math.floor(minutes / 60);
   if (hours < 24) {
-    return minutes % 60 ? i18n.t("wall:ago.hoursMinutes", { hours: formatCount(hours), minutes: formatCount(minutes % 60) }) : i18n.t("wall:ago.hours", counted(hours));
+    return minutes % 60 ? i18n.t("wall:ago.hoursMinutes", { hours: formatCount(hours), minutes: formatCount(minutes % 60) }) : i18n.t("wall:ago.hours", { count: hours });
   }
-  return i18n.t("wall:ago.days", counted(Math.floor(hours / 24)));
+  return i18n.t("wall:ago.days", { count: Math.floor(hours / 24) });
 }
 
 /** A rotation interval (seconds; 0 is off) as its choice reads: "Off", "20 s", "2 min". */
 export function rotateText(sec: number): string {
   if (sec === 0) return i18n.t("wall:rotate.off");
-  if (sec < 60) return i18n.t("wall:rotate.seconds", counted(sec));
+  if (sec < 60) return i18n.t("wall:rotate.seconds", { count: sec });
   // An interval typed into the address may be a part of a minute ("?rotate=90": 1.5 min).
   const minutes = sec / 60;
-  return i18n.t("wall:rotate.minutes", { count: minutes, n: numberFormat({ maximumFractionDigits: 2 }).format(minutes) });
+  return i18n.t("wall:rotate.minutes", { count: minutes });
 }
 
 /** Where the batch a room follows is: "Fruiting · day 3 of 7", "Pinning · day 2 · waiting: Pins visible", "Fruiting · on hold". */
