@@ -12,7 +12,9 @@ import { AlarmItem } from "./alarm-item.tsx";
 import { formatAgo } from "./alarm-times.ts";
 import { alarmMoment, kindLabel } from "./alarm-words.ts";
 
-const LIST_CLASS = "grid grid-cols-1 xl:grid-cols-2 3xl:grid-cols-3 gap-3 sm:gap-4 4xl:gap-6";
+// Each entry as tall as itself, not as its row: a neighbour acknowledged elsewhere (taller with who
+// and why) would otherwise move the Acknowledge button of the entry beside it.
+const LIST_CLASS = "grid grid-cols-1 xl:grid-cols-2 3xl:grid-cols-3 items-start gap-3 sm:gap-4 4xl:gap-6";
 const EDGES: Record<AlarmState, string> = { open: "border-s-red-600", acknowledged: "border-s-amber-500", resolved: "border-s-green-600" };
 
 /** The heading of an incident: "Tunnel 1: 3 alarms". */

@@ -1,5 +1,5 @@
 import { Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
 import { ALARM_KINDS, type Alarm, type AlarmKind } from "../../../contract/alarms-values.ts";
@@ -16,6 +16,7 @@ import { alarmEntryId } from "./alarm-item.tsx";
 import { AlarmList } from "./alarm-list.tsx";
 import { FarmAcknowledgeDialog, farmsWithOpenAlarms } from "./farm-acknowledge-dialog.tsx";
 import { useRecentAlarms } from "./use-recent-alarms.ts";
+import { useReaderEngaged, useSteadyList, type SteadyList } from "./use-steady-list.ts";
 import { useFarmsWhere } from "../../data/farm-roles.ts";
 import { formatFixed } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";
@@ -79,6 +80,39 @@ function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: A
   );
 }
 
+const alarmIdOf = (a: Alarm) => a.alarm_id;
+const NO_ALARMS: readonly Alarm[] = [];
+
+/**
+ * A list of alarms with those that wait (useSteadyList) while the reader reads it, and the button
+ * that shows them, focusing the first entry, where the newest lands. The button takes no room of
+ * its own (pushing the list down as it appears would move what it is there to keep in place): it
+ * sits over the gap above the list, and stays below the top bar while the list is scrolled through.
+ */
+function SteadyAlarms({ list, text, children }: { list: SteadyList<Alarm>; text: string; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const show = () => {
+    list.showWaiting();
+    // An alarm folded in an incident has no entry of its own on screen: the incident's button is focused.
+    requestAnimationFrame(() => {
+      const first = box.current?.querySelector("li")?.querySelector("article, [data-incident] button");
+      if (first instanceof HTMLElement) first.focus();
+    });
+  };
+  return (
+    <div ref={box}>
+      <div aria-live="polite" className="sticky top-[calc(var(--top-bar-height,0px)+0.5rem)] z-10 h-0 flex items-start justify-center">
+        {list.waiting.length > 0 && (
+          <button type="button" className="btn-primary -translate-y-1/2 rounded-full shadow-lg 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={show}>
+            <span aria-hidden="true">↑</span> {text}
+          </button>
+        )}
+      </div>
+      {children}
+    </div>
+  );
+}
+
 /** Brings the alarm a link led to into view and focus, once it is listed (it may arrive with the list, or live). */
 function useRevealSelected(selectedId: number | null, listed: boolean) {
   const revealed = useRef<number | null>(null);
@@ -116,6 +150,11 @@ export default function AlarmsPage() {
   const allActive = useActiveAlarms();
   const active = useMemo(() => (filtered ? allActive.filter((a) => matchesFilters(a, filters)) : allActive), [allActive, filters, filtered]);
   const recent = useRecentAlarms(filters);
+  // Alarms that open or resolve while the page is read wait behind a button, above what is read.
+  const filtersKey = filtersToParams(filters).toString();
+  const hold = useReaderEngaged();
+  const steadyActive = useSteadyList(active, alarmIdOf, { ready: load.state === "ready", reset: filtersKey, keep: selectedId, hold });
+  const steadyRecent = useSteadyList(recent.state.status === "ready" ? recent.state.alarms : NO_ALARMS, alarmIdOf, { ready: recent.state.status === "ready", reset: filtersKey, keep: selectedId, hold });
 
   const [acknowledging, setAcknowledging] = useState<Alarm | null>(null);
   const [acknowledgingFarm, setAcknowledgingFarm] = useState(false);
@@ -149,7 +188,9 @@ export default function AlarmsPage() {
         </p>
         {load.state === "error" && <LoadError text={t("page.activeFailed", { reason: load.message ?? t("page.tryAgain") })} onRetry={() => void core.loadAlarms().catch(() => undefined)} />}
         {active.length > 0 ? (
-          <AlarmList alarms={active} label={t("page.activeList")} now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
+          <SteadyAlarms list={steadyActive} text={t("page.showNew", { count: steadyActive.waiting.length, n: formatFixed(steadyActive.waiting.length, 0) })}>
+            <AlarmList alarms={steadyActive.shown} label={t("page.activeList")} now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
+          </SteadyAlarms>
         ) : !activeKnown ? (
           load.state !== "error" && <Loading text={t("page.loadingActive")} />
         ) : (
@@ -171,7 +212,9 @@ export default function AlarmsPage() {
           </EmptyState>
         ) : (
           <>
-            <AlarmList alarms={recent.state.alarms} label={t("page.resolvedList")} now={now} selectedId={selectedId} />
+            <SteadyAlarms list={steadyRecent} text={t("page.showResolved", { count: steadyRecent.waiting.length, n: formatFixed(steadyRecent.waiting.length, 0) })}>
+              <AlarmList alarms={steadyRecent.shown} label={t("page.resolvedList")} now={now} selectedId={selectedId} />
+            </SteadyAlarms>
             {recent.state.next !== null && (
               <div className="flex flex-col items-center gap-2">
                 <button type="button" className="btn-secondary 4xl:text-xl 4xl:px-6 4xl:py-3" onClick={() => void recent.loadMore()} disabled={recent.more.loading} aria-busy={recent.more.loading}>
