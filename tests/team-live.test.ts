@@ -181,7 +181,7 @@ describe("a farm's on-call rota", () => {
     await page.getByRole("button", { name: "Add shift" }).click();
     const shift = page.getByRole("listitem", { name: "Shift 1" });
     const person = shift.getByLabel("Person");
-    const offered = () => person.evaluate((select: HTMLSelectElement) => [...select.options].map((o) => o.text));
+    const offered = () => person.evaluate("(select) => [...select.options].map((o) => o.text)") as Promise<string[]>;
 
     // Someone joins with a code, in their own browser: the open form offers them.
     const grower = await member("grower");
@@ -211,7 +211,7 @@ describe("a farm's on-call rota", () => {
     await person.selectOption({ label: `${grower.username} (Grower)` });
     const removed = await owner.context.request.delete(`/api/farms/${farmId}/members/${grower.clientId}`, { headers: { Origin: app.url } });
     expect(removed.ok()).toBe(true);
-    const chosen = () => person.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text ?? "");
+    const chosen = () => person.evaluate('(select) => select.selectedOptions[0]?.text ?? ""') as Promise<string>;
     await expect.poll(chosen, { timeout: 5_000 }).toBe(`${grower.username} (no longer a member)`);
     expect(await person.inputValue()).toBe(String(grower.clientId));
     const note = `${grower.username} is no longer a member of this farm. Choose someone else for this shift, or remove it.`;
