@@ -181,7 +181,9 @@ describe("a farm's on-call rota", () => {
     await page.getByRole("button", { name: "Add shift" }).click();
     const shift = page.getByRole("listitem", { name: "Shift 1" });
     const person = shift.getByLabel("Person");
-    const offered = () => person.evaluate("(select) => [...select.options].map((o) => o.text)") as Promise<string[]>;
+    /** A select's choices as the person reads them (an option's inner text is empty while the list is closed). */
+    type Select = { options: ArrayLike<{ text: string }>; selectedOptions: ArrayLike<{ text: string }> };
+    const offered = () => person.evaluate((el) => Array.from((el as unknown as Select).options, (o) => o.text));
 
     // Someone joins with a code, in their own browser: the open form offers them.
     const grower = await member("grower");
@@ -211,7 +213,7 @@ describe("a farm's on-call rota", () => {
     await person.selectOption({ label: `${grower.username} (Grower)` });
     const removed = await owner.context.request.delete(`/api/farms/${farmId}/members/${grower.clientId}`, { headers: { Origin: app.url } });
     expect(removed.ok()).toBe(true);
-    const chosen = () => person.evaluate('(select) => select.selectedOptions[0]?.text ?? ""') as Promise<string>;
+    const chosen = () => person.evaluate((el) => (el as unknown as Select).selectedOptions[0]?.text ?? "");
     await expect.poll(chosen, { timeout: 5_000 }).toBe(`${grower.username} (no longer a member)`);
     expect(await person.inputValue()).toBe(String(grower.clientId));
     const note = `${grower.username} is no longer a member of this farm. Choose someone else for this shift, or remove it.`;
