@@ -49,16 +49,10 @@ function reasonless(file: string, text = readFileSync(file, "utf8")): string[] {
   return found;
 }
 
-/**
- * Refusals still built without a reason, in code another change is rewriting: each should be
- * given its reason there (this one is `out_of_range`, with `min` and `max`), and taken off here.
- */
-const NOT_YET = ["http/routes/batches.ts: `limit must be a whole number between 1 and ${CONFIG_CHANGES.max}`"];
-
 describe("error answers name their reason", () => {
   it("every AppError of the server is built with a reason", () => {
     const found = [...productFiles(SERVER)].flatMap((f) => reasonless(f));
-    expect(found.filter((f) => !NOT_YET.includes(f)), "build it with refusal(code, reason, message) (a new reason goes in src/contract/error-reasons.ts)").toEqual([]);
+    expect(found, "build it with refusal(code, reason, message) (a new reason goes in src/contract/error-reasons.ts)").toEqual([]);
   });
 
   it("tells an AppError built without a reason from one built with it", () => {

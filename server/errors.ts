@@ -18,22 +18,19 @@ export type ReasonedFieldError = FieldError & { reason: ErrorReason };
  * the coarse code's text in another language.
  */
 export class AppError extends Error {
-  readonly reason?: ErrorReason;
+  readonly reason: ErrorReason;
   readonly params?: ErrorParams;
   readonly errors?: ReasonedFieldError[];
-  constructor(code: ErrorCode, message: string, why: Why, errors?: ReasonedFieldError[]);
-  /** @deprecated An answer without a reason (the app can only say its code's text): use `refusal`. errors.test.ts lists the last callers. */
-  constructor(code: ErrorCode, message: string);
   constructor(
     readonly code: ErrorCode,
     message: string,
-    why?: Why,
+    why: Why,
     errors?: ReasonedFieldError[],
   ) {
     super(message);
     this.name = "AppError";
-    if (why) this.reason = why.reason;
-    if (why?.params) this.params = why.params;
+    this.reason = why.reason;
+    if (why.params) this.params = why.params;
     if (errors) this.errors = errors;
   }
 }

@@ -166,7 +166,7 @@ export const batchRoutes: FastifyPluginAsync = async (app) => {
     const mcuId = idParam(req.params.mcu_id, "MCU");
     const raw = req.query.limit;
     const limit = raw === undefined || raw === "" ? CONFIG_CHANGES.default : /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-    if (!(limit >= 1 && limit <= CONFIG_CHANGES.max)) throw new AppError("VALIDATION", `limit must be a whole number between 1 and ${CONFIG_CHANGES.max}`);
+    if (!(limit >= 1 && limit <= CONFIG_CHANGES.max)) throw refusal("VALIDATION", "out_of_range", `limit must be a whole number between 1 and ${CONFIG_CHANGES.max}`, { min: 1, max: CONFIG_CHANGES.max });
     if (!(await app.repos.mcus.exists(clientId, mcuId))) throw notFound("MCU");
     return batches.configChanges(clientId, mcuId, limit);
     },

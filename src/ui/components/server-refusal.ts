@@ -18,22 +18,21 @@ const isRole = (v: unknown): v is Role => (ROLES as readonly unknown[]).includes
 const isRight = (v: unknown): v is Right => typeof v === "string" && Object.hasOwn(RIGHTS, v);
 
 /** How long until the person may try again, in words: seconds under a minute, else whole minutes (as the server words it). */
-function waitWords(seconds: number, locale: string): string {
+function waitWords(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds));
-  return s < 60 ? i18n.t("errors:wait.seconds", { count: s, locale }) : i18n.t("errors:wait.minutes", { count: Math.ceil(s / 60), locale });
+  return s < 60 ? i18n.t("errors:wait.seconds", { count: s }) : i18n.t("errors:wait.minutes", { count: Math.ceil(s / 60) });
 }
 
 /** A reason's text with its values in the person's language and digits (roles, rights and device kinds named in it too). */
 export function reasonText(reason: ErrorReason, params: ErrorParams = {}): string {
-  const locale = currentLocale().tag;
-  const values: Record<string, string | number> = { locale };
+  const values: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(params)) {
     if (name === "count" && typeof value === "number") values.count = value;
-    else if (name === "retry_seconds" && typeof value === "number") values.wait = waitWords(value, locale);
+    else if (name === "retry_seconds" && typeof value === "number") values.wait = waitWords(value);
     else if (name === "role" && isRole(value)) values.role = i18n.t(`errors:roles.${value}`);
     else if (name === "right" && isRight(value)) values.right = i18n.t(`errors:rights.${value}`);
     else if (reason === "mac_other_kind" && (name === "kind" || name === "expected") && isDeviceKind(value)) values[name] = i18n.t(`errors:deviceKinds.${value}`);
-    else values[name] = typeof value === "number" ? numberFormat({}, locale).format(value) : value;
+    else values[name] = typeof value === "number" ? numberFormat().format(value) : value;
   }
   return i18n.t(`errors:reasons.${reason}`, values);
 }
