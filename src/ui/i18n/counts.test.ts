@@ -18,9 +18,11 @@ const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 /**
  * Written without grouping: a profile's hours and liters are setting values, written as the form
  * holds them (every decimal), like the card's other values; the wall's counts fit a tile's line
- * seen from across a room ("2000 MCUs").
+ * seen from across a room ("2000 MCUs"); an MCU card's short counts ("400d ago", sensors not
+ * registered) as the card's other counts.
  */
-const UNGROUPED = (key: string) => key === "profiles:card.hours" || key === "profiles:card.liters" || key.startsWith("wall:");
+const UNGROUPED = (key: string) =>
+  key === "profiles:card.hours" || key === "profiles:card.liters" || key.startsWith("wall:") || key === "dashboard:card.unregistered" || key.startsWith("mcu:lastSeen.");
 
 function flatten(value: unknown, prefix = "", into: Map<string, string> = new Map()): Map<string, string> {
   if (typeof value === "string") into.set(prefix, value);
@@ -60,7 +62,20 @@ describe("counts in the texts", () => {
   const texts = countedTexts();
 
   it("finds the plural texts that show a count", () => {
-    expect(texts.map((t) => t.key)).toEqual(expect.arrayContaining(["common:layout.openAlarms", "common:savedAge.days", "controllers:page.count", "batches:card.flushes", "wall:counts.mcus"]));
+    expect(texts.map((t) => t.key)).toEqual(
+      expect.arrayContaining(["common:layout.openAlarms", "common:savedAge.days", "controllers:page.count", "batches:card.flushes", "wall:counts.mcus", "alarms:page.activeCount", "mcu:lastSeen.days"]),
+    );
+  });
+
+  it("has no plural text that shows its number through a placeholder of its own ({{n}}) beside the count", () => {
+    const beside: string[] = [];
+    for (const language of LANGUAGES) {
+      for (const namespace of UI_NAMESPACES) {
+        const texts = flatten(JSON.parse(readFileSync(join(ROOT, `src/locales/${language}`, `${namespace}.json`), "utf8")));
+        for (const [key, text] of texts) if (PLURAL_SUFFIX.test(key) && /\{\{\s*n\s*\}\}/.test(text)) beside.push(`${language}/${namespace}:${key}`);
+      }
+    }
+    expect(beside).toEqual([]);
   });
 
   for (const language of LANGUAGES) {

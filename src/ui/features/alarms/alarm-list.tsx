@@ -18,7 +18,7 @@ const LIST_CLASS = "grid grid-cols-1 xl:grid-cols-2 3xl:grid-cols-3 items-start 
 const EDGES: Record<AlarmState, string> = { open: "border-s-red-600", acknowledged: "border-s-amber-500", resolved: "border-s-green-600" };
 
 /** The heading of an incident: "Tunnel 1: 3 alarms". */
-export const incidentTitle = (t: TFunction<"alarms">, mcuName: string, count: number) => t("incident.title", { mcu: mcuName, count, n: formatFixed(count, 0) });
+export const incidentTitle = (t: TFunction<"alarms">, mcuName: string, count: number) => t("incident.title", { mcu: mcuName, count });
 
 /** How close together an incident's alarms opened: "opened together", "opened within 3 min". */
 function togetherWords(t: TFunction<"alarms">, newest: string, oldest: string): string {
@@ -44,7 +44,7 @@ function stateCounts(t: TFunction<"alarms">, alarms: readonly Alarm[]): string {
       .filter((s) => counts.has(s))
       .map((s) => {
         const count = counts.get(s)!;
-        return t(`incident.counts.${s}`, { count, n: formatFixed(count, 0) });
+        return t(`incident.counts.${s}`, { count });
       }),
   );
 }
@@ -61,7 +61,7 @@ function IncidentItem({ alarms, now, onAcknowledge, selectedId }: { alarms: read
   useLocale();
   const headingId = `incident-${oldest.alarm_id}-title`;
   const title = incidentTitle(t, newest.mcu_name, alarms.length);
-  const count = { count: alarms.length, n: formatFixed(alarms.length, 0) };
+  const count = { count: alarms.length };
   // The entry's edge says its most urgent state.
   const state: AlarmState = alarms.some((a) => a.state === "open") ? "open" : alarms.some((a) => a.state === "acknowledged") ? "acknowledged" : "resolved";
   const holdsSelected = selectedId !== null && alarms.some((a) => a.alarm_id === selectedId);

@@ -53,7 +53,7 @@ function Filters({ filters, onChange }: { filters: AlarmFilters; onChange: (f: A
       {({ open }) => (
         <>
           <DisclosureButton className="sm:hidden btn-secondary w-full justify-between">
-            <span>{count > 0 ? t("filters.buttonSet", { count, n: formatFixed(count, 0) }) : t("filters.button")}</span>
+            <span>{count > 0 ? t("filters.buttonSet", { count }) : t("filters.button")}</span>
             <span aria-hidden="true">{open ? "▴" : "▾"}</span>
           </DisclosureButton>
           {/* Always in the page (wider screens show it whatever the button says); folded away on a phone until asked for. */}
@@ -184,11 +184,11 @@ export default function AlarmsPage() {
         </div>
         {/* Alarms come and go while the page is open: a screen reader hears the count change. */}
         <p aria-live="polite" className="sr-only">
-          {activeKnown ? t("page.activeCount", { count: active.length, n: formatFixed(active.length, 0) }) : ""}
+          {activeKnown ? t("page.activeCount", { count: active.length }) : ""}
         </p>
         {load.state === "error" && <LoadError text={t("page.activeFailed", { reason: load.message ?? t("page.tryAgain") })} onRetry={() => void core.loadAlarms().catch(() => undefined)} />}
         {active.length > 0 ? (
-          <SteadyAlarms list={steadyActive} text={t("page.showNew", { count: steadyActive.waiting.length, n: formatFixed(steadyActive.waiting.length, 0) })}>
+          <SteadyAlarms list={steadyActive} text={t("page.showNew", { count: steadyActive.waiting.length })}>
             <AlarmList alarms={steadyActive.shown} label={t("page.activeList")} now={now} onAcknowledge={setAcknowledging} selectedId={selectedId} />
           </SteadyAlarms>
         ) : !activeKnown ? (
@@ -212,7 +212,7 @@ export default function AlarmsPage() {
           </EmptyState>
         ) : (
           <>
-            <SteadyAlarms list={steadyRecent} text={t("page.showResolved", { count: steadyRecent.waiting.length, n: formatFixed(steadyRecent.waiting.length, 0) })}>
+            <SteadyAlarms list={steadyRecent} text={t("page.showResolved", { count: steadyRecent.waiting.length })}>
               <AlarmList alarms={steadyRecent.shown} label={t("page.resolvedList")} now={now} selectedId={selectedId} />
             </SteadyAlarms>
             {recent.state.next !== null && (

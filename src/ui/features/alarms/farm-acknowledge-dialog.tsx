@@ -5,7 +5,6 @@ import type { Alarm } from "../../../contract/alarms-values.ts";
 import { Modal } from "../../components/modal.tsx";
 import { notify } from "../../components/toasts.ts";
 import { useAppData } from "../../data/provider.tsx";
-import { formatFixed } from "../../i18n/format.ts";
 import { useLocale } from "../../i18n/i18n.ts";
 import { AcknowledgeForm, useAcknowledging } from "./acknowledge-form.tsx";
 
@@ -28,7 +27,7 @@ export function farmsWithOpenAlarms(t: TFunction<"alarms">, active: readonly Ala
   return [...byFarm.values()].sort((x, y) => y.open - x.open || x.name.localeCompare(y.name));
 }
 
-const alarmsWord = (t: TFunction<"alarms">, count: number) => t("farmAcknowledge.openAlarms", { count, n: formatFixed(count, 0) });
+const alarmsWord = (t: TFunction<"alarms">, count: number) => t("farmAcknowledge.openAlarms", { count });
 
 /**
  * Acknowledging every open alarm of a farm at once (after a visit that dealt with them all): the
@@ -66,10 +65,10 @@ export function FarmAcknowledgeDialog({ open, farms, initialFarmId, onClose }: {
           commentField={{ label: t("farmAcknowledge.comment"), placeholder: t("farmAcknowledge.commentPlaceholder") }}
           saving={saving}
           error={error}
-          action={t("farmAcknowledge.action", { count: chosen.open, n: formatFixed(chosen.open, 0) })}
+          action={t("farmAcknowledge.action", { count: chosen.open })}
           onSubmit={submit(async () => {
             const acknowledged = await core.acknowledgeFarmAlarms(chosen.farmId, comment.trim());
-            notify.success(t("farmAcknowledge.done", { count: acknowledged.length, n: formatFixed(acknowledged.length, 0), farm: chosen.name }));
+            notify.success(t("farmAcknowledge.done", { count: acknowledged.length, farm: chosen.name }));
             onClose();
           })}
           onCancel={onClose}

@@ -52,7 +52,7 @@ function UnregisteredSensorsNote({ readings, totals }: { readings: LiveReading; 
   if (count === 0) return null;
   return (
     <p className="text-sm 4xl:text-lg text-gray-700">
-      {t("card.unregistered", { count, n: formatCount(count) })}
+      {t("card.unregistered", { count })}
     </p>
   );
 }

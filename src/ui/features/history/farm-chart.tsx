@@ -79,7 +79,6 @@ export function FarmChart({ feed, range, syncKey, layout, rangeText }: { feed: L
             {t("farmChart.reported", {
               count: mcus.length,
               reporting: formatFixed(reporting.length, 0),
-              n: formatFixed(mcus.length, 0),
               range: rangeText,
               min: formatMetric(metric, summary.min),
               max: formatMetric(metric, summary.max),

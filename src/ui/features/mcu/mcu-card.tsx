@@ -8,7 +8,6 @@ import { EditIcon, TrashIcon } from "../../components/icons.tsx";
 import { REFUSED_ICON_BUTTON, RefusalNote } from "../../components/refusal-note.tsx";
 import { useMcuRefusal } from "../../data/farm-roles.ts";
 import { useMcuManagerCard } from "../../data/hooks.ts";
-import { numberFormat } from "../../i18n/format.ts";
 import { i18n, useLocale } from "../../i18n/i18n.ts";
 import { BatteryBar } from "./battery-bar.tsx";
 import { ProfileLinkField } from "./profile-link-field.tsx";
@@ -21,15 +20,12 @@ import { StatusBadge } from "./status-badge.tsx";
  */
 const t = i18n.getFixedT(null, "mcu");
 
-const COUNT: Intl.NumberFormatOptions = { maximumFractionDigits: 0, useGrouping: false };
-
 /** Last Seen in the reader's words, from the parts the core judged at its clock ("400d ago": a count, ungrouped). */
 function lastSeenWords(ago: LastSeenAgo): string {
   if (ago.unit === "now") return t("lastSeen.now");
-  const n = numberFormat(COUNT).format(ago.count);
-  if (ago.unit === "minutes") return t("lastSeen.minutes", { count: ago.count, n });
-  if (ago.unit === "hours") return t("lastSeen.hours", { count: ago.count, n });
-  return t("lastSeen.days", { count: ago.count, n });
+  if (ago.unit === "minutes") return t("lastSeen.minutes", { count: ago.count });
+  if (ago.unit === "hours") return t("lastSeen.hours", { count: ago.count });
+  return t("lastSeen.days", { count: ago.count });
 }
 
 /**
