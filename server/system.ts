@@ -181,7 +181,7 @@ export async function startSystem(o: SystemOptions): Promise<System> {
     now,
     push: pushNotify,
     async inApp(person, alarm, at) {
-      const n = await app.repos.notifications.create(person, { type: alarm.kind, title: alarm.title, body: alarm.body }, at, { mcuId: alarm.mcu_id, alarmId: alarm.alarm_id });
+      const n = await app.repos.notifications.create(person, { type: alarm.kind, title: alarm.title, body: alarm.body, words: alarm.words ?? undefined }, at, { mcuId: alarm.mcu_id, alarmId: alarm.alarm_id });
       bus.emit("notified", person, n);
     },
     log,

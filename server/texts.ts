@@ -93,3 +93,9 @@ export function write(words: Words, reader: Reader): string {
 
 /** Both texts of a notification or push. */
 export const writeBoth = (words: TitleAndBody, reader: Reader): TitleAndBody<string> => ({ title: write(words.title, reader), body: write(words.body, reader) });
+
+/**
+ * A notification's texts for its reader and the words they were written from, stored together:
+ * the app says the words in whatever language its reader reads now.
+ */
+export const writeWithWords = (words: TitleAndBody, reader: Reader): TitleAndBody<string> & { words: TitleAndBody } => ({ ...writeBoth(words, reader), words });

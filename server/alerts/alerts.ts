@@ -9,7 +9,7 @@ import { notificationsRepo } from "../db/notifications-repo.ts";
 import { sensorCountsRepo, type SensorCounts } from "../db/sensor-counts-repo.ts";
 import type { DeviceCutOff } from "../devices/device-budget.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
-import { ENGLISH, writeBoth, type Reader, type TitleAndBody } from "../texts.ts";
+import { ENGLISH, writeBoth, writeWithWords, type Reader, type TitleAndBody } from "../texts.ts";
 import { batteryLowWords, breachWords, mcuOfflineWords } from "./alarm-words.ts";
 import { mayPush, type PushMessage, type PushNotifier } from "./push-sender.ts";
 import {
@@ -491,7 +491,7 @@ export function createAlerts(o: AlertOptions) {
     s.unresolved.delete("mcu_offline");
     const prefs = await preferencesOf(entry.clientId);
     const at = new Date(t);
-    const back = writeBoth(
+    const back = writeWithWords(
       { title: { key: "alarms.mcuOnline.title", values: { name: entry.name } }, body: { key: "alarms.mcuOnline.body", values: { name: entry.name, farm: entry.farmName } } },
       await readerOf(entry.clientId),
     );
@@ -503,7 +503,7 @@ export function createAlerts(o: AlertOptions) {
     if (!resolved) return;
     o.alarmChanged?.(entry.clientId, resolved.alarm);
     if (resolved.notification) o.notify(entry.clientId, resolved.notification);
-    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, { ...back, link: mcuPagePath(entry.mcuId), alarmId: resolved.alarm.alarm_id });
+    if (resolved.announced && mayPush(prefs, at)) push(entry.clientId, { title: back.title, body: back.body, link: mcuPagePath(entry.mcuId), alarmId: resolved.alarm.alarm_id });
   }
 
   return {
@@ -544,10 +544,10 @@ export function createAlerts(o: AlertOptions) {
       const t = o.now();
       const done = (async () => {
         const prefs = await preferencesOf(entry.clientId);
-        const text = writeBoth(sendsTooMuchWords(entry.name, cutOff, disconnected), await readerOf(entry.clientId));
+        const text = writeWithWords(sendsTooMuchWords(entry.name, cutOff, disconnected), await readerOf(entry.clientId));
         // It leads to the MCU's history, where its readings show what it sent.
         if (prefs.in_app.device_status) o.notify(entry.clientId, await notificationsRepo(o.db).create(entry.clientId, { type: SENDS_TOO_MUCH, ...text }, t, { mcuId: entry.mcuId }));
-        if (mayPush(prefs, t)) push(entry.clientId, { ...text, link: mcuPagePath(entry.mcuId) });
+        if (mayPush(prefs, t)) push(entry.clientId, { title: text.title, body: text.body, link: mcuPagePath(entry.mcuId) });
       })().catch((err: Error) => o.log?.(`alerts: ${entry.mac}: ${err.message}`));
       running.add(done);
       void done.finally(() => running.delete(done));

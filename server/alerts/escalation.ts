@@ -5,7 +5,7 @@ import { ESCALATION_STEPS, onCallAt, type AlarmNotice } from "../../src/contract
 import type { Sql } from "../db/database.ts";
 import { clientsRepo } from "../db/clients-repo.ts";
 import { rotaRepo, type CalledAlarm, type Escalation } from "../db/rota-repo.ts";
-import { write, type Reader, type Words } from "../texts.ts";
+import { write, writeBoth, type Reader, type TitleAndBody, type Words } from "../texts.ts";
 import type { PushNotifier } from "./push-sender.ts";
 
 /** The steps of a call-out: who is on call, their backup, every Manager and Owner. */
@@ -23,7 +23,7 @@ export interface EscalationOptions {
   now?: () => Date;
   /** Pushes a call to a person's browsers (high urgency); absent when push is not configured. */
   push?: PushNotifier;
-  /** Puts a call in a person's bell (stored, and sent to their open apps). */
+  /** Puts a call in a person's bell (stored with its words, and sent to their open apps): `alarm` as the call words it, in the person's language. */
   inApp(person: number, alarm: CalledAlarm, at: Date): Promise<void>;
   /** How often due calls are looked for (default 15 s). */
   tickMs?: number;
@@ -45,16 +45,17 @@ export function createEscalation(o: EscalationOptions) {
   const clients = clientsRepo(o.db);
 
   /**
-   * A call's title and body in the language of the person called: the alarm's words (its stored
-   * English title and body, for an alarm stored without them), and why it is called again.
+   * A call's title and body in the language of the person called, and the words they say (kept
+   * with its notification, for the app to say in the person's language now): the alarm's words
+   * and why it is called again. An alarm stored without words is called with its stored English
+   * title and body, and so without words.
    */
-  function wordsFor(alarm: CalledAlarm, step: number, reason: AlarmNotice["reason"], reader: Reader): { title: string; body: string } {
-    const title = alarm.words ? write(alarm.words.title, reader) : alarm.title;
-    const body = alarm.words ? write(alarm.words.body, reader) : alarm.body;
-    if (reason === "first") return { title, body };
-    const again: Words =
+  function callFor(alarm: CalledAlarm, step: number, reason: AlarmNotice["reason"], reader: Reader): { title: string; body: string; words: TitleAndBody | null } {
+    const again = (title: string | Words): Words =>
       reason === "repeat" ? { key: "escalation.repeat", values: { title } } : { key: "escalation.escalation", values: { title, step: STEP_WORDS[step] ?? STEP_WORDS[EVERYONE]! } };
-    return { title: write(again, reader), body };
+    if (!alarm.words) return { title: reason === "first" ? alarm.title : write(again(alarm.title), reader), body: alarm.body, words: null };
+    const words = reason === "first" ? alarm.words : { title: again(alarm.words.title), body: alarm.words.body };
+    return { ...writeBoth(words, reader), words };
   }
   let timer: ReturnType<typeof setInterval> | undefined;
   let ticking: Promise<void> | undefined;
@@ -62,8 +63,8 @@ export function createEscalation(o: EscalationOptions) {
   async function call(alarm: CalledAlarm, people: readonly number[], step: number, reason: AlarmNotice["reason"], at: Date) {
     for (const person of people) {
       await repo.notice(alarm.alarm_id, person, step, reason, at);
-      const { title, body } = wordsFor(alarm, step, reason, await clients.readerOf(person));
-      await o.inApp(person, { ...alarm, title, body }, at).catch((err: Error) => o.log?.(`escalation: bell of client ${person}: ${err.message}`));
+      const { title, body, words } = callFor(alarm, step, reason, await clients.readerOf(person));
+      await o.inApp(person, { ...alarm, title, body, words }, at).catch((err: Error) => o.log?.(`escalation: bell of client ${person}: ${err.message}`));
       o.push?.(person, { title, body, link: alarmPagePath(alarm.alarm_id, alarm.mcu_id), urgency: "high", ttlSeconds: PUSH_TTL_SECONDS.high, alarmId: alarm.alarm_id }).catch((err: Error) =>
         o.log?.(`escalation: push to client ${person}: ${err.message}`),
       );

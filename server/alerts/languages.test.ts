@@ -8,6 +8,7 @@ import { preferencesRepo } from "../db/preferences-repo.ts";
 import type { McuEntry } from "../devices/mcu-directory.ts";
 import { memberOf } from "../test-support/team.ts";
 import { createTestServer, sampleConfig, type TestClient, type TestServer } from "../test-support/test-server.ts";
+import { ENGLISH, write, type Words } from "../texts.ts";
 import { createAlerts } from "./alerts.ts";
 import { createEscalation } from "./escalation.ts";
 import type { PushMessage } from "./push-sender.ts";
@@ -73,9 +74,10 @@ describe("texts in the reader's language", () => {
     expect(alarm).toMatchObject({ title: "Room A: battery low", body: "Battery at 22%. Replace or charge it soon." });
     expect(note).toMatchObject(french);
     expect(push).toMatchObject(french);
-    // Stored so: the bell lists it in French.
+    // Stored so: the bell lists it in French, with the alarm's words, which the app says in whatever language its reader reads now.
     const listed = (await g.client.get(`/notifications/${g.client.clientId}`)).json() as Notification[];
-    expect(listed.find((n) => n.notification_id === note.notification_id)).toMatchObject(french);
+    expect(listed.find((n) => n.notification_id === note.notification_id)).toEqual({ ...note, ...french, words: alarm.words });
+    expect(alarm.words).toEqual({ title: { key: "alarms.batteryLow.title", values: { name: "Room A" } }, body: { key: "alarms.batteryLow.body", values: { level: 22 } } });
     g.alerts.onStatus(g.entry, "offline");
     await g.alerts.idle();
     expect(g.heard.pushes.at(-1)).toMatchObject({ title: "Room A est hors ligne", body: "Room A (Farm) n’envoie plus de mesures." });
@@ -102,13 +104,18 @@ describe("texts in the reader's language", () => {
     expect(rota.statusCode, rota.body).toBe(200);
     const calls: { person: number; title: string; body: string }[] = [];
     const bells: { person: number; title: string; body: string }[] = [];
+    const bellWords: Notification["words"][] = [];
     const escalation = createEscalation({
       db: server.db,
       now: () => new Date(server.clock.now),
       push: async (person, m) => void calls.push({ person, title: m.title, body: m.body }),
       async inApp(person, alarm, at) {
-        const n = await notificationsRepo(server.db).create(person, { type: alarm.kind, title: alarm.title, body: alarm.body }, at, { mcuId: alarm.mcu_id, alarmId: alarm.alarm_id });
+        const n = await notificationsRepo(server.db).create(person, { type: alarm.kind, title: alarm.title, body: alarm.body, words: alarm.words ?? undefined }, at, {
+          mcuId: alarm.mcu_id,
+          alarmId: alarm.alarm_id,
+        });
         bells.push({ person, title: n.title, body: n.body });
+        bellWords.push(n.words);
       },
     });
     const { alarm, note } = await lowBattery(g);
@@ -124,6 +131,13 @@ describe("texts in the reader's language", () => {
     await escalation.tick();
     expect(calls.find((c) => c.person === english.clientId)).toMatchObject({ title: "Room A: battery low (nobody acknowledged it: calling backup)", body: "Battery at 22%. Replace or charge it soon." });
     expect(calls.at(-2)).toMatchObject({ person: french.clientId, title: "Room A : batterie faible (personne ne l’a acquittée : appel du suppléant)" });
+    // Each call's bell keeps the words it was written from: the alarm's, within why it is called again.
+    expect(bellWords[0]).toEqual(alarm.words);
+    expect(bellWords.at(-1)).toEqual({
+      title: { key: "escalation.escalation", values: { title: alarm.words!.title, step: { key: "escalation.steps.backup" } } },
+      body: alarm.words!.body,
+    });
+    expect(write(bellWords.at(-1)!.title as Words, ENGLISH)).toBe("Room A: battery low (nobody acknowledged it: calling backup)");
     await escalation.close();
   });
 
@@ -133,6 +147,7 @@ describe("texts in the reader's language", () => {
     expect(res.statusCode).toBe(201);
     const [note] = (await owner.get(`/notifications/${owner.clientId}`)).json() as Notification[];
     expect(note).toMatchObject({ type: "account", title: "حاول أحدهم التسجيل ببريدك الإلكتروني" });
+    expect(note!.words).toEqual({ title: { key: "account.registerAttempt.title" }, body: { key: "account.registerAttempt.body", values: { email: owner.registration.email } } });
     expect(note!.body).toContain(owner.registration.email);
   });
 });

@@ -159,7 +159,7 @@ export function alertsRepo(db: Database) {
      * `announced` records whether this opening counts for the repeat window. The alarm's title and
      * body are the server's English words; the notification's (`note`) are in the account's
      * language (the same when absent); `words` are kept for the people a call-out reaches, each of
-     * whom reads them in their own.
+     * whom reads them in their own, and with the notification, which its reader's app says in theirs.
      */
     async open(
       key: AlarmKey,
@@ -179,7 +179,7 @@ export function alertsRepo(db: Database) {
         if (!row) return null;
         if (!o.notify) return { alarm: alarmOf(row), notification: null };
         const note = text.note ?? text;
-        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, title: note.title, body: note.body }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
+        const notification = await notificationsRepo(tx).create(key.clientId, { type: key.kind, title: note.title, body: note.body, words: text.words }, now, { mcuId: key.mcuId, alarmId: row.alarm_id });
         await tx.query("update alerts set notification_id = $2 where alert_id = $1", [row.alarm_id, notification.notification_id]);
         return { alarm: alarmOf(row), notification };
       });
@@ -190,7 +190,7 @@ export function alertsRepo(db: Database) {
      * `announce`, also stores that notification (an MCU back online), only when this call resolved
      * an alarm whose opening was announced.
      */
-    async resolve(key: AlarmKey, now: Date, announce?: { type: AlertType; title: string; body: string }): Promise<Resolved | null> {
+    async resolve(key: AlarmKey, now: Date, announce?: { type: AlertType; title: string; body: string; words?: TitleAndBody }): Promise<Resolved | null> {
       const run = async (tx: Sql): Promise<Resolved | null> => {
         const [row] = await tx.query<AlarmRow & { announced: boolean }>(
           `with a as (

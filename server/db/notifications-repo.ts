@@ -1,4 +1,4 @@
-import type { NotificationSubject } from "../../src/contract/alarms-values.ts";
+import type { AlarmWords, NotificationSubject } from "../../src/contract/alarms-values.ts";
 import type { Notification } from "../../src/contract/entities.ts";
 import type { Sql } from "./database.ts";
 import { iso } from "./rows.ts";
@@ -8,6 +8,7 @@ interface NotificationRow {
   type: string;
   title: string;
   body: string;
+  words: AlarmWords | null;
   read_status: boolean;
   created_at: Date;
   alarm_id: number | null;
@@ -19,7 +20,7 @@ interface NotificationRow {
 export type SubjectNotification = Notification & Required<NotificationSubject>;
 
 /** The columns of `n`, a notifications row, joined with its MCU `m` (by `MCU_JOIN`) for the MCU's name now. */
-const COLUMNS = "n.notification_id, n.type, n.title, n.body, n.read_status, n.created_at, n.alarm_id, n.mcu_id, m.name as mcu_name";
+const COLUMNS = "n.notification_id, n.type, n.title, n.body, n.words, n.read_status, n.created_at, n.alarm_id, n.mcu_id, m.name as mcu_name";
 const MCU_JOIN = "left join mcus m on m.mcu_id = n.mcu_id";
 
 function toNotification(row: NotificationRow): SubjectNotification {
@@ -28,6 +29,7 @@ function toNotification(row: NotificationRow): SubjectNotification {
     type: row.type,
     title: row.title,
     body: row.body,
+    ...(row.words ? { words: row.words } : {}),
     read_status: row.read_status,
     createdAt: iso(row.created_at),
     alarm_id: row.alarm_id,
@@ -47,14 +49,23 @@ export function notificationsRepo(sql: Sql) {
       return rows.map(toNotification);
     },
 
-    /** Stores a notification; `about` names the MCU (and the alarm) it is about, where the bell and a push lead. */
-    async create(clientId: number, n: { type: string; title: string; body: string }, now: Date, about: { mcuId?: number; alarmId?: number } = {}): Promise<SubjectNotification> {
+    /**
+     * Stores a notification, with the words its title and body were written from (absent: texts
+     * written without words, which every reader then reads as they are); `about` names the MCU
+     * (and the alarm) it is about, where the bell and a push lead.
+     */
+    async create(
+      clientId: number,
+      n: { type: string; title: string; body: string; words?: AlarmWords },
+      now: Date,
+      about: { mcuId?: number; alarmId?: number } = {},
+    ): Promise<SubjectNotification> {
       const [row] = await sql.query<NotificationRow>(
         `with n as (
-           insert into notifications (client_id, type, title, body, created_at, mcu_id, alarm_id) values ($1, $2, $3, $4, $5, $6, $7) returning *
+           insert into notifications (client_id, type, title, body, words, created_at, mcu_id, alarm_id) values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8) returning *
          )
          select ${COLUMNS} from n ${MCU_JOIN}`,
-        [clientId, n.type, n.title, n.body, now, about.mcuId ?? null, about.alarmId ?? null],
+        [clientId, n.type, n.title, n.body, n.words ? JSON.stringify(n.words) : null, now, about.mcuId ?? null, about.alarmId ?? null],
       );
       return toNotification(row!);
     },

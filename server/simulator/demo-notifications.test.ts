@@ -3,7 +3,8 @@ import { createPasswordHasher } from "../auth/password.ts";
 import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { openTestDatabase } from "../test-support/test-server.ts";
-import type { Reader } from "../texts.ts";
+import { notificationsRepo } from "../db/notifications-repo.ts";
+import { ENGLISH, write, type Reader, type Words } from "../texts.ts";
 import { DEMO_LOGIN, ensureDemo } from "./demo.ts";
 
 /** The demo's seeded notifications, oldest first, and the alarm its low battery opened (its own title and body). */
@@ -16,7 +17,7 @@ async function seeded(reader?: Reader) {
   const [client] = await db.query<{ client_id: number; language: string; digits: string }>("select client_id, language, digits from clients where username = $1", [DEMO_LOGIN.username]);
   const notes = await db.query<{ type: string; title: string; body: string }>("select type, title, body from notifications where client_id = $1 order by created_at", [client!.client_id]);
   const [alarm] = await db.query<{ title: string; body: string }>("select title, body from alerts where client_id = $1 and type = 'battery_low'", [client!.client_id]);
-  return { client: client!, notes, alarm: alarm! };
+  return { db, client: client!, notes, alarm: alarm! };
 }
 
 let dropLater: (() => Promise<void>) | undefined;
@@ -45,6 +46,22 @@ describe("the demo's seeded notifications", () => {
     expect(notes[1]).toMatchObject({ title: "يوم الغسيل", body: "نظّف Tunnel 2 وعقّمه قبل الدفعة التالية." });
     expect(notes[2]!.body).toContain("٢٤");
     expect(alarm).toEqual({ title: "Packing Cooler: battery low", body: "Battery at 24%. Replace or charge it soon." });
+  });
+
+  it("keep the words they were written from, so that a person who signs in reading another language reads them in theirs", async () => {
+    const { db, client } = await seeded();
+    const listed = (await notificationsRepo(db).list(client.client_id)).reverse();
+    expect(listed.map((n) => n.words?.title.key)).toEqual(["demo.welcome.title", "demo.washDay.title", "alarms.batteryLow.title"]);
+    for (const n of listed) {
+      const words = n.words!;
+      // The words say what was written: in English, the stored texts themselves.
+      expect({ title: write(words.title as Words, ENGLISH), body: write(words.body as Words, ENGLISH) }).toEqual({ title: n.title, body: n.body });
+    }
+    const arabic = { language: "ar", digits: "arab" } as const;
+    expect(write(listed[0]!.words!.body as Words, arabic)).toBe("مزارعك التجريبية تعمل الآن: ١٢ وحدة MCU ترسل قراءاتها كل بضع ثوانٍ.");
+    // The low battery's notification has the words its alarm keeps.
+    const [alarm] = await db.query<{ words: unknown }>("select words from alerts where client_id = $1 and type = 'battery_low'", [client.client_id]);
+    expect(listed[2]!.words).toEqual(alarm!.words);
   });
 
   it("in French with Western digits", async () => {

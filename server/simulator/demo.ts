@@ -12,7 +12,7 @@ import { profilesRepo } from "../db/profiles-repo.ts";
 import { inventoryRepo } from "../db/inventory-repo.ts";
 import { demoClaimCode, hashClaimCode } from "../devices/device-keys.ts";
 import { provisionDevices } from "../devices/provisioning.ts";
-import { ENGLISH, writeBoth, type Reader, type TitleAndBody } from "../texts.ts";
+import { ENGLISH, writeWithWords, type Reader, type TitleAndBody } from "../texts.ts";
 import { demoRepo } from "./demo-repo.ts";
 import { seedDemoGrowCycles } from "./demo-grow.ts";
 import type { SensorCounts } from "./physics.ts";
@@ -159,12 +159,12 @@ export async function ensureDemo(db: Database, hasher: PasswordHasher, now: () =
       const minutesAgo = (m: number) => new Date(at.getTime() - m * 60_000);
       // In the language the account holds, read back as the alarm engine reads it for a notification.
       const reads = await clientsRepo(tx).readerOf(id);
-      await notes.create(id, { type: "subscribe", ...writeBoth(welcomeWords(mcuIds.length), reads) }, minutesAgo(90));
-      await notes.create(id, { type: "wash", ...writeBoth(washDayWords("Tunnel 2"), reads) }, minutesAgo(45));
+      await notes.create(id, { type: "subscribe", ...writeWithWords(welcomeWords(mcuIds.length), reads) }, minutesAgo(90));
+      await notes.create(id, { type: "wash", ...writeWithWords(washDayWords("Tunnel 2"), reads) }, minutesAgo(45));
       const packingCooler = FARMS.flatMap((f) => f.rooms).indexOf("Packing Cooler");
       // Words as the alarm engine keeps them, so that the alarm reads in each person's language.
       const batteryWords = batteryLowWords("Packing Cooler", LOW_BATTERY.get(packingCooler)!);
-      const batteryLow = await notes.create(id, { type: "battery_low", ...writeBoth(batteryWords, reads) }, minutesAgo(5));
+      const batteryLow = await notes.create(id, { type: "battery_low", ...writeWithWords(batteryWords, reads) }, minutesAgo(5));
       // The alert that notification announced is open: the fleet's first low reading does not raise it again.
       await recordOpenAlert(tx, { clientId: id, mcuId: mcuIds[packingCooler]!, type: "battery_low" }, batteryLow.notification_id, minutesAgo(5), batteryWords);
       await demo.markWelcomeRead(id);

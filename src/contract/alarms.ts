@@ -1,4 +1,4 @@
-import { scope, type } from "arktype";
+import { type } from "arktype";
 import type { RequestSchema } from "./api.ts";
 import {
   ALARM_COMMENT_MAX,
@@ -16,6 +16,7 @@ import {
   type NotificationPreferences,
 } from "./alarms-values.ts";
 import { idField, optionalText } from "./fields.ts";
+import { words } from "./words.ts";
 
 /**
  * Alarms and notification preferences: the answer schemas the data core checks and the
@@ -23,13 +24,6 @@ import { idField, optionalText } from "./fields.ts";
  */
 
 export * from "./alarms-values.ts";
-
-/** An alarm's words (`AlarmWords`): words may name words of their own, to any depth. */
-const words = scope({
-  wordsNumber: { num: "number", "decimals?": "number", "grouped?": "boolean" },
-  words: { key: "string", "values?": "Record<string, string | number | wordsNumber | words>", "count?": "number" },
-  alarmWords: { title: "words", body: "words" },
-}).export();
 
 /** One alarm as the API and the `alarm` socket event carry it (fields documented on `Alarm`). */
 export const alarm = type({

@@ -8,6 +8,7 @@ import { type } from "arktype";
 import { AC_BASES, CONTROLLER_TYPES, FARM_STATUSES, MCU_STATUSES, SENSOR_TYPES } from "./enums.ts";
 import { readingGroups } from "./reading-groups.ts";
 import { DIGITS, LANGUAGES } from "./language-values.ts";
+import { words } from "./words.ts";
 
 export {
   AC_BASES,
@@ -47,6 +48,13 @@ export const notification = type({
   type: "string",
   title: "string",
   body: "string",
+  /**
+   * What `title` and `body` say, as words (`AlarmWords` in alarms-values.ts: keys of the server's
+   * texts with their values), for the app to say in its reader's language and digits now; the
+   * texts are as written for the reader when it was made. Absent on a notification stored before
+   * notifications kept them.
+   */
+  "words?": words.alarmWords,
   read_status: "boolean",
   createdAt: isoDate,
 });

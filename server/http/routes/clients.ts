@@ -6,7 +6,7 @@ import { AppError, notFound, refusal } from "../../errors.ts";
 import { OWN } from "../farm-access.ts";
 import { ownClientId } from "../tenancy.ts";
 import { parse } from "../validate.ts";
-import { writeBoth } from "../../texts.ts";
+import { writeWithWords } from "../../texts.ts";
 
 /** The answer to a registration whose username an account has (in any case). */
 export const USERNAME_TAKEN_MESSAGE = "That username is taken. Choose another.";
@@ -41,7 +41,7 @@ export const signInRoutes: FastifyPluginAsync = async (app) => {
       if (owner !== undefined) {
         // Written in the owner's language, not the stranger's.
         const words = { title: { key: "account.registerAttempt.title" }, body: { key: "account.registerAttempt.body", values: { email: body.email } } } as const;
-        const note = await notifications.create(owner, { type: "account", ...writeBoth(words, await clients.readerOf(owner)) }, app.now());
+        const note = await notifications.create(owner, { type: "account", ...writeWithWords(words, await clients.readerOf(owner)) }, app.now());
         app.events.emit("accountNotice", owner, note);
       }
       // A username is a name to sign in with, not a way to reach someone: a taken one is said so,
