@@ -8,6 +8,7 @@ import type { Notification } from "../../contract/entities.ts";
 import { formatDateTime } from "../components/dates.ts";
 import { useCollection } from "../data/hooks.ts";
 import { useLocale } from "../i18n/i18n.ts";
+import { notificationTexts } from "./notification-words.ts";
 import {
   AlertIcon,
   BatteryIcon,
@@ -67,10 +68,13 @@ function Target({ to, onNavigate, className, children }: { to: string | null; on
 
 /**
  * SPEC §2: an unread notification is highlighted, a read one greyed. Its title and body are the
- * server's, written in the person's language when it was sent; the app's own words are around them.
+ * server's, said from its words in the reader's language now (as stored, when it has none); the
+ * app's own words are around them.
  */
 function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onNavigate: () => void }) {
   const { t } = useTranslation("common");
+  const { t: say } = useTranslation("alarms");
+  const { title, body } = notificationTexts(say, n);
   const Icon = iconOf(n.type);
   return (
     <li data-read={!unread}>
@@ -79,13 +83,13 @@ function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onN
           <Icon />
         </span>
         <div className="min-w-0">
-          {/* The server's words, in the language it wrote them in: laid out in their own direction. */}
+          {/* The server's words, perhaps in the language it wrote them in (stored without words): laid out in their own direction. */}
           <p dir="auto" className={`font-medium ${unread ? "text-gray-900" : ""}`}>
-            {n.title}
+            {title}
             {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
           </p>
           <p dir="auto" className="text-sm break-words">
-            {n.body}
+            {body}
           </p>
           <p className="text-xs mt-1 text-gray-500">
             <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
@@ -102,12 +106,15 @@ function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onN
  */
 function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notification[]; isUnread: (n: Notification) => boolean; onNavigate: () => void }) {
   const { t } = useTranslation("common");
+  const { t: say } = useTranslation("alarms");
   const newest = notes[0]!;
   const { mcuId, mcuName } = notificationSubject(newest);
   const unread = notes.some(isUnread);
-  // The MCU's name now, else as the alarm's title has it ("Tunnel 1: CO2 high").
-  const name = mcuName ?? newest.title.split(":")[0]!;
-  const kinds = notes.map((n) => n.title.slice(n.title.indexOf(":") + 1).trim() || n.title);
+  // Each alarm's title as the reader reads it ("Tunnel 1: CO2 high"), which names the MCU and the kind.
+  const titles = notes.map((n) => notificationTexts(say, n).title);
+  // The MCU's name now, else as the alarm's title has it.
+  const name = mcuName ?? titles[0]!.split(":")[0]!.trim();
+  const kinds = titles.map((title) => title.slice(title.indexOf(":") + 1).trim() || title);
   const count = { count: notes.length, name };
   return (
     <Disclosure as="li" data-read={!unread} data-incident>

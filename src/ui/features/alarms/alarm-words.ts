@@ -7,8 +7,8 @@ import { dateTimeFormat, numberFormat } from "../../i18n/format.ts";
  * so its title and body are said here from the words the server keeps with it (a key of the
  * server's texts and the values it names: the MCU, the value read, the limit crossed, the sensors
  * missing), in the reader's language and digits, English included. The app does not load the
- * server's texts: the alarms texts hold a copy of those alarm words name (`serverTexts`), which
- * alarm-words.test.ts keeps the same as the server's.
+ * server's texts: the alarms texts hold a copy of them all (`serverTexts`: the bell's notifications
+ * are said from them too), which alarm-words.test.ts keeps the same as the server's.
  */
 
 /** A kind as filters, badges and incidents name it ("CO2 high"). */
@@ -37,7 +37,7 @@ export const alarmMoment = (iso: string): string => {
  * words within words first. Null when a key is not among the copied texts (words of a newer
  * server than this app): the caller then shows what the server stored.
  */
-function sayWords(t: TFunction<"alarms">, words: Words): string | null {
+export function sayWords(t: TFunction<"alarms">, words: Words): string | null {
   const values: Record<string, string> = {};
   for (const [name, v] of Object.entries(words.values ?? {})) {
     if (typeof v === "string") values[name] = v;
