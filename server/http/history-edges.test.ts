@@ -26,8 +26,10 @@ function refused(res: LightMyRequestResponse, message: string | RegExp) {
   expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
   expect(res.headers["content-type"]).toMatch(/^application\/json/);
   expect(res.body).not.toContain(UTF8_BOM);
-  const body = res.json() as { code: string; message: string };
-  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
+  const body = res.json() as { code: string; message: string; reason: string };
+  // The refusal alone: no CSV, no rows, nothing of the query echoed beyond its reason's values.
+  expect(Object.keys(body).filter((k) => k !== "params").sort()).toEqual(["code", "message", "reason"]);
+  expect(body.reason).toMatch(/^[a-z_]+$/);
   expect(body.code).toBe("VALIDATION");
   expect(body.message).toMatch(message);
 }
