@@ -42,7 +42,7 @@ describe("the demo's seeded notifications", () => {
     const { client, notes, alarm } = await seeded({ language: "ar", digits: "arab" });
     expect(client).toMatchObject({ language: "ar", digits: "arab" });
     expect(notes.map((n) => n.type)).toEqual(["subscribe", "wash", "battery_low"]);
-    expect(notes[0]).toMatchObject({ title: "مرحبًا بك في Mushroom Farm", body: "مزارعك التجريبية تعمل الآن: ١٢ وحدة MCU ترسل قراءاتها كل بضع ثوانٍ." });
+    expect(notes[0]).toMatchObject({ title: "مرحبًا بك في مزرعة الفطر", body: "مزارعك التجريبية تعمل الآن: ١٢ وحدة MCU ترسل قراءاتها كل بضع ثوانٍ." });
     expect(notes[1]).toMatchObject({ title: "يوم الغسيل", body: "نظّف Tunnel 2 وعقّمه قبل الدفعة التالية." });
     expect(notes[2]!.body).toContain("٢٤");
     expect(alarm).toEqual({ title: "Packing Cooler: battery low", body: "Battery at 24%. Replace or charge it soon." });
@@ -67,7 +67,7 @@ describe("the demo's seeded notifications", () => {
   it("in French with Western digits", async () => {
     const { notes } = await seeded({ language: "fr", digits: "latn" });
     expect(notes.slice(0, 2)).toEqual([
-      { type: "subscribe", title: "Bienvenue dans Mushroom Farm", body: "Vos fermes de démonstration sont en service : 12 MCU envoient leurs mesures toutes les quelques secondes." },
+      { type: "subscribe", title: "Bienvenue sur Ferme à champignons", body: "Vos fermes de démonstration sont en service : 12 MCU envoient leurs mesures toutes les quelques secondes." },
       { type: "wash", title: "Jour de lavage", body: "Nettoyez et désinfectez Tunnel 2 avant la prochaine volée." },
     ]);
   });
