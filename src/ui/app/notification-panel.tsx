@@ -74,7 +74,7 @@ function Target({ to, onNavigate, className, children }: { to: string | null; on
 function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onNavigate: () => void }) {
   const { t } = useTranslation("common");
   const { t: say } = useTranslation("alarms");
-  const { title, body } = notificationTexts(say, n);
+  const { title, body, dir } = notificationTexts(say, n);
   const Icon = iconOf(n.type);
   return (
     <li data-read={!unread}>
@@ -83,12 +83,12 @@ function Item({ n, unread, onNavigate }: { n: Notification; unread: boolean; onN
           <Icon />
         </span>
         <div className="min-w-0">
-          {/* The server's words, perhaps in the language it wrote them in (stored without words): laid out in their own direction. */}
-          <p dir="auto" className={`font-medium ${unread ? "text-gray-900" : ""}`}>
+          {/* The server's words: in the page's direction when said in the reader's language, else in their own. */}
+          <p dir={dir} className={`font-medium ${unread ? "text-gray-900" : ""}`}>
             {title}
             {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
           </p>
-          <p dir="auto" className="text-sm break-words">
+          <p dir={dir} className="text-sm break-words">
             {body}
           </p>
           <p className="text-xs mt-1 text-gray-500">
@@ -111,7 +111,8 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
   const { mcuId, mcuName } = notificationSubject(newest);
   const unread = notes.some(isUnread);
   // Each alarm's title as the reader reads it ("Tunnel 1: CO2 high"), which names the MCU and the kind.
-  const titles = notes.map((n) => notificationTexts(say, n).title);
+  const texts = notes.map((n) => notificationTexts(say, n));
+  const titles = texts.map((text) => text.title);
   // The MCU's name now, else as the alarm's title has it.
   const name = mcuName ?? titles[0]!.split(":")[0]!.trim();
   const kinds = titles.map((title) => title.slice(title.indexOf(":") + 1).trim() || title);
@@ -129,7 +130,7 @@ function IncidentEntry({ notes, isUnread, onNavigate }: { notes: readonly Notifi
                 {t("notifications.incident", count)}
                 {unread && <span className="sr-only"> {t("notifications.unread")}</span>}
               </p>
-              <p dir="auto" className="text-sm break-words">
+              <p dir={texts.some((text) => text.dir) ? "auto" : undefined} className="text-sm break-words">
                 {kinds.join(t("notifications.kindsSeparator"))}
               </p>
               <p className="text-xs mt-1 text-gray-500">

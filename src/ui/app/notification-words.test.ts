@@ -64,7 +64,8 @@ describe("a notification in the reader's words", () => {
       for (const words of WORDS) {
         expect(notificationTexts(ar, note(words)), JSON.stringify(words)).toEqual({ title: write(words.title, reader), body: write(words.body, reader) });
       }
-      expect(notificationTexts(ar, note(WORDS[0]))).toEqual({ title: "Packing Cooler: البطارية منخفضة", body: "البطارية عند ٢٢%. استبدلها أو اشحنها قريبًا." });
+      // Said in Arabic, they read right to left like the page, though the title starts with a Latin name.
+      expect(notificationTexts(ar, note(WORDS[0]))).toStrictEqual({ title: "Packing Cooler: البطارية منخفضة", body: "البطارية عند ٢٢%. استبدلها أو اشحنها قريبًا.", dir: undefined });
       expect(notificationTexts(ar, note(WORDS[3])).body).toBe("مزارعك التجريبية تعمل الآن: ١٢ وحدة MCU ترسل قراءاتها كل بضع ثوانٍ.");
     } finally {
       await startTexts();
@@ -73,10 +74,12 @@ describe("a notification in the reader's words", () => {
 
   it("shows the stored texts of a notification without words, or with words this app does not know", () => {
     const en = i18n.getFixedT("en", "alarms");
-    expect(notificationTexts(en, note())).toEqual({ title: "stored title", body: "stored body" });
+    // Stored texts may be in another language than the page's: they take their own direction.
+    expect(notificationTexts(en, note())).toEqual({ title: "stored title", body: "stored body", dir: "auto" });
     expect(notificationTexts(en, note({ title: { key: "account.somethingNew.title" }, body: { key: "demo.washDay.body", values: { room: "Tunnel 2" } } }))).toEqual({
       title: "stored title",
       body: "Clean and sanitise Tunnel 2 before the next flush.",
+      dir: "auto",
     });
   });
 
