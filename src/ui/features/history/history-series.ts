@@ -1,6 +1,7 @@
 import type { LiveReading } from "../../../contract/entities.ts";
 import type { McuHistory } from "../../../contract/history.ts";
 import { HISTORY_METRICS, type HistoryMetric } from "../../../contract/history-values.ts";
+import { readingValues as switchValuesOf } from "../../../contract/switch-reasons-values.ts";
 
 /**
  * One MCU's history as the detail page holds it while it is open: the server's buckets, then the
@@ -42,14 +43,8 @@ export function bufferOf(history: McuHistory): HistoryBuffer {
 
 /** The metric values of a live reading, named as the history names them. */
 export function readingValues(r: LiveReading): Partial<Record<HistoryMetric, number>> {
-  const values: Partial<Record<HistoryMetric, number>> = {};
-  if (r.DHT) {
-    values.temperature = r.DHT.temperature;
-    values.humidity = r.DHT.humidity;
-  }
-  if (r.SOIL_TEMP) values.soil_temperature = r.SOIL_TEMP.soil_temperature;
-  if (r.CO2) values.co2 = r.CO2.co2;
-  if (r.MOISTURE) values.soil_moisture = r.MOISTURE.soil_moisture;
+  // The rules' values are the history's environment metrics; the battery is the history's own.
+  const values: Partial<Record<HistoryMetric, number>> = switchValuesOf(r);
   if (r.batteryLevel !== undefined) values.battery = r.batteryLevel;
   return values;
 }
